@@ -1,0 +1,3 @@
+from tribunalbot.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,125 @@
+"""Settings: one validated object, loaded once from TOML, passed down explicitly.
+
+Secrets never live in the file: a provider names the environment variable holding its key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GameSettings(Strict):
+    max_rounds: int = Field(3, ge=1, le=10)
+    event_chance: float = Field(0.3, ge=0.0, le=1.0)
+    vote_window_seconds: int = Field(120, ge=0, le=3600)
+    word_budget: int = Field(180, ge=40, le=600)
+    max_code_bytes: int = Field(40_000, ge=100, le=200_000)
+    persona_attempts: int = Field(3, ge=1, le=5)
+
+
+class ProviderSettings(Strict):
+    kind: Literal["openai", "anthropic", "ollama", "offline"]
+    base_url: str | None = None
+    api_key_env: str | None = None  # name of the environment variable, never the key itself
+    model: str = ""
+    concurrency: int = Field(4, ge=1, le=64)
+    requests_per_minute: int | None = Field(None, ge=1)
+    timeout_seconds: float = Field(120.0, gt=0)
+    call_deadline_seconds: float = Field(300.0, gt=0)
+    max_output_tokens: int = Field(900, ge=16)
+    output_token_field: Literal["max_tokens", "max_completion_tokens"] | None = None
+    structured_output: Literal["auto", "json_schema", "json_mode", "prompt"] = "auto"
+    send_cache_key: bool = True  # OpenAI's prompt_cache_key; some servers reject unknown fields
+    prime_then_fan_out: bool = False
+    keep_alive: str = "30m"  # Ollama
+    num_ctx: int = Field(16384, ge=512)  # Ollama; constant so the KV cache is reusable
+    price_input_per_mtok: float | None = Field(None, ge=0)
+    price_cached_per_mtok: float | None = Field(None, ge=0)
+    price_output_per_mtok: float | None = Field(None, ge=0)
+
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+
+class PersonaRoute(Strict):
+    provider: str
+    model: str | None = None
+
+
+class StorageSettings(Strict):
+    database: Path | None = None  # default: the user's data directory
+    share_experience_across_guilds: bool = False
+    experience_top_k: int = Field(5, ge=0, le=20)
+
+
+class DiscordSettings(Strict):
+    token_env: str = "DISCORD_TOKEN"
+    avatar_base_url: str | None = None
+    post_interval_seconds: float = Field(1.2, ge=0.0, le=30.0)
+    user_cooldown_seconds: int = Field(60, ge=0)
+    max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
+
+
+def _default_providers() -> dict[str, ProviderSettings]:
+    return {"offline": ProviderSettings(kind="offline", model="offline")}
+
+
+class Config(Strict):
+    default_provider: str = "offline"
+    game: GameSettings = GameSettings()
+    providers: dict[str, ProviderSettings] = Field(default_factory=_default_providers)
+    personas: dict[str, PersonaRoute] = Field(default_factory=dict)
+    storage: StorageSettings = StorageSettings()
+    discord: DiscordSettings = DiscordSettings()
+
+    @model_validator(mode="after")
+    def _references_exist(self) -> Config:
+        self.providers.setdefault("offline", ProviderSettings(kind="offline", model="offline"))
+        if self.default_provider not in self.providers:
+            raise ValueError(
+                f"default_provider {self.default_provider!r} is not a configured provider "
+                f"(known: {', '.join(sorted(self.providers))})"
+            )
+        for persona, route in self.personas.items():
+            if route.provider not in self.providers:
+                raise ValueError(f"personas.{persona}.provider {route.provider!r} is not configured")
+        return self
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the message names the key and the problem."""
+
+
+def load_config(path: Path | None) -> Config:
+    """Load and validate `path`; `None` gives the defaults (which run offline)."""
+    if path is None:
+        return Config()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    try:
+        return Config.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"config file {path}: {_describe(exc)}") from None
+
+
+def _describe(exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors():
+        key = ".".join(str(part) for part in err["loc"]) or "(top level)"
+        problems.append(f"{key}: {err['msg']}")
+    return "; ".join(problems)
