@@ -43,6 +43,7 @@ class Task:
     statements: dict[int, str] = field(default_factory=dict)  # seat -> public review
     accusations: tuple[tuple[int, int, int, str], ...] = ()  # (round, seat, target, text)
     candidates: tuple[int, ...] = ()  # seats this player may accuse or vote for
+    data: dict[str, object] = field(default_factory=dict)  # phase-specific extras (distill)
 
 
 @dataclass(frozen=True)
