@@ -1,15 +1,18 @@
 """The game's event log: frozen, serializable records.
 
-Every step of a game appends one record. Public records are shown by the `Table` and exported in
-transcripts; private records (the deal, private notes, the ledger) are kept for the reveal, the
-store and resumption, and never shown before `Revealed`. A game's state after any record is
-rebuilt by folding the log (`engine.state.GameState.from_events`).
+Every step of a game appends one record. A record has a public part and may have a private part:
+`Statement` and `Accusation` carry the speaker's private notes (for the Troublemaker: its planted
+claims) in fields listed in `private_fields`, so a statement and its notes are written in one
+step and can never be half-persisted. Wholly private records (`Dealt`, `Redacted`) have
+`public = False`. Tables and transcripts only ever see `record.public_view()`; the store keeps
+`public_payload()` and `private_payload()` in separate columns. A game's state after any record
+is rebuilt by folding the log (`engine.state.GameState.from_events`).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -17,6 +20,27 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     public: ClassVar[bool] = True
+    private_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def public_view(self) -> Record:
+        """A copy with every private field reset to its default."""
+        if not self.private_fields:
+            return self
+        reset = {name: type(self).model_fields[name].get_default(call_default_factory=True)
+                 for name in self.private_fields}
+        return self.model_copy(update=reset)
+
+    def public_payload(self) -> dict[str, Any] | None:
+        if not self.public:
+            return None
+        return self.model_dump(mode="json", exclude=set(self.private_fields))
+
+    def private_payload(self) -> dict[str, Any] | None:
+        if not self.public:
+            return self.model_dump(mode="json")
+        if not self.private_fields:
+            return None
+        return self.model_dump(mode="json", include=set(self.private_fields))
 
 
 class PlayerInfo(BaseModel):
@@ -27,6 +51,15 @@ class PlayerInfo(BaseModel):
 
 
 # ---- public records ------------------------------------------------------------------------
+
+
+class LedgerEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    phase: str
+    round: int
+    claim: str
+    why_wrong: str
+    kind: str
 
 
 class GameStarted(Record):
@@ -52,18 +85,24 @@ class PhaseStarted(Record):
 
 
 class Statement(Record):
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted"})
     kind: Literal["statement"] = "statement"
     seat: int
     text: str
+    notes: str = ""
+    planted: tuple[LedgerEntry, ...] = ()  # only ever filled for the Troublemaker
 
 
 class Accusation(Record):
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted"})
     kind: Literal["accusation"] = "accusation"
     round: int
     seat: int
     target: int
     quote: str
     text: str
+    notes: str = ""
+    planted: tuple[LedgerEntry, ...] = ()
 
 
 class AIVote(BaseModel):
@@ -114,15 +153,6 @@ class BallotClosed(Record):
     at: datetime
 
 
-class LedgerEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    phase: str
-    round: int
-    claim: str
-    why_wrong: str
-    kind: str
-
-
 class Score(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     user_id: str
@@ -170,16 +200,6 @@ class Dealt(Record):
     future_commit: str | None = None
 
 
-class PrivateNotes(Record):
-    public: ClassVar[bool] = False
-    kind: Literal["private_notes"] = "private_notes"
-    phase: Literal["speak", "debate"]
-    round: int
-    seat: int
-    notes: str
-    planted: tuple[LedgerEntry, ...] = ()  # only ever filled for the Troublemaker
-
-
 class Redacted(Record):
     """A reply that leaked the secret and was redacted after the retries ran out."""
 
@@ -194,7 +214,7 @@ class Redacted(Record):
 Event = Annotated[
     GameStarted | EventTriggered | PhaseStarted | Statement | Accusation | AIVotes
     | Elimination | BallotOpened | BallotClosed | Revealed | GameAborted | Dealt
-    | PrivateNotes | Redacted,
+    | Redacted,
     Field(discriminator="kind"),
 ]
 

@@ -1,0 +1,96 @@
+"""A game's state, rebuilt by folding its event log. Nothing here calls a model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tribunalbot.engine import events as ev
+
+
+@dataclass
+class GameState:
+    started: ev.GameStarted | None = None
+    dealt: ev.Dealt | None = None
+    event: ev.EventTriggered | None = None
+    phases: set[tuple[str, int]] = field(default_factory=set)
+    statements: dict[int, ev.Statement] = field(default_factory=dict)
+    accusations: list[ev.Accusation] = field(default_factory=list)
+    votes: dict[int, ev.AIVotes] = field(default_factory=dict)
+    eliminations: dict[int, ev.Elimination] = field(default_factory=dict)
+    ballot: ev.BallotOpened | None = None
+    ballot_closed: ev.BallotClosed | None = None
+    revealed: ev.Revealed | None = None
+    aborted: ev.GameAborted | None = None
+    count: int = 0
+
+    @classmethod
+    def from_events(cls, records: Iterable[ev.Record]) -> GameState:
+        state = cls()
+        for record in records:
+            state.apply(record)
+        return state
+
+    def apply(self, record: ev.Record) -> None:  # noqa: C901 - one arm per record kind
+        self.count += 1
+        match record:
+            case ev.GameStarted():
+                self.started = record
+            case ev.Dealt():
+                self.dealt = record
+            case ev.EventTriggered():
+                self.event = record
+            case ev.PhaseStarted(phase=phase, round=rnd):
+                self.phases.add((phase, rnd))
+            case ev.Statement(seat=seat):
+                self.statements[seat] = record
+            case ev.Accusation():
+                self.accusations.append(record)
+            case ev.AIVotes(round=rnd):
+                self.votes[rnd] = record
+            case ev.Elimination(round=rnd):
+                self.eliminations[rnd] = record
+            case ev.BallotOpened():
+                self.ballot = record
+            case ev.BallotClosed():
+                self.ballot_closed = record
+            case ev.Revealed():
+                self.revealed = record
+            case ev.GameAborted():
+                self.aborted = record
+
+    # ---- derived views --------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[ev.PlayerInfo, ...]:
+        return self.started.players if self.started else ()
+
+    def eliminated(self) -> dict[int, int]:
+        """seat -> round of elimination."""
+        return {e.seat: r for r, e in self.eliminations.items() if e.seat is not None}
+
+    def active_seats(self) -> list[int]:
+        out = self.eliminated()
+        return [p.seat for p in self.players if p.seat not in out]
+
+    def caught_round(self) -> int | None:
+        assert self.dealt is not None
+        for rnd, elim in sorted(self.eliminations.items()):
+            if elim.seat == self.dealt.troublemaker:
+                return rnd
+        return None
+
+    def tribunal_over(self, max_rounds: int) -> bool:
+        return (
+            self.caught_round() is not None
+            or len(self.active_seats()) <= 2
+            or len(self.eliminations) >= max_rounds
+        )
+
+    def accusations_in(self, rnd: int) -> dict[int, ev.Accusation]:
+        return {a.seat: a for a in self.accusations if a.round == rnd}
+
+    def ledger(self) -> list[ev.LedgerEntry]:
+        """Every claim the Troublemaker planted, in the order it made them."""
+        spoken = [s for s in self.statements.values() if s.planted]
+        return [e for rec in (*spoken, *self.accusations) for e in rec.planted]
