@@ -91,7 +91,9 @@ class Config(Strict):
             )
         for persona, route in self.personas.items():
             if route.provider not in self.providers:
-                raise ValueError(f"personas.{persona}.provider {route.provider!r} is not configured")
+                raise ValueError(
+                    f"personas.{persona}.provider {route.provider!r} is not configured"
+                )
         return self
 
 

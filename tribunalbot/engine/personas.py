@@ -84,7 +84,7 @@ PERSONAS: tuple[Persona, ...] = (
         "cautious; thinks in years of maintenance",
         ("dependency", "version", "import", "package", "library", "pin", "supply chain",
          "upgrade", "deprecated", "transitive", "vendor", "maintain", "stdlib"),
-        "Weigh every import: is it needed, maintained, pinned, replaceable by the standard library.",
+        "Weigh every import: is it needed, maintained, pinned, replaceable by the stdlib?",
         "The `requests` import is used once for a GET the standard library handles; that is a "
         "transitive tree to maintain and pin for one call. Drop the dependency.",
         0x1ABC9C, "dependency_watcher.png",

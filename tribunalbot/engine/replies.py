@@ -83,7 +83,7 @@ def parse_planted(notes: str) -> tuple[PlantedClaim, ...]:
     claims = []
     for match in _PLANTED_RE.finditer(notes):
         parts = [p.strip() for p in match.group(1).split("|")]
-        claim, why, kind = (parts + ["", "", ""])[:3]
+        claim, why, kind = [*parts, "", "", ""][:3]
         if claim:
             claims.append(PlantedClaim(claim=claim[:600], why_wrong=why[:600],
                                        kind=(kind or "misdirection")[:60]))

@@ -1,0 +1,268 @@
+"""The game loop: DEAL → SPEAK → (DEBATE → AI VOTE)×≤N → HUMAN VOTE → REVEAL.
+
+The loop is driven by the event log: every step first asks the folded state whether it is
+already done, so resuming from any prefix of a log repeats no model call that produced a record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine import players, rules
+from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
+from tribunalbot.engine.prompts import Briefing
+from tribunalbot.engine.state import GameState
+from tribunalbot.engine.table import Table
+from tribunalbot.llm.base import LLM
+
+EventSink = Callable[[int, ev.Record], Awaitable[None]]
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    game_id: str
+    code: str
+    language: str
+    seed: int
+    settings: GameSettings = field(default_factory=GameSettings)
+    context_shared: str = ""  # neutral experience context: goes into everyone's shared prefix
+    context_jurors: str = ""  # hints for honest players only
+
+
+@dataclass(frozen=True)
+class GameResult:
+    events: list[ev.Record]
+    revealed: ev.Revealed
+
+
+async def run_game(setup: GameSetup, llm: LLM, table: Table, *,
+                   sinks: Sequence[EventSink] = (), prior: Sequence[ev.Record] = (),
+                   clock: Clock = utc_now) -> GameResult:
+    """Play (or resume, given the `prior` log) a whole game and return its complete log."""
+    game = _Game(setup, llm, table, list(sinks), clock, list(prior))
+    await game.play()
+    assert game.state.revealed is not None
+    return GameResult(game.log, game.state.revealed)
+
+
+class _Game:
+    def __init__(self, setup: GameSetup, llm: LLM, table: Table, sinks: list[EventSink],
+                 clock: Clock, prior: list[ev.Record]) -> None:
+        self.setup, self.llm, self.table, self.sinks, self.clock = setup, llm, table, sinks, clock
+        self.settings = setup.settings
+        self.log = prior
+        self.state = GameState.from_events(prior)
+        self.seating: players.Seating | None = None
+
+    async def play(self) -> None:
+        if self.state.revealed is not None or self.state.aborted is not None:
+            return
+        if self.state.started is None:
+            await self._deal()
+        self.seating = self._seat()
+        await self._speak()
+        await self._open_ballot()
+        while not self.state.tribunal_over(self.settings.max_rounds):
+            rnd = len(self.state.eliminations) + 1
+            await self._debate(rnd)
+            await self._vote(rnd)
+        await self._close_ballot()
+        await self._reveal()
+
+    async def _emit(self, record: ev.Record) -> None:
+        seq = len(self.log)
+        self.log.append(record)
+        self.state.apply(record)
+        for sink in self.sinks:
+            await sink(seq, record)
+        if record.public:
+            await self.table.show(record.public_view())
+
+    async def _phase(self, phase: str, rnd: int = 0) -> None:
+        if (phase, rnd) not in self.state.phases:
+            await self._emit(ev.PhaseStarted(phase=phase, round=rnd))
+
+    # ---- deal ----------------------------------------------------------------------------
+
+    async def _deal(self) -> None:
+        panel, dealt = rules.deal(self.setup.seed, self.settings.event_chance)
+        infos = tuple(ev.PlayerInfo(seat=i, persona=p.key, name=p.name)
+                      for i, p in enumerate(panel, 1))
+        await self._emit(ev.GameStarted(
+            game_id=self.setup.game_id, language=self.setup.language,
+            code_lines=len(self.setup.code.splitlines()), players=infos,
+            max_rounds=self.settings.max_rounds))
+        await self._emit(dealt)
+        if dealt.event is not None:
+            event = EVENT_BY_KEY[dealt.event]
+            await self._emit(ev.EventTriggered(event=event.key, name=event.name,
+                                               announcement=event.announcement))
+
+    def _seat(self) -> players.Seating:
+        assert self.state.dealt is not None
+        dealt = self.state.dealt
+        personas = {p.seat: PERSONA_BY_KEY[p.persona] for p in self.state.players}
+        roster = "\n".join(f"seat {s}: {p.name} ({p.focus})" for s, p in personas.items())
+        event = self.state.event.announcement if self.state.event else ""
+        briefing = Briefing(self.setup.code, self.setup.language, roster,
+                            self.setup.context_shared, event, dealt.focus, dealt.future_commit)
+        return players.Seating(self.setup.game_id, self.settings, personas, dealt,
+                               self.setup.code, self.setup.language,
+                               self.setup.context_jurors, briefing)
+
+    # ---- phases --------------------------------------------------------------------------
+
+    async def _speak(self) -> None:
+        assert self.seating is not None
+        seating = self.seating
+        await self._phase("speak")
+        shared = seating.briefing.shared_head()
+        todo = [p.seat for p in self.state.players if p.seat not in self.state.statements]
+
+        async def one(seat: int) -> ev.Record:
+            statement = await players.speak(self.llm, seating, shared, seat)
+            if seating.dealt.event == "cosmic_ray" and seat in seating.dealt.event_seats:
+                garbled = rules.garble(statement.text, rules.rng_for(self.setup.seed, "ray"))
+                statement = statement.model_copy(update={"text": garbled})
+            return statement
+
+        await self._in_seat_order(todo, one)
+
+    async def _debate(self, rnd: int) -> None:
+        assert self.seating is not None
+        await self._phase("debate", rnd)
+        shared = self._tribunal_prefix(rnd, include_current=False)
+        done = self.state.accusations_in(rnd)
+        active = self.state.active_seats()
+        seen = self._seen(active)
+
+        async def one(seat: int) -> ev.Record:
+            assert self.seating is not None
+            return await players.accuse(self.llm, self.seating, shared, seat, rnd,
+                                        players.seen_by(seat, active, *seen))
+
+        await self._in_seat_order([s for s in active if s not in done], one)
+
+    async def _vote(self, rnd: int) -> None:
+        assert self.seating is not None
+        seating = self.seating
+        await self._phase("vote", rnd)
+        if rnd not in self.state.votes:
+            shared = self._tribunal_prefix(rnd, include_current=True)
+            active = self.state.active_seats()
+            seen = self._seen(active)
+            ballots = await _gather([
+                players.vote(self.llm, seating, shared, s, rnd, players.seen_by(s, active, *seen))
+                for s in active])
+            await self._emit(ev.AIVotes(round=rnd, votes=tuple(v for v in ballots if v)))
+        counts, out = rules.tally(self.state.votes[rnd].votes)
+        await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
+
+    def _seen(self, active: list[int]) -> tuple[dict[int, str], tuple[tuple[int, int, int, str],
+                                                                       ...]]:
+        statements = {s: r.text for s, r in sorted(self.state.statements.items())}
+        accusations = tuple((a.round, a.seat, a.target, a.text) for a in self.state.accusations)
+        return statements, accusations
+
+    def _tribunal_prefix(self, rnd: int, *, include_current: bool) -> str:
+        """Shared context for a debate or vote: grows by appending, so it caches well."""
+        assert self.seating is not None
+        names = {s: p.name for s, p in self.seating.personas.items()}
+        parts = [self.seating.briefing.shared_head(), "THE REVIEWS:"]
+        parts += [f"[seat {s}, {names[s]}]\n{r.text}"
+                  for s, r in sorted(self.state.statements.items())]
+        for past in range(1, rnd + (1 if include_current else 0)):
+            parts.append(f"DEBATE, ROUND {past}:")
+            parts += [f"seat {a.seat} ({names[a.seat]}) accuses seat {a.target} "
+                      f"({names[a.target]}): \"{a.quote}\" {a.text}"
+                      for a in self.state.accusations if a.round == past]
+            elim = self.state.eliminations.get(past)
+            if elim is not None:
+                gone = f"seat {elim.seat} ({names[elim.seat]})" if elim.seat else "nobody (tie)"
+                parts.append(f"VOTE, ROUND {past}: eliminated {gone}.")
+        active = ", ".join(f"{s} ({names[s]})" for s in self.state.active_seats())
+        parts.append(f"STILL IN PLAY: {active}")
+        return "\n\n".join(parts)
+
+    async def _in_seat_order(self, seats: list[int],
+                             make: Callable[[int], Coroutine[Any, Any, ev.Record]]) -> None:
+        """Run every seat's call at once; emit each result as soon as it and all seats before
+        it are ready, so the phase costs its slowest call, not the sum."""
+        tasks = [asyncio.ensure_future(make(seat)) for seat in seats]
+        try:
+            for task in tasks:
+                await self._emit(await task)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- humans and the reveal -----------------------------------------------------------
+
+    def _ballot(self) -> ev.Ballot:
+        return ev.Ballot(game_id=self.setup.game_id, choices=self.state.players)
+
+    async def _open_ballot(self) -> None:
+        if self.state.ballot is None:
+            await self.table.open_ballot(self._ballot())
+            await self._emit(ev.BallotOpened(ballot=self._ballot(), at=self.clock()))
+        elif self.state.ballot_closed is None:
+            await self.table.open_ballot(self._ballot())  # a fresh table after a resume
+
+    async def _close_ballot(self) -> None:
+        if self.state.ballot_closed is not None:
+            return
+        await self._phase("human_vote")
+        deadline = self.clock() + timedelta(seconds=self.settings.vote_window_seconds)
+        votes = await self.table.close_ballot(self._ballot(), deadline)
+        await self._emit(ev.BallotClosed(votes=tuple(votes), at=self.clock()))
+
+    async def _reveal(self) -> None:
+        assert self.state.dealt is not None and self.state.ballot_closed is not None
+        dealt, state = self.state.dealt, self.state
+        tm = dealt.troublemaker
+        caught = state.caught_round()
+        strategy = STRATEGY_BY_KEY[dealt.strategy]
+        ledger = tuple(state.ledger())
+        await self._phase("reveal")
+        await self._emit(ev.Revealed(
+            troublemaker=tm, persona=state.players[tm - 1].persona, strategy=strategy.key,
+            strategy_name=strategy.name, caught_round=caught, ledger=ledger,
+            event_details=self._event_details(),
+            scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
+                               caught, rules.early_cutoff(state.eliminations)),
+            verdict=rules.verdict(state.statements, tm),
+            struck=tuple(entry.claim for entry in ledger)))
+
+    def _event_details(self) -> dict[str, str]:
+        dealt = self.state.dealt
+        if dealt is None or dealt.event is None:
+            return {}
+        details = {"event": EVENT_BY_KEY[dealt.event].name}
+        if dealt.event_seats:
+            details["seats"] = ", ".join(str(s) for s in dealt.event_seats)
+        if dealt.focus:
+            details["focus"] = dealt.focus
+        if dealt.future_commit:
+            details["future_commit"] = dealt.future_commit
+        return details
+
+
+async def _gather(coros: list[Coroutine[Any, Any, ev.AIVote | None]]) -> list[ev.AIVote | None]:
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:
+            task.cancel()

@@ -1,0 +1,190 @@
+"""One player's turn in each phase: prompt, call, validate, retry, keep the secret."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine import prompts
+from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
+from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
+from tribunalbot.engine.rules import keyword_hits
+from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
+from tribunalbot.llm.base import LLM, LLMError, Model, Prompt, Task
+
+
+@dataclass
+class Seating:
+    """Everything about the players a turn needs; built once per game from the deal."""
+
+    game_id: str
+    settings: GameSettings
+    personas: dict[int, Persona]
+    dealt: ev.Dealt
+    code: str
+    language: str
+    context_jurors: str = ""
+    briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
+
+    def is_troublemaker(self, seat: int) -> bool:
+        return seat == self.dealt.troublemaker
+
+    def task(self, kind: str, seat: int, rnd: int, attempt: int, **extra: object) -> Task:
+        tm = self.is_troublemaker(seat)
+        seats = self.dealt.event_seats
+        ally = None
+        if self.dealt.event == "great_minds" and seat in seats:
+            ally = next(s for s in seats if s != seat)
+        return Task(
+            kind=kind,  # type: ignore[arg-type]
+            game_id=self.game_id, seat=seat, persona=self.personas[seat].key, round=rnd,
+            attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
+            code=self.code, language=self.language, focus=self.dealt.focus,
+            hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
+            ally_seat=ally, future_commit=self.dealt.future_commit,
+            names={s: p.name for s, p in self.personas.items()},
+            personas={s: p.key for s, p in self.personas.items()},
+            **extra,  # type: ignore[arg-type]
+        )
+
+    def personal(self, seat: int, phase: str, task_text: str, retry_note: str) -> str:
+        """The per-player suffix: persona card, hidden nudges, role brief, task."""
+        persona = self.personas[seat]
+        parts = [prompts.persona_card(persona, seat)]
+        if self.dealt.event == "robot_rebellion" and seat in self.dealt.event_seats:
+            parts.append("Assume the author of this code is hostile: hunt for attack vectors "
+                         "and hidden backdoors.")
+        if self.dealt.event == "great_minds" and seat in self.dealt.event_seats:
+            ally = next(s for s in self.dealt.event_seats if s != seat)
+            parts.append(f"You find seat {ally} ({self.personas[ally].name}) convincing: "
+                         "support their points where you can.")
+        if self.is_troublemaker(seat):
+            strategy = STRATEGY_BY_KEY[self.dealt.strategy]
+            parts.append(prompts.troublemaker_brief(strategy) if phase == "speak"
+                         else prompts.TROUBLEMAKER_DEBATE)
+        elif self.context_jurors:
+            parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")
+        parts.append(task_text)
+        if retry_note:
+            parts.append(retry_note)
+        return "\n\n".join(parts)
+
+
+def _clean(text: str) -> str:
+    return neutralize_mentions(text.strip())
+
+
+def _planted(seating: Seating, seat: int, phase: str, rnd: int,
+             claims: list[tuple[str, str, str]]) -> tuple[ev.LedgerEntry, ...]:
+    """Only the Troublemaker's planted claims are kept; anyone else's are noise."""
+    if not seating.is_troublemaker(seat):
+        return ()
+    return tuple(ev.LedgerEntry(phase=phase, round=rnd, claim=c, why_wrong=w, kind=k)
+                 for c, w, k in claims)
+
+
+async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statement:
+    """A review, validated for format, secrecy and persona keywords, at most N attempts."""
+    persona = seating.personas[seat]
+    words = seating.settings.word_budget
+    note = ""
+    last = None
+    for attempt in range(1, seating.settings.persona_attempts + 1):
+        personal = seating.personal(seat, "speak", prompts.speak_task(words), note)
+        task = seating.task("speak", seat, 0, attempt)
+        completion = await llm.generate(Prompt(shared, personal, task, max_tokens=words * 3))
+        parsed = parse_review(completion.text)
+        if not parsed.well_formed or leaks(parsed.public):
+            note = prompts.reinforcement("format", persona)
+            continue
+        last = parsed
+        if keyword_hits(parsed.public, persona) >= 2:
+            break
+        note = prompts.reinforcement("keywords", persona)
+    if last is None:  # every attempt broke the format or leaked: publish nothing of it
+        return ev.Statement(seat=seat, text=LOST_TEXT, notes="(redacted: unusable replies)")
+    claims = [(p.claim, p.why_wrong, p.kind) for p in last.planted]
+    return ev.Statement(seat=seat, text=_clean(last.public), notes=last.notes,
+                        planted=_planted(seating, seat, "speak", 0, claims))
+
+
+async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
+                             shared: str, task_text: str, schema: type[Model],
+                             seen: dict[str, object]) -> Model | None:
+    """A structured reply whose target is a valid candidate and whose text does not leak."""
+    note = ""
+    persona = seating.personas[seat]
+    candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
+    for attempt in range(1, seating.settings.persona_attempts + 1):
+        personal = seating.personal(seat, kind, task_text, note)
+        task = seating.task(kind, seat, rnd, attempt, **seen)
+        try:
+            reply = await llm.generate_json(Prompt(shared, personal, task), schema)
+        except LLMError as exc:
+            if "validat" not in str(exc).lower() and "json" not in str(exc).lower():
+                raise
+            note = prompts.reinforcement("schema", persona, str(exc))
+            continue
+        problem = _reply_problem(reply, candidates)
+        if problem is None:
+            return reply
+        note = prompts.reinforcement("schema" if "target" in problem else "format",
+                                     persona, problem)
+    return None
+
+
+def _reply_problem(reply: BaseModel, candidates: tuple[int, ...]) -> str | None:
+    target = getattr(reply, "target", None)
+    if target not in candidates:
+        return f"target {target} is not one of the candidates {list(candidates)}"
+    public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument", "reason"))
+    if leaks(public):
+        return "the public text mentions hidden roles"
+    return None
+
+
+def seen_by(seat: int, active: list[int], statements: dict[int, str],
+            accusations: tuple[tuple[int, int, int, str], ...]) -> dict[str, object]:
+    """What a player knows when it debates or votes, for the Task."""
+    candidates = tuple(s for s in active if s != seat)
+    return {"candidates": candidates, "statements": statements, "accusations": accusations}
+
+
+async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
+                 seen: dict[str, object]) -> ev.Accusation:
+    candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
+    statements: dict[int, str] = seen["statements"]  # type: ignore[assignment]
+    names = [(s, seating.personas[s].name) for s in candidates]
+    task_text = prompts.debate_task(names, seating.settings.word_budget // 2)
+    reply = await _json_with_retries(llm, seating, seat, "debate", rnd, shared, task_text,
+                                     DebateReply, seen)
+    if reply is None:
+        return ev.Accusation(round=rnd, seat=seat, target=candidates[0], quote="",
+                             text=LOST_TEXT, notes="(redacted: unusable replies)")
+    quote = reply.quote.strip()
+    if _squash(quote) not in _squash(statements.get(reply.target, "")):
+        quote = ""  # a misquote is not shown as a quote
+    claims = [(p.claim, p.why_wrong, p.kind) for p in reply.planted]
+    return ev.Accusation(round=rnd, seat=seat, target=reply.target, quote=_clean(quote),
+                         text=_clean(redact(reply.argument)), notes=reply.private_notes,
+                         planted=_planted(seating, seat, "debate", rnd, claims))
+
+
+async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
+               seen: dict[str, object]) -> ev.AIVote | None:
+    candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
+    names = [(s, seating.personas[s].name) for s in candidates]
+    reply = await _json_with_retries(llm, seating, seat, "vote", rnd, shared,
+                                     prompts.vote_task(names), VoteReply, seen)
+    if reply is None:
+        return None  # abstains
+    lucky = seating.dealt.event == "lucky_wheel" and seat in seating.dealt.event_seats
+    return ev.AIVote(seat=seat, target=reply.target, reason=_clean(redact(reply.reason)),
+                     weight=2 if lucky else 1)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())

@@ -1,0 +1,121 @@
+"""Pure rules: dealing, tallies, scoring, the cosmic ray, the verdict. No I/O, no model."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Sequence
+from datetime import datetime
+
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.personas import (
+    FOCUS_ASPECTS,
+    FUTURE_COMMITS,
+    GHOST,
+    PERSONAS,
+    RANDOM_EVENTS,
+    STRATEGIES,
+    Persona,
+)
+
+
+def rng_for(seed: int, *labels: object) -> random.Random:
+    """An independent random stream per purpose, so a resumed game draws exactly what an
+    uninterrupted one would, whatever was already done."""
+    digest = hashlib.blake2b(repr((seed, *labels)).encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def deal(seed: int, event_chance: float) -> tuple[list[Persona], ev.Dealt]:
+    """Seat the panel, pick the Troublemaker, its strategy and the random event."""
+    rng = rng_for(seed, "deal")
+    event = rng.choice(RANDOM_EVENTS).key if rng.random() < event_chance else None
+    panel = [*PERSONAS, GHOST] if event == "ghost_reviewer" else list(PERSONAS)
+    rng.shuffle(panel)
+    seats = list(range(1, len(panel) + 1))
+    troublemaker = rng.choice(seats)
+    strategy = rng.choice(STRATEGIES).key
+    event_seats: tuple[int, ...] = ()
+    if event in ("cosmic_ray", "robot_rebellion", "lucky_wheel"):
+        event_seats = (rng.choice(seats),)
+    elif event == "great_minds":
+        event_seats = tuple(sorted(rng.sample(seats, 2)))
+    dealt = ev.Dealt(
+        seed=seed, troublemaker=troublemaker, strategy=strategy, event=event,
+        event_seats=event_seats,
+        focus=rng.choice(FOCUS_ASPECTS) if event == "ultra_focus" else None,
+        future_commit=rng.choice(FUTURE_COMMITS) if event == "pr_from_future" else None,
+    )
+    return panel, dealt
+
+
+def keyword_hits(text: str, persona: Persona) -> int:
+    lowered = text.lower()
+    return sum(1 for word in persona.keywords if word in lowered)
+
+
+def tally(votes: Sequence[ev.AIVote]) -> tuple[dict[int, int], int | None]:
+    """Weighted plurality; a tie (or no vote) eliminates nobody."""
+    counts: dict[int, int] = {}
+    for vote in votes:
+        counts[vote.target] = counts.get(vote.target, 0) + vote.weight
+    if not counts:
+        return counts, None
+    top = max(counts.values())
+    leaders = [seat for seat, n in counts.items() if n == top]
+    return dict(sorted(counts.items())), leaders[0] if len(leaders) == 1 else None
+
+
+def garble(text: str, rng: random.Random, share: float = 0.18) -> str:
+    """The cosmic ray: flip characters in a share of the words, keeping line structure."""
+    noise = "#%&*~^§¤░▒"
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        if len(word) > 3 and rng.random() < share:
+            chars = list(word)
+            for j in rng.sample(range(len(chars)), max(1, len(chars) // 3)):
+                if chars[j] != "\n":
+                    chars[j] = rng.choice(noise)
+            words[i] = "".join(chars)
+    return " ".join(words)
+
+
+def early_cutoff(state_eliminations: dict[int, ev.Elimination]) -> datetime | None:
+    """When the first AI elimination was announced; with none, when the tribunal ended."""
+    ordered = [e for _, e in sorted(state_eliminations.items())]
+    for elim in ordered:
+        if elim.seat is not None:
+            return elim.at
+    return ordered[-1].at if ordered else None
+
+
+def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | None,
+          cutoff: datetime | None) -> tuple[ev.Score, ...]:
+    """DESIGN §2.6: 1 for the right seat, +1 if the AI jury missed, +1 if cast early."""
+    scores = []
+    for vote in votes:
+        correct = vote.seat == troublemaker
+        missed = correct and caught_round is None
+        early = correct and (cutoff is None or vote.at < cutoff)
+        points = int(correct) + int(missed) + int(early)
+        scores.append(ev.Score(user_id=vote.user_id, user_name=vote.user_name, seat=vote.seat,
+                               correct=correct, points=points, jury_missed_bonus=missed,
+                               early_bonus=early))
+    return tuple(scores)
+
+
+_FINDING = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", re.M)
+
+
+def verdict(statements: dict[int, ev.Statement], troublemaker: int,
+            per_player: int = 2) -> tuple[str, ...]:
+    """The honest findings worth acting on: the first findings of every honest review."""
+    findings: list[str] = []
+    for seat in sorted(statements):
+        if seat == troublemaker:
+            continue
+        text = statements[seat].text
+        items = _FINDING.findall(text) or [p for p in text.split("\n\n") if p.strip()]
+        findings.extend(item.strip()[:300] for item in items[:per_player])
+    return tuple(findings)

@@ -1,0 +1,60 @@
+"""The secrecy invariant: nothing that identifies the Troublemaker reaches a public record.
+
+The same checks run on every player's text, so a regenerated or redacted reply is no tell by
+itself. A reply that leaks is regenerated; after the last attempt the leaking sentences are cut.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.engine.personas import STRATEGIES
+from tribunalbot.engine.replies import NOTES_MARK, REVIEW_MARK
+
+_ROLE = r"(?:trouble\s*-?\s*maker|saboteur|impost[eo]r|mole|traitor|plant(?:er)?)"
+_SELF = (r"(?:\bI\s+am|\bI'm|\bI\s+was|\bI've\s+been|\bI\s+play(?:ed)?|\bme|\bmyself"
+         r"|\bmy\s+role\s+as)")
+
+_PATTERNS: tuple[re.Pattern[str], ...] = (
+    # first person next to a role word, in either order, within one clause
+    re.compile(rf"{_SELF}\W+(?:[\w-]+\W+){{0,3}}{_ROLE}", re.I),
+    re.compile(rf"\b{_ROLE}\b[^.!?\n]{{0,25}}(?:\bis me\b|\bam I\b|\bit'?s me\b|\bwas me\b)", re.I),
+    re.compile(rf"\bas (?:the|a|your) {_ROLE}", re.I),
+    # talk of hidden instructions, roles, strategies and notes
+    re.compile(r"\b(?:my|secret|hidden|private)\s+(?:role|mission|strategy|disguise|"
+               r"instructions?|brief|notes|sabotage|agenda)\b", re.I),
+    re.compile(r"\b(?:disguise|sabotage)\s+strateg", re.I),
+    re.compile(r"\bplanted\b", re.I),
+    re.compile(r"\bPLANTED\s*:", re.I),
+    re.compile(re.escape(REVIEW_MARK) + "|" + re.escape(NOTES_MARK), re.I),
+    re.compile(r"\[\s*(?:REVIEW|NOTES)\s*\]", re.I),
+    # a strategy named as such ("the Deep Thinker strategy", "strategy: It's Perfect")
+    *(re.compile(rf"{re.escape(s.name)}[\"'”’]?\s+(?:strategy|approach|disguise)|"
+                 rf"(?:strategy|disguise)\W{{1,4}}{re.escape(s.name)}", re.I)
+      for s in STRATEGIES),
+    *(re.compile(rf"\b{re.escape(s.key)}\b", re.I) for s in STRATEGIES),
+)
+
+_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+
+LOST_TEXT = "(This reviewer's words were lost to static.)"
+
+
+def leaks(text: str) -> list[str]:
+    """The suspicious fragments in `text`; empty when it is safe to publish."""
+    return [m.group(0) for p in _PATTERNS for m in p.finditer(text)]
+
+
+def redact(text: str) -> str:
+    """Cut every sentence that leaks; what is left is safe to publish."""
+    kept = [s for s in _SENTENCE.findall(text) if s.strip() and not leaks(s)]
+    cleaned = "".join(kept).strip()
+    if not cleaned or leaks(cleaned):
+        return LOST_TEXT
+    return cleaned
+
+
+def neutralize_mentions(text: str) -> str:
+    """LLM text never pings anyone, whatever renders it: break @everyone, @here and <@id>."""
+    text = re.sub(r"@(everyone|here)", "@\u200b\\1", text, flags=re.I)
+    return re.sub(r"<(@[!&]?|#)(\d+)>", "<\\1\u200b\\2>", text)
