@@ -96,3 +96,17 @@ def setup(seed: int = 7, **settings: object) -> GameSetup:
 
 def scripted(**kwargs: object) -> ScriptedLLM:
     return ScriptedLLM(make_responder(**kwargs))  # type: ignore[arg-type]
+
+
+def seed_where(predicate: Callable[[ev.Dealt], bool], chance: float = 0.0) -> int:
+    """The first seed whose real deal satisfies `predicate`."""
+    from tribunalbot.engine.rules import deal
+
+    for seed in range(10_000):
+        if predicate(deal(seed, chance)[1]):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def public_of(events: list[ev.Record], kind: type[ev.Record]) -> list[ev.Record]:
+    return [e for e in events if isinstance(e, kind)]

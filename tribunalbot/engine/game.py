@@ -68,8 +68,7 @@ class _Game:
     async def play(self) -> None:
         if self.state.revealed is not None or self.state.aborted is not None:
             return
-        if self.state.started is None:
-            await self._deal()
+        await self._deal()
         self.seating = self._seat()
         await self._speak()
         await self._open_ballot()
@@ -96,15 +95,18 @@ class _Game:
     # ---- deal ----------------------------------------------------------------------------
 
     async def _deal(self) -> None:
+        """The deal is a pure function of the seed, so a half-written deal is simply redone."""
         panel, dealt = rules.deal(self.setup.seed, self.settings.event_chance)
         infos = tuple(ev.PlayerInfo(seat=i, persona=p.key, name=p.name)
                       for i, p in enumerate(panel, 1))
-        await self._emit(ev.GameStarted(
-            game_id=self.setup.game_id, language=self.setup.language,
-            code_lines=len(self.setup.code.splitlines()), players=infos,
-            max_rounds=self.settings.max_rounds))
-        await self._emit(dealt)
-        if dealt.event is not None:
+        if self.state.started is None:
+            await self._emit(ev.GameStarted(
+                game_id=self.setup.game_id, language=self.setup.language,
+                code_lines=len(self.setup.code.splitlines()), players=infos,
+                max_rounds=self.settings.max_rounds))
+        if self.state.dealt is None:
+            await self._emit(dealt)
+        if dealt.event is not None and self.state.event is None:
             event = EVENT_BY_KEY[dealt.event]
             await self._emit(ev.EventTriggered(event=event.key, name=event.name,
                                                announcement=event.announcement))
@@ -200,9 +202,17 @@ class _Game:
         """Run every seat's call at once; emit each result as soon as it and all seats before
         it are ready, so the phase costs its slowest call, not the sum."""
         tasks = [asyncio.ensure_future(make(seat)) for seat in seats]
+        shown = 0
         try:
-            for task in tasks:
-                await self._emit(await task)
+            while shown < len(tasks):
+                # wake on any completion, so one failed call stops the phase at once
+                await asyncio.wait(tasks[shown:], return_when=asyncio.FIRST_COMPLETED)
+                for task in tasks[shown:]:
+                    if task.done() and task.exception() is not None:
+                        await task
+                while shown < len(tasks) and tasks[shown].done():
+                    await self._emit(tasks[shown].result())
+                    shown += 1
         finally:
             for task in tasks:
                 task.cancel()

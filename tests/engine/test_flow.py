@@ -1,0 +1,162 @@
+"""Determinism, resumption from the log, concurrency and seat order, persona retries."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tests.engine.scripts import (
+    FixedClock,
+    RecordingTable,
+    make_responder,
+    public_of,
+    review_for,
+    scripted,
+    setup,
+)
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import run_game
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.replies import format_review
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.scripted import ScriptedLLM
+
+
+async def _log(seed: int, **settings: object) -> list[str]:
+    result = await run_game(setup(seed, **settings), scripted(), RecordingTable(),
+                            clock=FixedClock())
+    return [ev.dump_event(e) for e in result.events]
+
+
+async def test_same_seed_and_replies_give_a_byte_identical_log() -> None:
+    for seed in (1, 2, 3):
+        first = await _log(seed, event_chance=1.0)
+        again = await _log(seed, event_chance=1.0)
+        assert first == again
+    assert await _log(1) != await _log(2)
+
+
+async def test_every_record_round_trips_through_json() -> None:
+    result = await run_game(setup(4, event_chance=1.0), scripted(), RecordingTable(),
+                            clock=FixedClock())
+    for record in result.events:
+        assert ev.load_event(ev.dump_event(record)) == record
+
+
+async def test_resume_from_any_cut_repeats_no_call_and_ends_the_same() -> None:
+    full_llm = scripted()
+    full = await run_game(setup(9), full_llm, RecordingTable(), clock=FixedClock())
+    reference = [ev.dump_event(e) for e in full.events]
+    for cut in (1, 3, 5, 12, 20, len(full.events) - 2):
+        prior = full.events[:cut]
+        llm = scripted()
+        resumed = await run_game(setup(9), llm, RecordingTable(), prior=list(prior),
+                                 clock=FixedClock())
+        assert len(resumed.events) == len(reference)
+        assert _same_but_times(resumed.events, full.events)
+        done = {(p.task.kind, p.task.seat, p.task.round) for p in full_llm.calls}
+        redone = {(p.task.kind, p.task.seat, p.task.round) for p in llm.calls}
+        spoken = {e.seat for e in prior if isinstance(e, ev.Statement)}
+        assert not {("speak", s, 0) for s in spoken} & redone
+        assert redone <= done
+        assert len(llm.calls) <= len(full_llm.calls) - len(spoken)
+
+
+def _same_but_times(a: list[ev.Record], b: list[ev.Record]) -> bool:
+    """Equal logs, except the wall-clock stamps of records made after the cut."""
+    def strip(e: ev.Record) -> dict[str, object]:
+        return e.model_dump(exclude={"at", "scores"})
+    return [strip(e) for e in a] == [strip(e) for e in b]
+
+
+async def test_sinks_see_every_record_in_order_with_its_seq() -> None:
+    seen: list[tuple[int, str]] = []
+
+    async def sink(seq: int, record: ev.Record) -> None:
+        seen.append((seq, record.kind))
+
+    result = await run_game(setup(2), scripted(), RecordingTable(), sinks=[sink],
+                            clock=FixedClock())
+    assert seen == [(i, e.kind) for i, e in enumerate(result.events)]
+
+
+async def test_table_never_sees_private_records_or_fields() -> None:
+    table = RecordingTable()
+    await run_game(setup(3), scripted(), table, clock=FixedClock())
+    assert all(type(e).public for e in table.shown)
+    statements = public_of(table.shown, ev.Statement)
+    assert statements and all(s.notes == "" and s.planted == () for s in statements)
+
+
+async def test_statements_shown_in_seat_order_while_calls_run_concurrently() -> None:
+    latency = 0.2
+
+    def delay(prompt: Prompt) -> float:
+        # seat 1 answers last in every phase
+        return latency * (2 if prompt.task.seat == 1 else 1)
+
+    llm = ScriptedLLM(make_responder(), delay=delay)
+    table = RecordingTable()
+    started = time.perf_counter()
+    await run_game(setup(6, max_rounds=1), llm, table, clock=FixedClock())
+    elapsed = time.perf_counter() - started
+    seats = [s.seat for s in public_of(table.shown, ev.Statement)]
+    assert seats == sorted(seats) == list(range(1, 9))
+    # speak + debate + vote: three dependent steps, each waiting once for its slowest call
+    assert llm.max_in_flight == 8
+    assert elapsed < 3 * 2 * latency + 1.0 < len(llm.calls) * latency
+
+
+async def test_persona_retry_is_bounded_and_reinforced() -> None:
+    def off_topic(prompt: Prompt) -> str:
+        if prompt.task.kind == "speak":
+            return format_review("Looks okay to me overall.", "unsure")
+        return make_responder()(prompt)
+
+    llm = ScriptedLLM(off_topic)
+    result = await run_game(setup(8, max_rounds=1), llm, RecordingTable(), clock=FixedClock())
+    speak_calls = [p for p in llm.calls if p.task.kind == "speak"]
+    assert len(speak_calls) == 8 * 3
+    for seat in range(1, 9):
+        mine = sorted((p for p in speak_calls if p.task.seat == seat),
+                      key=lambda p: p.task.attempt)
+        assert [p.task.attempt for p in mine] == [1, 2, 3]
+        assert "strayed from your focus" not in mine[0].personal
+        assert all("strayed from your focus" in p.personal for p in mine[1:])
+    # after the last attempt the output is accepted as it is
+    assert all(s.text == "Looks okay to me overall."
+               for s in public_of(result.events, ev.Statement))
+
+
+async def test_a_reply_on_topic_needs_one_attempt() -> None:
+    llm = scripted()
+    await run_game(setup(8, max_rounds=1), llm, RecordingTable(), clock=FixedClock())
+    assert {p.task.attempt for p in llm.calls if p.task.kind == "speak"} == {1}
+    persona = PERSONA_BY_KEY["architect"]
+    assert sum(w in review_for_prompt_text(persona.key) for w in persona.keywords) >= 2
+
+
+def review_for_prompt_text(persona: str) -> str:
+    from tribunalbot.llm.base import Task
+
+    return review_for(Prompt("", "", Task(kind="speak", seat=1, persona=persona))).lower()
+
+
+async def test_provider_failure_cancels_the_phase_and_propagates() -> None:
+    from tribunalbot.llm.base import LLMError
+
+    async def flaky(prompt: Prompt) -> str:
+        if prompt.task.seat == 3:
+            raise LLMError("provider down")
+        await asyncio.sleep(5)
+        return review_for(prompt)
+
+    llm = ScriptedLLM(flaky)
+    started = time.perf_counter()
+    try:
+        await run_game(setup(1), llm, RecordingTable(), clock=FixedClock())
+    except LLMError as exc:
+        assert "provider down" in str(exc)
+    else:
+        raise AssertionError("expected the provider error")
+    assert time.perf_counter() - started < 4  # the slow calls were cancelled, not awaited
