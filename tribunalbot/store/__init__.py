@@ -1,0 +1,125 @@
+"""Persistence: aiosqlite + sqlite-vec. The only place in the project that speaks SQL.
+
+    async with open_store(path) as store:
+        await store.create_game(setup, guild=..., channel=..., starter=...)
+        result = await run_game(setup, llm, table, sinks=[store.game_sink(setup.game_id)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from tribunalbot.config import StorageSettings
+from tribunalbot.engine.events import HumanVote
+from tribunalbot.engine.experience import ExperienceRecord
+from tribunalbot.store.db import Database, StoreError
+from tribunalbot.store.experiences import ExperienceRepo, Retrieved
+from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
+from tribunalbot.store.migrations import migrate
+from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
+from tribunalbot.store.votes import CatchRates, GameSummary, LeaderboardRow, VoteRepo
+
+__all__ = [
+    "CatchRates", "EventSink", "GameSummary", "LeaderboardRow", "Retrieved", "Store",
+    "StoreError", "StoredGame", "UsageTotals", "Webhook", "open_store",
+]
+
+
+class Store:
+    """Facade over the repositories; `store.games`, `.votes`, `.ops`, `.experiences` give the
+    full surface, the methods here are the common paths."""
+
+    def __init__(self, db: Database, *, share_experience_across_guilds: bool = False,
+                 experience_top_k: int = 5) -> None:
+        self.db = db
+        self.games = GameRepo(db)
+        self.votes = VoteRepo(db)
+        self.ops = OpsRepo(db)
+        self.experiences = ExperienceRepo(db, share_across_guilds=share_experience_across_guilds)
+        self.top_k = experience_top_k
+
+    @property
+    def path(self) -> Path:
+        return self.db.path
+
+    # ---- games ---------------------------------------------------------------------------
+
+    async def create_game(self, setup: SetupLike, guild: str = "", channel: str = "",
+                          starter: str = "", *, starter_name: str = "",
+                          thread: str | None = None) -> None:
+        await self.games.create(setup, guild=guild, channel=channel, starter=starter,
+                                starter_name=starter_name, thread=thread)
+
+    def game_sink(self, game_id: str) -> EventSink:
+        return self.games.sink(game_id)
+
+    async def load_game(self, game_id: str) -> StoredGame:
+        return await self.games.load(game_id)
+
+    async def unfinished_games(self, guild: str | None = None) -> list[StoredGame]:
+        return [await self.games.load(g) for g in await self.games.unfinished(guild)]
+
+    # ---- votes ---------------------------------------------------------------------------
+
+    async def cast_vote(self, game_id: str, user_id: str, user_name: str, seat: int,
+                        at: datetime | None = None) -> bool:
+        return await self.votes.cast(game_id, user_id, user_name, seat, at or datetime.now(UTC))
+
+    async def game_votes(self, game_id: str) -> list[HumanVote]:
+        return await self.votes.for_game(game_id)
+
+    # ---- accounting and guild state --------------------------------------------------------
+
+    async def record_call(self, call: CallLike) -> None:
+        await self.ops.record_call(call)
+
+    async def guild_settings(self, guild: str) -> dict[str, Any] | None:
+        return await self.ops.guild_settings(guild)
+
+    async def set_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        await self.ops.set_guild_settings(guild, settings)
+
+    # ---- experience ----------------------------------------------------------------------
+
+    async def save_experience(self, guild: str, record: ExperienceRecord, *,
+                              code: str | None = None, game_id: str | None = None) -> int:
+        return await self.experiences.save(guild, record, code=code, game_id=game_id)
+
+    async def similar_experiences(self, guild: str, code: str, k: int | None = None, *,
+                                  language: str = "") -> list[ExperienceRecord]:
+        found = await self.experiences.similar(
+            guild, code, self.top_k if k is None else k, language=language)
+        return [r.record for r in found]
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+async def connect_store(path: Path | str, *, share_experience_across_guilds: bool = False,
+                        experience_top_k: int = 5) -> Store:
+    """Open (creating if needed) and migrate the database; raises `StoreError` with a reason."""
+    db = await Database.open(Path(path))
+    try:
+        await migrate(db)
+    except BaseException:
+        await db.close()
+        raise
+    return Store(db, share_experience_across_guilds=share_experience_across_guilds,
+                 experience_top_k=experience_top_k)
+
+
+@asynccontextmanager
+async def open_store(path: Path | str, settings: StorageSettings | None = None,
+                     ) -> AsyncIterator[Store]:
+    settings = settings or StorageSettings()
+    store = await connect_store(
+        path, share_experience_across_guilds=settings.share_experience_across_guilds,
+        experience_top_k=settings.experience_top_k)
+    try:
+        yield store
+    finally:
+        await store.close()

@@ -1,0 +1,214 @@
+"""The SQLite connection: driver choice, sqlite-vec, pragmas, and one writer at a time.
+
+This Python's own `sqlite3` is often built without loadable-extension support, which sqlite-vec
+needs; `pysqlite3` (the `pysqlite3-binary` wheel) bundles a SQLite that has it. aiosqlite runs
+every call on one worker thread per connection; `aiosqlite.Connection` takes the function that
+opens the underlying connection, so the chosen driver is passed in there and the extension is
+loaded on that same thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any, cast
+
+import aiosqlite
+
+Row = tuple[Any, ...]
+Params = Sequence[Any] | dict[str, Any]
+
+BUSY_TIMEOUT_SECONDS = 15.0
+# Memory-mapped reads make sqlite-vec's chunk scans markedly faster than page-cache copies.
+MMAP_BYTES = 256 * 1024 * 1024
+
+INSTALL_HINT = (
+    "this Python's sqlite3 module cannot load SQLite extensions, which the experience store "
+    "(sqlite-vec) needs. Install the bundled-SQLite driver with `pip install pysqlite3-binary` "
+    "(Linux x86_64), or use a Python built with loadable SQLite extensions "
+    "(e.g. pyenv with PYTHON_CONFIGURE_OPTS=--enable-loadable-sqlite-extensions)"
+)
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message says why and what to do."""
+
+
+def sqlite_driver() -> ModuleType:
+    """The DB-API module to use: the standard one if it can load extensions, else pysqlite3."""
+    if hasattr(sqlite3.Connection, "enable_load_extension"):
+        return sqlite3
+    try:
+        return importlib.import_module("pysqlite3.dbapi2")
+    except ImportError:
+        raise StoreError(INSTALL_HINT) from None
+
+
+def _vec_extension_path() -> str:
+    try:
+        sqlite_vec = importlib.import_module("sqlite_vec")
+    except ImportError:
+        raise StoreError("the sqlite-vec package is missing: `pip install sqlite-vec`") from None
+    return str(sqlite_vec.loadable_path())
+
+
+def check_path(path: Path) -> Path:
+    """Refuse paths that cannot be a writable database file, before SQLite touches them."""
+    path = path.expanduser()
+    if path.is_dir():
+        raise StoreError(f"database path {path} is a directory, not a file")
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the database directory {parent}: {exc}") from None
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise StoreError(f"database file {path} is not readable and writable by this user")
+    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        raise StoreError(f"cannot create the database file in {parent}: directory not writable")
+    return path
+
+
+class Database:
+    """One aiosqlite connection. Every statement runs under a lock, so the transactions of
+    concurrent games never interleave on the shared connection; writers take SQLite's write
+    lock up front (BEGIN IMMEDIATE) so another process makes them wait, not fail."""
+
+    def __init__(self, conn: aiosqlite.Connection, driver: ModuleType, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.driver = driver
+        self.path = path
+        self.error: type[Exception] = driver.Error
+
+    @classmethod
+    async def open(cls, path: Path) -> Database:
+        driver = sqlite_driver()
+        ext = _vec_extension_path()
+        path = await asyncio.to_thread(check_path, path)
+
+        def connector() -> sqlite3.Connection:
+            # mode=rw for an existing file: never fall back to read-only silently.
+            mode = "rw" if path.exists() else "rwc"
+            raw = driver.connect(
+                f"file:{path}?mode={mode}", uri=True, isolation_level=None,
+                timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False,
+            )
+            try:
+                raw.enable_load_extension(True)
+                raw.load_extension(ext)
+                raw.enable_load_extension(False)
+            except Exception:
+                raw.close()
+                raise
+            return cast(sqlite3.Connection, raw)
+
+        conn = aiosqlite.Connection(connector, iter_chunk_size=256)
+        try:
+            await conn
+        except driver.Error as exc:
+            conn.stop()
+            raise StoreError(f"cannot open database {path}: {exc}") from None
+        db = cls(conn, driver, path)
+        try:
+            await db._configure()
+        except driver.Error as exc:
+            await conn.close()
+            raise StoreError(
+                f"database {path} is not a usable Tribunal database ({exc}); "
+                "it was left untouched: move it aside or point storage.database elsewhere"
+            ) from None
+        return db
+
+    async def _configure(self) -> None:
+        # quick_check reads every page once: a damaged file is reported now, not mid-game.
+        rows = await self._conn.execute_fetchall("PRAGMA quick_check(1)")
+        verdict = next(iter(rows))[0] if rows else "no answer"
+        if verdict != "ok":
+            raise self.driver.DatabaseError(f"integrity check failed: {verdict}")
+        await self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        mode = next(iter(await self._conn.execute_fetchall("PRAGMA journal_mode = WAL")))[0]
+        if str(mode).lower() != "wal":
+            raise self.driver.DatabaseError(f"cannot switch to WAL journal mode (got {mode})")
+        # NORMAL is durable against a killed process in WAL mode; only power loss may lose the
+        # last commits, and it avoids an fsync per game event.
+        await self._conn.execute("PRAGMA synchronous = NORMAL")
+        await self._conn.execute("PRAGMA foreign_keys = ON")
+        await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._lock:
+            rows = await self._conn.execute_fetchall(sql, params)
+        return [tuple(r) for r in rows]
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement in its own transaction; returns the number of changed rows."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._conn)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def script(self, sql: str) -> None:
+        """Run a multi-statement script (it manages its own transaction)."""
+        async with self._lock:
+            try:
+                await self._conn.executescript(sql)
+            except BaseException:
+                if self._conn.in_transaction:
+                    await self._conn.execute("ROLLBACK")
+                raise
+
+
+class Transaction:
+    """The statements of one open transaction; only valid inside `Database.transaction()`."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        rows = await self._conn.execute_fetchall(sql, params)
+        return [tuple(r) for r in rows]
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT and return the new row id."""
+        cursor = await self._conn.execute(sql, params)
+        rowid = cursor.lastrowid
+        await cursor.close()
+        if rowid is None:
+            raise StoreError("insert did not produce a row id")
+        return rowid

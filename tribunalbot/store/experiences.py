@@ -1,0 +1,105 @@
+"""Distilled experiences and their vectors (sqlite-vec `vec0`, partitioned by guild)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tribunalbot.engine.experience import ExperienceRecord
+from tribunalbot.store.db import Database
+from tribunalbot.store.embedding import embed_async, to_blob
+from tribunalbot.store.games import now_iso
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    experience_id: int
+    guild_id: str
+    distance: float  # cosine distance, 0 = same direction
+    record: ExperienceRecord
+
+
+def embedding_text(record: ExperienceRecord, code: str | None) -> str:
+    """What a past game is found by: its code when known, else its distilled description."""
+    if code:
+        return code
+    return "\n".join([record.code_pattern, *record.key_findings])
+
+
+class ExperienceRepo:
+    def __init__(self, db: Database, *, share_across_guilds: bool = False) -> None:
+        self._db = db
+        self._share = share_across_guilds
+
+    async def save(
+        self, guild: str, record: ExperienceRecord, *, code: str | None = None,
+        game_id: str | None = None,
+    ) -> int:
+        """Store a record and its embedding in one transaction; returns the experience id."""
+        vector = await embed_async(embedding_text(record, code), record.language)
+        async with self._db.transaction() as tx:
+            exp_id = await tx.insert(
+                "INSERT INTO experiences (guild_id, game_id, language, record, created_at) "
+                "VALUES (?,?,?,?,?)",
+                (guild, game_id, record.language, record.model_dump_json(), now_iso()),
+            )
+            await tx.execute(
+                "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
+                (exp_id, guild, to_blob(vector)),
+            )
+        return exp_id
+
+    async def similar(
+        self, guild: str, code: str, k: int, *, language: str = ""
+    ) -> list[Retrieved]:
+        """The k nearest past games to `code`, nearest first.
+
+        Only `guild`'s own experiences are searched unless the operator enabled sharing: the
+        partition key makes that a filter inside the index, not a post-filter that could leak.
+        """
+        if k <= 0:
+            return []
+        blob = to_blob(await embed_async(code, language))
+        if self._share:
+            hits = await self._db.fetchall(
+                "SELECT rowid, distance FROM experience_vectors "
+                "WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+                (blob, k),
+            )
+        else:
+            hits = await self._db.fetchall(
+                "SELECT rowid, distance FROM experience_vectors "
+                "WHERE embedding MATCH ? AND k = ? AND guild_id = ? ORDER BY distance",
+                (blob, k, guild),
+            )
+        return await self._records(hits)
+
+    async def _records(self, hits: list[tuple[object, ...]]) -> list[Retrieved]:
+        if not hits:
+            return []
+        ids = [int(str(h[0])) for h in hits]
+        marks = ",".join("?" * len(ids))
+        rows = await self._db.fetchall(
+            f"SELECT id, guild_id, record FROM experiences WHERE id IN ({marks})", ids
+        )
+        by_id = {int(r[0]): (str(r[1]), str(r[2])) for r in rows}
+        out = []
+        for exp_id, (_, distance) in zip(ids, hits, strict=True):
+            if exp_id in by_id:
+                guild, payload = by_id[exp_id]
+                record = ExperienceRecord.model_validate_json(payload)
+                out.append(Retrieved(exp_id, guild, float(str(distance)), record))
+        return out
+
+    async def delete_guild(self, guild: str) -> int:
+        """Forget a guild's experiences (when the bot leaves it, or on request)."""
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM experience_vectors WHERE guild_id = ?", (guild,))
+            return await tx.execute("DELETE FROM experiences WHERE guild_id = ?", (guild,))
+
+    async def count(self, guild: str | None = None) -> int:
+        if guild is None:
+            row = await self._db.fetchone("SELECT count(*) FROM experiences")
+        else:
+            row = await self._db.fetchone(
+                "SELECT count(*) FROM experiences WHERE guild_id = ?", (guild,))
+        return int(row[0]) if row else 0

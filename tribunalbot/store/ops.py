@@ -1,0 +1,116 @@
+"""Operational tables: LLM call accounting, per-guild settings, reusable webhooks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tribunalbot.store.db import Database
+from tribunalbot.store.games import now_iso
+
+
+class CallLike(Protocol):
+    """The attributes of `llm.usage.CallRecord` the store keeps."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def provider(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def input_tokens(self) -> int: ...
+    @property
+    def cached_tokens(self) -> int: ...
+    @property
+    def output_tokens(self) -> int: ...
+    @property
+    def latency_ms(self) -> float: ...
+    @property
+    def outcome(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    calls: int
+    failed: int
+    input_tokens: int
+    cached_tokens: int
+    output_tokens: int
+    latency_ms: float
+
+
+@dataclass(frozen=True)
+class Webhook:
+    channel_id: str
+    guild_id: str
+    webhook_id: str
+    token: str
+
+
+class OpsRepo:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def record_call(self, call: CallLike) -> None:
+        await self._db.execute(
+            "INSERT INTO llm_calls (game_id, seat, phase, provider, model, input_tokens, "
+            "cached_tokens, output_tokens, latency_ms, outcome, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (call.game_id or "", call.seat, call.phase, call.provider, call.model,
+             call.input_tokens, call.cached_tokens, call.output_tokens, float(call.latency_ms),
+             call.outcome, now_iso()),
+        )
+
+    async def usage(self, game_id: str | None = None) -> UsageTotals:
+        where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        row = await self._db.fetchone(
+            "SELECT count(*), coalesce(sum(outcome != 'ok'), 0), coalesce(sum(input_tokens), 0), "
+            "coalesce(sum(cached_tokens), 0), coalesce(sum(output_tokens), 0), "
+            f"coalesce(sum(latency_ms), 0) FROM llm_calls {where}",
+            params,
+        )
+        assert row is not None  # an aggregate always returns one row
+        return UsageTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]),
+                           float(row[5]))
+
+    async def guild_settings(self, guild: str) -> dict[str, Any] | None:
+        """The guild's stored overrides (a JSON object), or None when it has none."""
+        row = await self._db.fetchone("SELECT settings FROM guild_settings WHERE guild_id = ?",
+                                      (guild,))
+        if row is None:
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else None
+
+    async def set_guild_settings(self, guild: str, settings: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?,?,?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+            "updated_at = excluded.updated_at",
+            (guild, json.dumps(settings, sort_keys=True), now_iso()),
+        )
+
+    async def webhook(self, channel_id: str) -> Webhook | None:
+        row = await self._db.fetchone(
+            "SELECT channel_id, guild_id, webhook_id, token FROM webhooks WHERE channel_id = ?",
+            (channel_id,),
+        )
+        return Webhook(*row) if row else None
+
+    async def save_webhook(self, hook: Webhook) -> None:
+        await self._db.execute(
+            "INSERT INTO webhooks (channel_id, guild_id, webhook_id, token, created_at) "
+            "VALUES (?,?,?,?,?) ON CONFLICT (channel_id) DO UPDATE SET "
+            "webhook_id = excluded.webhook_id, token = excluded.token, "
+            "guild_id = excluded.guild_id",
+            (hook.channel_id, hook.guild_id, hook.webhook_id, hook.token, now_iso()),
+        )
+
+    async def delete_webhook(self, channel_id: str) -> None:
+        """Forget a webhook Discord says is gone (404), so the next game creates a new one."""
+        await self._db.execute("DELETE FROM webhooks WHERE channel_id = ?", (channel_id,))

@@ -1,0 +1,175 @@
+"""Human votes, scores, and the read models built on them (history, leaderboard, catch rates)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from tribunalbot.engine.events import HumanVote
+from tribunalbot.store.db import Database, StoreError
+from tribunalbot.store.games import iso
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game_id: str
+    guild_id: str
+    created_at: str
+    language: str
+    status: str
+    players: int
+    troublemaker_persona: str | None  # None until revealed
+    strategy: str | None
+    caught_round: int | None
+    human_votes: int
+    human_correct: int
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    user_id: str
+    user_name: str
+    games: int
+    points: int
+    correct: int
+
+
+@dataclass(frozen=True)
+class CatchRates:
+    """Per guild, over finished games: how often each jury named the Troublemaker."""
+
+    games: int
+    ai_caught: int
+    human_games: int  # finished games in which at least one human voted
+    human_caught: int  # ... where the humans' plurality named the Troublemaker
+    human_votes: int
+    human_votes_correct: int
+
+    @property
+    def ai_rate(self) -> float | None:
+        return self.ai_caught / self.games if self.games else None
+
+    @property
+    def human_rate(self) -> float | None:
+        return self.human_caught / self.human_games if self.human_games else None
+
+
+class VoteRepo:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def cast(
+        self, game_id: str, user_id: str, user_name: str, seat: int, at: datetime
+    ) -> bool:
+        """Record a click; one row per game and user. Returns True when it changed the vote.
+
+        Clicking the same seat again keeps the original time, so a repeated click never costs
+        the early-commitment bonus."""
+        async with self._db.transaction() as tx:
+            game = await tx.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
+            if game is None:
+                raise StoreError(f"no game {game_id}")
+            changed = await tx.execute(
+                "INSERT INTO human_votes (game_id, user_id, user_name, seat, first_at, "
+                "changed_at) VALUES (?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                "seat = excluded.seat, user_name = excluded.user_name, "
+                "changed_at = excluded.changed_at WHERE human_votes.seat != excluded.seat",
+                (game_id, user_id, user_name, seat, iso(at), iso(at)),
+            )
+        return changed > 0
+
+    async def for_game(self, game_id: str) -> list[HumanVote]:
+        rows = await self._db.fetchall(
+            "SELECT user_id, user_name, seat, changed_at FROM human_votes WHERE game_id = ? "
+            "ORDER BY changed_at, user_id",
+            (game_id,),
+        )
+        return [HumanVote(user_id=r[0], user_name=r[1], seat=r[2],
+                          at=datetime.fromisoformat(r[3])) for r in rows]
+
+    async def count(self, game_id: str) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM human_votes WHERE game_id = ?",
+                                      (game_id,))
+        return int(row[0]) if row else 0
+
+    async def recent_games(self, guild: str | None, limit: int) -> list[GameSummary]:
+        where, params = ("WHERE g.guild_id = ?", [guild]) if guild is not None else ("", [])
+        rows = await self._db.fetchall(
+            f"""SELECT g.id, g.guild_id, g.created_at, g.language, g.status,
+                   (SELECT count(*) FROM players p WHERE p.game_id = g.id),
+                   CASE WHEN g.status = 'finished' THEN
+                     (SELECT persona FROM players p WHERE p.game_id = g.id
+                      AND p.seat = g.troublemaker) END,
+                   CASE WHEN g.status = 'finished' THEN g.strategy END,
+                   g.caught_round,
+                   (SELECT count(*) FROM human_votes v WHERE v.game_id = g.id),
+                   (SELECT count(*) FROM human_votes v WHERE v.game_id = g.id
+                      AND g.status = 'finished' AND v.seat = g.troublemaker)
+                FROM games g {where} ORDER BY g.created_at DESC, g.id LIMIT ?""",
+            (*params, limit),
+        )
+        return [GameSummary(*r) for r in rows]
+
+    async def leaderboard(self, guild: str, *, min_games: int = 3,
+                          limit: int = 10) -> list[LeaderboardRow]:
+        rows = await self._db.fetchall(
+            """SELECT user_id, max(user_name), count(*), sum(points), sum(correct)
+               FROM scores WHERE guild_id = ? GROUP BY user_id HAVING count(*) >= ?
+               ORDER BY sum(points) DESC, sum(correct) DESC, count(*) ASC, user_id LIMIT ?""",
+            (guild, min_games, limit),
+        )
+        return [LeaderboardRow(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    async def catch_rates(self, guild: str) -> CatchRates:
+        row = await self._db.fetchone(
+            """WITH finished AS (
+                   SELECT id, troublemaker, caught_round FROM games
+                   WHERE guild_id = ? AND status = 'finished'),
+               tallies AS (
+                   SELECT v.game_id, v.seat, count(*) AS n FROM human_votes v
+                   JOIN finished f ON f.id = v.game_id GROUP BY v.game_id, v.seat),
+               winners AS (  -- a game's human verdict: the strict plurality seat, if any
+                   SELECT t.game_id, t.seat FROM tallies t
+                   WHERE t.n > coalesce((SELECT max(o.n) FROM tallies o
+                                         WHERE o.game_id = t.game_id AND o.seat != t.seat), 0))
+               SELECT (SELECT count(*) FROM finished),
+                      (SELECT count(*) FROM finished WHERE caught_round IS NOT NULL),
+                      (SELECT count(DISTINCT game_id) FROM tallies),
+                      (SELECT count(*) FROM winners w JOIN finished f ON f.id = w.game_id
+                         WHERE w.seat = f.troublemaker),
+                      (SELECT coalesce(sum(n), 0) FROM tallies),
+                      (SELECT coalesce(sum(t.n), 0) FROM tallies t JOIN finished f
+                         ON f.id = t.game_id WHERE t.seat = f.troublemaker)""",
+            (guild,),
+        )
+        return CatchRates(*(int(v) for v in row)) if row else CatchRates(0, 0, 0, 0, 0, 0)
+
+    async def user_data(self, user_id: str) -> dict[str, list[dict[str, object]]]:
+        """Everything stored about one user (for `/tribunal forget-me` and data requests)."""
+        votes = await self._db.fetchall(
+            "SELECT game_id, user_name, seat, first_at, changed_at FROM human_votes "
+            "WHERE user_id = ? ORDER BY first_at", (user_id,))
+        scores = await self._db.fetchall(
+            "SELECT game_id, guild_id, seat, correct, points FROM scores WHERE user_id = ? "
+            "ORDER BY game_id", (user_id,))
+        started = await self._db.fetchall(
+            "SELECT id, guild_id, created_at FROM games WHERE starter_id = ? ORDER BY created_at",
+            (user_id,))
+        keys_v = ("game_id", "user_name", "seat", "first_at", "changed_at")
+        keys_s = ("game_id", "guild_id", "seat", "correct", "points")
+        return {
+            "votes": [dict(zip(keys_v, r, strict=True)) for r in votes],
+            "scores": [dict(zip(keys_s, r, strict=True)) for r in scores],
+            "games_started": [dict(zip(("game_id", "guild_id", "created_at"), r, strict=True))
+                              for r in started],
+        }
+
+    async def forget_user(self, user_id: str) -> int:
+        """Delete a user's votes and scores and anonymize the games they started."""
+        async with self._db.transaction() as tx:
+            removed = await tx.execute("DELETE FROM human_votes WHERE user_id = ?", (user_id,))
+            removed += await tx.execute("DELETE FROM scores WHERE user_id = ?", (user_id,))
+            removed += await tx.execute(
+                "UPDATE games SET starter_id = '', starter_name = '' WHERE starter_id = ?",
+                (user_id,))
+        return removed
