@@ -1,0 +1,87 @@
+"""The provider error family: every failure an adapter raises is one of these.
+
+Messages are written for the operator who has to fix the setup (which variable to set, which
+model to pull) and pass through `redact` so that an API key echoed by a server never leaks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.base import LLMError
+
+# Shapes of common API keys (OpenAI sk-, Anthropic sk-ant-, Groq gsk_, OpenRouter sk-or-),
+# including the partially masked form some servers echo back in 401 bodies.
+_KEY_RE = re.compile(r"\b(?:sk|gsk|sk-ant|sk-or|key)[-_][A-Za-z0-9*_\-.]{6,}")
+_EXCERPT = 300
+
+
+def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """`text` with known secrets and anything shaped like an API key replaced."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_RE.sub("[redacted]", text)
+
+
+def excerpt(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """A short, single-line, redacted piece of a server reply for an error message."""
+    flat = " ".join(text.split())
+    if len(flat) > _EXCERPT:
+        flat = flat[:_EXCERPT] + "…"
+    return redact(flat, secrets)
+
+
+class ProviderError(LLMError):
+    """A provider call failed. `kind` is a short stable label used in usage records."""
+
+    kind = "error"
+    retryable = False
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after  # seconds the server asked us to wait, if it did
+        self.attempts = 1  # HTTP attempts made before giving up (set by the transport)
+
+
+class ProviderUnavailable(ProviderError):
+    """Transient: connection refused, timeout, 5xx, overloaded. Retried."""
+
+    kind = "unavailable"
+    retryable = True
+
+
+class RateLimited(ProviderUnavailable):
+    """429 (or 409/408): the server asked us to slow down. Retried, honouring its hint."""
+
+    kind = "rate_limited"
+
+
+class AuthError(ProviderError):
+    """401/403: the key is missing, wrong or not allowed. Never retried."""
+
+    kind = "auth"
+
+
+class ModelNotFound(ProviderError):
+    """404 / unknown model. Never retried."""
+
+    kind = "model_not_found"
+
+
+class BillingError(ProviderError):
+    """402, exhausted quota or spend cap. Never retried."""
+
+    kind = "billing"
+
+
+class BadRequest(ProviderError):
+    """400/413/422: the server refused the request itself."""
+
+    kind = "bad_request"
+
+
+class InvalidReply(ProviderError):
+    """The server answered, but the reply is empty, cut off or does not match the schema."""
+
+    kind = "invalid_reply"

@@ -1,0 +1,270 @@
+"""The HTTP layer shared by the adapters: one client, limits, retries and error mapping.
+
+Retries use tenacity with an injectable sleep and clock, so tests can count attempts and
+delays without waiting. The concurrency permit is held only while a request is in flight,
+never while backing off, so one throttled call does not starve the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_any,
+)
+from tenacity.stop import stop_base
+
+from tribunalbot.config import ProviderSettings
+from tribunalbot.llm.errors import (
+    AuthError,
+    BadRequest,
+    BillingError,
+    ModelNotFound,
+    ProviderError,
+    ProviderUnavailable,
+    RateLimited,
+    excerpt,
+)
+from tribunalbot.llm.limits import Clock, RateLimiter, Sleep
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+_QUOTA_WORDS = ("quota", "spend limit", "spend_limit", "billing", "insufficient balance",
+                "insufficient_balance", "credit", "usage_limit")
+_MODEL_WORDS = ("model_not_found", "model not found", "does not exist", "unknown model",
+                "not_found_error")
+_RETRY_STATUSES = frozenset({408, 409, 429, 498, 500, 502, 503, 504, 529})
+
+
+@dataclass(frozen=True)
+class ErrorContext:
+    """What an error message may mention: never the key itself."""
+
+    provider: str
+    model: str
+    base_url: str
+    api_key_env: str | None
+    has_key: bool
+    secrets: tuple[str, ...]
+    not_found_hint: str  # provider-specific advice, e.g. "pull it with `ollama pull X`"
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """The server's wait hint in seconds: retry-after-ms, then retry-after (seconds or date)."""
+    try:
+        if "retry-after-ms" in headers:
+            return max(float(headers["retry-after-ms"]) / 1000, 0.0)
+        if "retry-after" in headers:
+            return max(float(headers["retry-after"]), 0.0)
+    except ValueError:
+        when = email.utils.parsedate_to_datetime(headers["retry-after"]) if (
+            "retry-after" in headers) else None
+        if when is not None:
+            return max((when - datetime.now(UTC)).total_seconds(), 0.0)
+    return None
+
+
+def error_fields(data: object) -> tuple[str, str]:
+    """(message, code/type words) from any of the providers' error body shapes."""
+    err = data.get("error") if isinstance(data, dict) else None
+    if isinstance(err, str):
+        return err, ""
+    if isinstance(err, dict):
+        words = " ".join(str(err.get(k) or "") for k in ("type", "code"))
+        details = err.get("details")
+        if isinstance(details, dict):
+            words += " " + str(details.get("error_code") or "")
+        return str(err.get("message") or ""), words.strip()
+    return "", ""
+
+
+def body_error(data: object) -> tuple[int, str, str] | None:
+    """An error carried by an HTTP 200 body (OpenRouter, Anthropic overload, Ollama)."""
+    if not isinstance(data, dict) or not (data.get("error") or data.get("type") == "error"):
+        return None
+    message, words = error_fields(data)
+    err = data.get("error")
+    code = err.get("code") if isinstance(err, dict) else None
+    if isinstance(code, int) and 400 <= code < 600:
+        return code, message, words
+    overloaded = "overload" in f"{message} {words}".lower()
+    return (529 if overloaded else 502), message, words
+
+
+def classify(status: int, message: str, words: str, ctx: ErrorContext,
+             hint: float | None) -> ProviderError:
+    """Map a failed reply to the error family, with a message an operator can act on."""
+    said = excerpt(f"{message} [{words}]" if words else message, ctx.secrets) or "(no details)"
+    lowered = f"{message} {words}".lower()
+    who = f"{ctx.provider} ({ctx.base_url})"
+    if status in (401, 403):
+        if not ctx.has_key and ctx.api_key_env:
+            fix = f"set the environment variable {ctx.api_key_env}"
+        elif ctx.api_key_env:
+            fix = f"check the key in the environment variable {ctx.api_key_env}"
+        else:
+            fix = "set api_key_env for this provider in the config"
+        return AuthError(f"{who} refused the API key (HTTP {status}): {fix}. Server said: {said}")
+    if status == 402 or (status in (400, 403, 429) and any(w in lowered for w in _QUOTA_WORDS)):
+        return BillingError(f"{who}: quota or credit exhausted (HTTP {status}); top up or raise "
+                            f"the spend limit. Server said: {said}")
+    if status == 404 or (status < 500 and any(w in lowered for w in _MODEL_WORDS)):
+        return ModelNotFound(f"{who} does not know the model {ctx.model!r} (HTTP {status}); "
+                             f"{ctx.not_found_hint}. Server said: {said}")
+    if status in (408, 409, 429):
+        return RateLimited(f"{who} is rate limiting (HTTP {status}): {said}", retry_after=hint)
+    if status in _RETRY_STATUSES or status >= 500:
+        return ProviderUnavailable(f"{who} is unavailable or overloaded (HTTP {status}): {said}",
+                                   retry_after=hint)
+    return BadRequest(f"{who} rejected the request for model {ctx.model!r} "
+                      f"(HTTP {status}): {said}")
+
+
+class _PastDeadline(stop_base):
+    """Stop when the next wait would end after the call deadline (read on our clock)."""
+
+    def __init__(self, clock: Clock, deadline: float) -> None:
+        self.clock = clock
+        self.deadline = deadline
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        return self.clock() + (retry_state.upcoming_sleep or 0.0) >= self.deadline
+
+
+class Transport:
+    """One provider's HTTP client with its limits and retry policy."""
+
+    def __init__(
+        self,
+        settings: ProviderSettings,
+        ctx: ErrorContext,
+        headers: Mapping[str, str],
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+        rng: Callable[[], float] = random.random,
+        max_attempts: int = 4,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.settings = settings
+        self.ctx = ctx
+        self.clock, self.sleep, self.rng = clock, sleep, rng
+        self.max_attempts = max_attempts
+        self.semaphore = asyncio.Semaphore(settings.concurrency)
+        rpm = settings.requests_per_minute
+        self.limiter = RateLimiter(rpm, clock=clock, sleep=sleep) if rpm else None
+        seconds = settings.timeout_seconds
+        timeout = httpx.Timeout(seconds, connect=min(10.0, seconds))
+        self.client = httpx.AsyncClient(
+            base_url=ctx.base_url.rstrip("/") + "/",
+            headers=dict(headers),
+            timeout=timeout,
+            limits=httpx.Limits(max_connections=settings.concurrency * 2),
+            transport=transport,
+        )
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
+
+    async def request(self, method: str, path: str, body: JSON | None = None,
+                      ctx: ErrorContext | None = None) -> tuple[JSON, int]:
+        """Send with retries inside the call deadline: the decoded reply and the attempts.
+
+        `ctx` describes the caller (its model) in error messages; the transport's by default.
+        """
+        ctx = ctx or self.ctx
+        deadline = self.clock() + self.settings.call_deadline_seconds
+        attempts = 0
+
+        retrying = AsyncRetrying(
+            retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
+            wait=self._wait,
+            stop=stop_any(
+                stop_after_attempt(self.max_attempts), _PastDeadline(self.clock, deadline)
+            ),
+            sleep=self.sleep,
+            reraise=True,
+        )
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    attempts += 1
+                    return await self._attempt(method, path, body, deadline, ctx), attempts
+        except ProviderError as exc:
+            exc.attempts = attempts
+            raise
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, ProviderError) and exc.retry_after is not None:
+            return float(exc.retry_after)
+        # Exponential backoff from 0.5 s, capped at 8 s, with up to 25 % jitter downwards.
+        base: float = min(0.5 * 2.0 ** (state.attempt_number - 1), 8.0)
+        return base * (1.0 - 0.25 * float(self.rng()))
+
+    async def _attempt(self, method: str, path: str, body: JSON | None, deadline: float,
+                       ctx: ErrorContext) -> JSON:
+        if self.limiter is not None:
+            await self.limiter.acquire()
+        remaining = deadline - self.clock()
+        if remaining <= 0:
+            raise ProviderError(f"{self.ctx.provider}: call deadline "
+                                f"({self.settings.call_deadline_seconds:.0f}s) exceeded")
+        read = min(self.settings.timeout_seconds, remaining)
+        limit = httpx.Timeout(read, connect=min(10.0, read))
+        async with self.semaphore:
+            response = await self._send(method, path, body, limit)
+        return self._decode(response, ctx)
+
+    async def _send(self, method: str, path: str, body: JSON | None,
+                    limit: httpx.Timeout) -> httpx.Response:
+        who = f"{self.ctx.provider} ({self.ctx.base_url})"
+        try:
+            return await self.client.request(method, path, json=body, timeout=limit)
+        except httpx.TimeoutException:
+            raise ProviderUnavailable(
+                f"{who} did not answer within {limit.read or 0:.0f}s; raise timeout_seconds if "
+                "the model is slow or still loading") from None
+        except httpx.ConnectError:
+            raise ProviderUnavailable(f"cannot connect to {who}: is the server running and "
+                                      "is base_url right?") from None
+        except httpx.HTTPError as exc:
+            raise ProviderUnavailable(
+                f"{who}: connection failed ({type(exc).__name__})") from None
+
+    def _decode(self, response: httpx.Response, ctx: ErrorContext) -> JSON:
+        request_id = response.headers.get("request-id") or response.headers.get("x-request-id")
+        try:
+            data: object = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            data = None
+        hint = retry_after(response.headers)
+        if response.status_code >= 400:
+            message, words = error_fields(data)
+            error = classify(response.status_code, message or response.text, words, ctx, hint)
+            log.warning("%s: HTTP %s (request id %s): %s", ctx.provider,
+                        response.status_code, request_id, error)
+            raise error
+        carried = body_error(data)
+        if carried is not None:
+            raise classify(*carried, ctx, hint)
+        if not isinstance(data, dict):
+            raise ProviderUnavailable(f"{self.ctx.provider} ({self.ctx.base_url}) answered "
+                                      f"HTTP {response.status_code} without a JSON object")
+        return data

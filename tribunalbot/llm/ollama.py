@@ -1,0 +1,65 @@
+"""Ollama's native /api/chat (not the /v1 shim, which ignores num_ctx)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tribunalbot.config import ProviderSettings
+from tribunalbot.llm.adapter import Call, Decoded, HttpLLM
+from tribunalbot.llm.base import Usage
+from tribunalbot.llm.http import JSON
+
+_FINISH = {"stop": "stop", "length": "length"}
+
+
+class OllamaLLM(HttpLLM):
+    default_base_url = "http://localhost:11434"
+
+    @classmethod
+    def headers(cls, key: str | None) -> dict[str, str]:
+        # A local server needs no key; a hosted one takes a bearer token.
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    @classmethod
+    def not_found_hint(cls, model: str, settings: ProviderSettings) -> str:
+        return f"pull it first with `ollama pull {model}`"
+
+    def optional_fields(self) -> tuple[str, ...]:
+        return ("temperature", "think")
+
+    @property
+    def path(self) -> str:
+        base = (self.settings.base_url or self.default_base_url).rstrip("/")
+        return "chat" if base.endswith("/api") else "api/chat"
+
+    def build(self, call: Call) -> tuple[str, JSON]:
+        prompt = call.prompt
+        messages: list[dict[str, str]] = []
+        if prompt.shared:
+            messages.append({"role": "system", "content": prompt.shared})
+        messages.append({"role": "user", "content": call.personal})
+        messages.extend({"role": role, "content": text} for role, text in call.turns)
+        # num_ctx stays constant across calls: changing it reloads the model and its cache.
+        options: dict[str, Any] = {"num_ctx": self.settings.num_ctx,
+                                   "num_predict": self.output_budget(prompt)}
+        if prompt.temperature is not None and "temperature" not in self.dropped:
+            options["temperature"] = prompt.temperature
+        body: JSON = {"model": self.model, "messages": messages, "stream": False,
+                      "keep_alive": self.settings.keep_alive, "options": options}
+        if "think" not in self.dropped:
+            body["think"] = False  # reasoning would eat the budget of a vote or a review
+        if call.schema is not None and call.mode == "json_schema":
+            body["format"] = call.schema
+        elif call.schema is not None and call.mode == "json_mode":
+            body["format"] = "json"
+        return self.path, body
+
+    def decode(self, data: JSON) -> Decoded:
+        message = data.get("message") or {}
+        text = message.get("content") or ""  # message.thinking is ignored
+        finish = _FINISH.get(str(data.get("done_reason")), "other")
+        # Older servers omit prompt_eval_count when the whole prompt came from the cache.
+        usage = Usage(int(data.get("prompt_eval_count") or 0),
+                      int(data.get("prompt_eval_cached_count") or 0),
+                      int(data.get("eval_count") or 0))
+        return Decoded(text, usage, finish, str(data.get("model") or self.model))
