@@ -24,7 +24,8 @@ REVIEW_MARK = "[REVIEW]"
 NOTES_MARK = "[NOTES]"
 PLANTED_PREFIX = "PLANTED:"
 
-_MARK_RE = re.compile(r"^\s*[#*_>\s]*\[\s*(REVIEW|NOTES)\s*\][*_\s]*:?\s*$", re.I | re.M)
+# A marker starts a line (after any markdown decoration); text may follow it on that line.
+_MARK_RE = re.compile(r"^[ \t]*[#*_> \t]*\[\s*(REVIEW|NOTES)\s*\][*_]*:?", re.I | re.M)
 _PLANTED_RE = re.compile(r"^\s*[-*]?\s*PLANTED\s*:\s*(.+)$", re.I | re.M)
 
 
