@@ -1,0 +1,84 @@
+"""A miniature game loop over the offline provider, for balance and determinism tests.
+
+It mirrors the rules in DESIGN §2.2 (parallel debate, blind plurality vote, a tie eliminates
+nobody, up to three rounds) without the engine, so these tests do not depend on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from tribunalbot.engine.personas import PERSONAS, STRATEGIES
+from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
+from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.offline import OfflineLLM
+
+
+@dataclass
+class Outcome:
+    troublemaker: int
+    strategy: str
+    caught_round: int | None
+    statements: dict[int, str]
+    accusations: list[tuple[int, int, int, str]] = field(default_factory=list)
+    debates: list[tuple[int, DebateReply]] = field(default_factory=list)
+    votes: list[tuple[int, VoteReply]] = field(default_factory=list)
+
+
+def deal(seed: int, strategy: str | None = None) -> tuple[dict[int, str], int, str]:
+    rng = random.Random(seed)
+    keys = [p.key for p in PERSONAS]
+    rng.shuffle(keys)
+    personas = {seat: key for seat, key in enumerate(keys, start=1)}
+    troublemaker = rng.choice(sorted(personas))
+    return personas, troublemaker, strategy or rng.choice(STRATEGIES).key
+
+
+def _task(base: dict[str, object], **extra: object) -> Prompt:
+    return Prompt("shared", "personal", Task(**{**base, **extra}))  # type: ignore[arg-type]
+
+
+async def play(llm: OfflineLLM, code: str, seed: int, language: str = "",
+               strategy: str | None = None, rounds: int = 3) -> Outcome:
+    personas, tm, strat = deal(seed, strategy)
+    names = {s: f"{k.replace('_', ' ').title()}" for s, k in personas.items()}
+    base: dict[str, object] = {"game_id": f"game-{seed}", "code": code, "language": language,
+                               "names": names, "personas": personas}
+
+    def role(seat: int) -> dict[str, object]:
+        return {"troublemaker": seat == tm, "strategy": strat if seat == tm else None,
+                "seat": seat, "persona": personas[seat]}
+
+    texts = await asyncio.gather(*(llm.generate(_task(base, kind="speak", **role(s)))
+                                   for s in personas))
+    statements = {s: parse_review(t.text).public for s, t in zip(personas, texts, strict=True)}
+    out = Outcome(tm, strat, None, statements)
+    active = sorted(personas)
+    for rnd in range(1, rounds + 1):
+        common = {**base, "statements": {s: statements[s] for s in active}, "round": rnd,
+                  "names": {s: names[s] for s in active}}
+        debates = await asyncio.gather(*(
+            llm.generate_json(_task(common, kind="debate", accusations=tuple(out.accusations),
+                                    candidates=tuple(c for c in active if c != s), **role(s)),
+                              DebateReply) for s in active))
+        out.debates += list(zip(active, debates, strict=True))
+        out.accusations += [(rnd, s, d.target, d.argument)
+                            for s, d in zip(active, debates, strict=True)]
+        votes = await asyncio.gather(*(
+            llm.generate_json(_task(common, kind="vote", accusations=tuple(out.accusations),
+                                    candidates=tuple(c for c in active if c != s), **role(s)),
+                              VoteReply) for s in active))
+        out.votes += list(zip(active, votes, strict=True))
+        tally = Counter(v.target for v in votes).most_common()
+        if len(tally) > 1 and tally[0][1] == tally[1][1]:
+            continue  # a tie eliminates nobody
+        active.remove(tally[0][0])
+        if tally[0][0] == tm:
+            out.caught_round = rnd
+            break
+        if len(active) <= 2:
+            break
+    return out

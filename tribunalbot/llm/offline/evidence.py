@@ -1,0 +1,150 @@
+"""Reading other players' statements against the analysis: where do they contradict it?
+
+Works on any text, not only the offline provider's own, so a mixed panel (some personas on a
+real model) is judged the same way. Each contradiction carries an exact quote from the
+statement, the code line it concerns and what should have been said instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tribunalbot.llm.offline.findings import Analysis
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_LINE_REF = re.compile(r"\blines?\s+(\d{1,5})", re.I)
+MAX_QUOTE = 160
+
+
+@dataclass(frozen=True)
+class Suspect:
+    pattern: re.Pattern[str]
+    weight: float
+    reason: str  # completes "but ..."; slot {match}
+
+
+# What the jury distrusts, as data. Weights say how strongly each contradicts a local fix.
+SUSPECTS: tuple[Suspect, ...] = (
+    Suspect(re.compile(r"plugin|registry|strategy interface|config-driven factory|"
+                       r"future-proof", re.I), 2.0,
+            "it answers a local defect with new layers of indirection ({match})"),
+    Suspect(re.compile(r"message bus|event bus|ledger|kafka|microservice|blockchain|"
+                       r"event stream", re.I), 2.2,
+            "it brings heavy infrastructure ({match}) to a problem a small change fixes"),
+    Suspect(re.compile(r"from scratch|rewrit\w*|port this (file|module)|outgrown its design",
+                       re.I), 2.2,
+            "it throws away working code ({match}) instead of fixing the defect"),
+    Suspect(re.compile(r"\bLLM\b|language model|model call|\bAI\b|a model adapts", re.I), 2.2,
+            "it hands a deterministic check to a model at runtime ({match})"),
+    Suspect(re.compile(r"\bis fine\b|fine in context|acceptable here|leave line \d+ alone|"
+                       r"not a (real )?concern|no need to|overkill|harmless", re.I), 1.0,
+            "it waves away a problem ({match})"),
+)
+DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a serious finding
+BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
+UNGROUNDED_WEIGHT = 0.3  # cites a line where the analysis sees nothing
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    weight: float
+    quote: str
+    line: int
+    reason: str
+    should: str
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of `text`, whitespace trimmed."""
+    spans = []
+    for m in _SENTENCE.finditer(text):
+        start, end = m.start(), m.end()
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end > start:
+            spans.append((start, end))
+    return spans
+
+
+def quote_around(text: str, start: int, end: int, anchor: int) -> str:
+    """An exact substring of `text` of at most MAX_QUOTE chars containing `anchor`."""
+    if end - start > MAX_QUOTE:
+        lo = max(start, anchor - MAX_QUOTE // 2)
+        hi = min(end, lo + MAX_QUOTE)
+        while lo > start and not text[lo - 1].isspace():  # do not cut a word in two
+            lo += 1
+            if lo >= anchor:
+                break
+        start, end = lo, hi
+    return text[start:end].strip()
+
+
+def _cited_lines(sentence: str) -> list[int]:
+    return [int(n) for n in _LINE_REF.findall(sentence)]
+
+
+def _should(analysis: Analysis, line: int) -> str:
+    found = sorted(analysis.at(line), key=lambda f: -f.severity)
+    if found:
+        return f"line {found[0].line} {found[0].problem}; {found[0].info.fix.lower()}"
+    top = analysis.ranked()
+    if top:
+        return f"line {top[0].line} {top[0].problem}; {top[0].info.fix.lower()}"
+    return "name the concrete defect and its minimal fix"
+
+
+def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
+    found: list[Contradiction] = []
+    for start, end in sentences(statement):
+        sentence = statement[start:end]
+        lines = _cited_lines(sentence)
+        line = lines[0] if lines else 0
+        for suspect in SUSPECTS:
+            m = suspect.pattern.search(sentence)
+            if not m:
+                continue
+            weight = suspect.weight
+            if suspect is SUSPECTS[-1] and any(f.severity >= 3 for f in analysis.at(line)):
+                weight += DISMISSAL_BONUS
+            quote = quote_around(statement, start, end, start + m.start())
+            found.append(Contradiction(weight, quote, line,
+                                       suspect.reason.format(match=m.group(0)),
+                                       _should(analysis, line)))
+        found += _line_checks(statement, start, end, lines, analysis)
+    return found
+
+
+def _line_checks(statement: str, start: int, end: int, lines: list[int],
+                 analysis: Analysis) -> list[Contradiction]:
+    out: list[Contradiction] = []
+    quote = quote_around(statement, start, end, start)
+    for line in lines:
+        if line > analysis.line_count or line < 1:
+            out.append(Contradiction(BAD_LINE_WEIGHT, quote, line,
+                                     f"the code has only {analysis.line_count} lines, so "
+                                     f"line {line} does not exist", _should(analysis, 0)))
+        elif not analysis.at(line):
+            out.append(Contradiction(UNGROUNDED_WEIGHT, quote, line,
+                                     f"nothing at line {line} supports that claim",
+                                     _should(analysis, line)))
+    return out
+
+
+def missed(statement: str, analysis: Analysis, domain: str) -> Contradiction | None:
+    """A real flaw of any review: the most serious finding of its own domain left unsaid."""
+    cited = set(_cited_lines(statement))
+    for finding in sorted(analysis.for_domain(domain), key=lambda f: (-f.severity, f.line)):
+        if all(abs(finding.line - c) > 1 for c in cited):
+            spans = sentences(statement)
+            if not spans:
+                return None
+            start, end = spans[min(1, len(spans) - 1)]
+            return Contradiction(0.4, quote_around(statement, start, end, start), finding.line,
+                                 f"it never mentions line {finding.line}, which "
+                                 f"{finding.problem}",
+                                 f"line {finding.line} {finding.problem}; "
+                                 f"{finding.info.fix.lower()}")
+    return None

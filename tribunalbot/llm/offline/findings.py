@@ -1,0 +1,93 @@
+"""Findings about the code under review, and the analysis that collects them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tribunalbot.llm.offline.topics import TOPICS, Topic
+
+_READABLE = re.compile(r"[\w./:-]{2,40}")
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int  # 1-based
+    topic: str  # key of TOPICS
+    detail: str = ""  # the identifier or construct involved, if known
+    source: str = "heuristic"  # "ruff:S608" or "heuristic"
+
+    @property
+    def info(self) -> Topic:
+        return TOPICS[self.topic]
+
+    @property
+    def problem(self) -> str:
+        """The topic's problem phrase, made specific with the detail when it is readable."""
+        text = self.info.problem
+        if "{detail}" in text:
+            return text.format(detail=self.detail or "several concerns")
+        if _READABLE.fullmatch(self.detail):
+            return f"{text} (`{self.detail}`)"
+        return text
+
+    @property
+    def domain(self) -> str:
+        return self.info.domain
+
+    @property
+    def severity(self) -> int:
+        return self.info.severity
+
+
+@dataclass(frozen=True)
+class Analysis:
+    language: str
+    line_count: int
+    findings: tuple[Finding, ...]
+    used_ruff: bool = False
+    lines: tuple[str, ...] = field(default=(), repr=False)
+
+    def for_domain(self, domain: str) -> list[Finding]:
+        return [f for f in self.findings if f.domain == domain]
+
+    def at(self, line: int, slack: int = 1) -> list[Finding]:
+        """Findings within `slack` lines of `line` (reviewers cite the start of a statement)."""
+        return [f for f in self.findings if abs(f.line - line) <= slack]
+
+    def ranked(self) -> list[Finding]:
+        return sorted(self.findings, key=lambda f: (-f.severity, f.line))
+
+
+def merge(findings: list[Finding]) -> tuple[Finding, ...]:
+    """One finding per (line, topic), the first source wins; ordered by line."""
+    seen: dict[tuple[int, str], Finding] = {}
+    for f in findings:
+        seen.setdefault((f.line, f.topic), f)
+    return tuple(sorted(seen.values(), key=lambda f: (f.line, f.topic)))
+
+
+_LANG_ALIASES: dict[str, str] = {
+    "py": "python", "python3": "python", "js": "javascript", "jsx": "javascript",
+    "node": "javascript", "ts": "typescript", "tsx": "typescript", "golang": "go",
+}
+
+# Signatures good enough to tell the common languages apart when the caller did not say.
+_SNIFFERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("go", re.compile(r"^\s*package \w+\s*$|^\s*func (\(\w+ \*?\w+\) )?\w+\(", re.M)),
+    ("typescript", re.compile(r"^\s*(interface|type) \w+ *[={]|: (string|number|boolean)\b",
+                              re.M)),
+    ("javascript", re.compile(r"\brequire\(|\bconst \w+ = |=> *\{|\bfunction \w*\(")),
+    ("python", re.compile(r"^\s*(def |class |import |from \S+ import )", re.M)),
+)
+
+
+def normalize_language(language: str, code: str) -> str:
+    lang = language.strip().lower()
+    lang = _LANG_ALIASES.get(lang, lang)
+    if lang:
+        return lang
+    for name, pattern in _SNIFFERS:
+        if pattern.search(code):
+            return name
+    return "text"

@@ -1,0 +1,127 @@
+"""Debate and vote: who to accuse and who to eliminate, from evidence plus seeded noise.
+
+Honest players weigh each statement's contradictions with the analysis, but each juror reads
+only part of the table closely (ATTENTION) and weighs things with some noise (NOISE), so the
+jury is fallible: the game is meant to be fun, not solved. The Troublemaker deflects onto an
+honest player with a real (if minor) flaw and counter-accuses whoever accused it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from tribunalbot.engine.replies import DebateReply, VoteReply
+from tribunalbot.llm.base import Task
+from tribunalbot.llm.offline.evidence import Contradiction, contradictions, missed, sentences
+from tribunalbot.llm.offline.findings import Analysis
+
+# Tuned with tests/offline/test_balance.py so that the AI jury catches the Troublemaker in
+# roughly half of the games.
+ATTENTION = 0.55  # chance that a juror reads a given statement closely
+NOISE = 1.4  # standard deviation of a juror's misjudgement, in evidence-weight units
+ACCUSED_WEIGHT = 0.45  # how much an accusation by someone else sways a vote
+COUNTER_CHANCE = 0.7  # chance that an accused Troublemaker hits back at its accuser
+
+
+@dataclass(frozen=True)
+class Case:
+    seat: int
+    score: float
+    best: Contradiction | None
+
+
+def _fallback(statement: str, analysis: Analysis, domain: str) -> Contradiction:
+    flaw = missed(statement, analysis, domain)
+    if flaw is not None:
+        return flaw
+    spans = sentences(statement) or [(0, min(len(statement), 80))]
+    start, end = spans[0]
+    return Contradiction(0.1, statement[start:end][:160].strip() or statement[:40], 0,
+                         "it stays general where the code needs specifics",
+                         "the concrete defect, its line and its minimal fix")
+
+
+def build_case(task: Task, seat: int, analysis: Analysis, rng: random.Random,
+               careful: bool) -> Case:
+    statement = task.statements.get(seat, "")
+    found = contradictions(statement, analysis) if careful else []
+    domain = task.personas.get(seat, "")
+    best = max(found, key=lambda c: c.weight, default=None)
+    score = sum(c.weight for c in found) + rng.gauss(0.0, NOISE)
+    return Case(seat, score, best or _fallback(statement, analysis, domain))
+
+
+def _accusers(task: Task) -> dict[int, list[int]]:
+    """target -> seats that accused it, over all rounds so far."""
+    out: dict[int, list[int]] = {}
+    for _round, seat, target, _text in task.accusations:
+        out.setdefault(target, []).append(seat)
+    return out
+
+
+def _pressure(task: Task, seat: int) -> float:
+    me = task.seat
+    return ACCUSED_WEIGHT * sum(1 for s in _accusers(task).get(seat, []) if s != me)
+
+
+def honest_cases(task: Task, analysis: Analysis, rng: random.Random) -> list[Case]:
+    cases = []
+    for seat in task.candidates:
+        careful = rng.random() < ATTENTION
+        case = build_case(task, seat, analysis, rng, careful)
+        if seat == task.ally_seat:  # Great Minds: the nudge is to back the partner
+            case = Case(seat, case.score - 1.0, case.best)
+        cases.append(case)
+    return cases
+
+
+def deflection_cases(task: Task, analysis: Analysis, rng: random.Random) -> list[Case]:
+    """The Troublemaker's view: whoever is easiest to blame, with a real flaw to point at."""
+    accusers = [s for _r, s, t, _x in task.accusations if t == task.seat]
+    cases = []
+    for seat in task.candidates:
+        case = build_case(task, seat, analysis, rng, careful=True)
+        score = _pressure(task, seat) + rng.random()
+        if accusers and seat == accusers[-1] and rng.random() < COUNTER_CHANCE:
+            score += 10.0
+        cases.append(Case(seat, score, case.best))
+    return cases
+
+
+def _name(task: Task, seat: int) -> str:
+    return task.names.get(seat, f"Seat {seat}")
+
+
+def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
+    if not task.candidates:
+        raise ValueError("debate needs at least one candidate")
+    if task.troublemaker:
+        cases = deflection_cases(task, analysis, rng)
+    else:
+        cases = honest_cases(task, analysis, rng)
+    target = max(cases, key=lambda c: c.score)
+    flaw = target.best or _fallback(task.statements.get(target.seat, ""), analysis, "")
+    where = f" (line {flaw.line})" if flaw.line else ""
+    argument = (f"{_name(task, target.seat)} wrote \"{flaw.quote}\", but {flaw.reason}{where}. "
+                f"What should have been said: {flaw.should}.")
+    notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
+    return DebateReply(target=target.seat, quote=flaw.quote, argument=argument,
+                       private_notes=notes)
+
+
+def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
+    if not task.candidates:
+        raise ValueError("vote needs at least one candidate")
+    if task.troublemaker:
+        cases = deflection_cases(task, analysis, rng)
+    else:
+        cases = [Case(c.seat, c.score + _pressure(task, c.seat), c.best)
+                 for c in honest_cases(task, analysis, rng)]
+    target = max(cases, key=lambda c: c.score)
+    if target.best and target.best.weight >= 1.0:
+        reason = f"Their claim \"{target.best.quote[:80]}\" does not survive the code: " \
+                 f"{target.best.reason}."
+    else:
+        reason = "The accusations against them hold up better than the rest of the table's."
+    return VoteReply(target=target.seat, reason=reason)

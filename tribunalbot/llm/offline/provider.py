@@ -1,0 +1,114 @@
+"""The offline provider: plays every phase from `prompt.task`, with no network."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import random
+import threading
+from collections.abc import Callable
+from typing import cast
+
+from pydantic import BaseModel
+
+from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Task, Usage
+from tribunalbot.llm.offline import jury
+from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.review import write_review
+
+
+def seeded(task: Task) -> random.Random:
+    """A generator private to this call: same game, seat, phase, round and attempt, same play."""
+    key = f"{task.game_id}|{task.seat}|{task.kind}|{task.round}|{task.attempt}"
+    return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+
+
+class OfflineLLM:
+    """Deterministic per game; analyses are cached per code hash for the instance's life."""
+
+    name = "offline"
+
+    def __init__(self, use_ruff: bool = True, max_cached: int = 64) -> None:
+        self.use_ruff = use_ruff
+        self.max_cached = max_cached
+        self.analyses_run = 0  # how many analyses were actually computed (not cached)
+        self._cache: dict[str, Analysis] = {}
+        # A thread lock, not an asyncio one: analysis runs in worker threads, and one instance
+        # may serve several event loops over its life (tests, the terminal).
+        self._lock = threading.Lock()
+
+    async def analysis(self, code: str, language: str) -> Analysis:
+        """The analysis of `code`, computed off the event loop once per code and language."""
+        key = hashlib.sha256(f"{language}\0{code}".encode()).hexdigest()
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        return await asyncio.to_thread(self._analyze_locked, key, code, language)
+
+    def _analyze_locked(self, key: str, code: str, language: str) -> Analysis:
+        with self._lock:  # eight concurrent speakers on the same code run ruff once
+            cached = self._cache.get(key)
+            if cached is not None:
+                return cached
+            result = analyze(code, language, self.use_ruff)
+            self.analyses_run += 1
+            if len(self._cache) >= self.max_cached:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = result
+            return result
+
+    async def generate(self, request: Prompt) -> Completion:
+        task = request.task
+        analysis = await self.analysis(task.code, task.language)
+        rng = seeded(task)
+        if task.kind == "speak":
+            text = write_review(task, analysis, rng)
+        else:
+            text = _short_answer(analysis)
+        return Completion(text, _usage(request, text), self.name)
+
+    async def generate_json(self, request: Prompt, schema: type[Model]) -> Model:
+        task = request.task
+        if task.kind == "distill":
+            return _distill()(task, schema)
+        analysis = await self.analysis(task.code, task.language)
+        rng = seeded(task)
+        plays: dict[str, Callable[[Task, Analysis, random.Random], BaseModel]] = {
+            "debate": jury.debate, "vote": jury.vote,
+        }
+        play = plays.get(task.kind)
+        if play is None:
+            raise LLMError(f"offline provider cannot produce JSON for a {task.kind} task")
+        reply = play(task, analysis, rng)
+        if not isinstance(reply, schema):
+            # The engine asked for another shape: convert through JSON and let pydantic judge.
+            return schema.model_validate_json(reply.model_dump_json())
+        return reply
+
+    async def aclose(self) -> None:
+        self._cache.clear()
+
+
+def _usage(request: Prompt, text: str) -> Usage:
+    return Usage(len(request.text) // 4, 0, len(text) // 4)
+
+
+def _short_answer(analysis: Analysis) -> str:
+    top = analysis.ranked()[:1]
+    if not top:
+        return "Nothing stands out in this code."
+    f = top[0]
+    return f"Line {f.line} {f.info.problem}. {f.info.fix}."
+
+
+def _distill() -> Callable[[Task, type[Model]], Model]:
+    """The distill play lives in a sibling module written separately; load it on demand."""
+    try:
+        module = importlib.import_module("tribunalbot.llm.offline.distill")
+    except ModuleNotFoundError as exc:
+        if exc.name != "tribunalbot.llm.offline.distill":
+            raise
+        raise LLMError("offline distill not available") from exc
+    return cast(Callable[[Task, type[Model]], Model], module.offline_distill)

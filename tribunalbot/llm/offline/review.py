@@ -1,0 +1,139 @@
+"""The speak phase: a persona's review of the code, grounded in the analysis."""
+
+from __future__ import annotations
+
+import random
+
+from tribunalbot.engine.replies import PlantedClaim, format_review
+from tribunalbot.llm.base import Task
+from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.sabotage import plant
+from tribunalbot.llm.offline.voice import (
+    BORROWED,
+    FOCUS_DOMAINS,
+    FOCUS_OPENER,
+    FUTURE_SENTENCE,
+    HOSTILE_OPENER,
+    VOICES,
+    Voice,
+    voice_for,
+)
+
+ITEMS = 3  # findings per review, the same for everyone: length must not be a tell
+TARGET_WORDS = 130
+SLACK = 12
+
+
+def select_findings(analysis: Analysis, domains: list[str], count: int,
+                    rng: random.Random) -> list[Finding]:
+    """Up to `count` findings, preferring earlier domains, then severity, then topic variety.
+
+    Ties are shuffled with the game's generator, so two games on the same code differ a little
+    while each game replays exactly.
+    """
+    chosen: list[Finding] = []
+    for second_pass in (False, True):
+        for domain in domains:
+            pool = [f for f in analysis.findings if f.domain == domain and f not in chosen]
+            rng.shuffle(pool)
+            pool.sort(key=lambda f: -f.severity)
+            for finding in pool:
+                if len(chosen) == count:
+                    return chosen
+                if second_pass or _fresh(finding, chosen):
+                    chosen.append(finding)
+    return chosen
+
+
+def _fresh(finding: Finding, chosen: list[Finding]) -> bool:
+    """Not the same topic or the same spot as something already said."""
+    return all(f.topic != finding.topic and abs(f.line - finding.line) > 1 for f in chosen)
+
+
+def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
+    if task.focus and task.focus.lower() in FOCUS_DOMAINS:
+        focus = FOCUS_DOMAINS[task.focus.lower()]
+        return [focus, *[d for d in voice.neighbours if d != focus]]
+    own = task.persona if task.persona in VOICES and task.persona != "ghost" else None
+    order = [own] if own else [f.domain for f in analysis.ranked()]
+    if task.hostile_author:
+        order = ["security_guardian", *order]
+    rest = [*voice.neighbours, *(f.domain for f in analysis.ranked())]
+    return list(dict.fromkeys(d for d in [*order, *rest] if d))
+
+
+def render_items(voice: Voice, picks: list[Finding], own: str,
+                 rng: random.Random) -> list[str]:
+    """One sentence pair per finding; templates rotate so no phrasing repeats in a review."""
+    mine, borrowed = list(voice.items), list(BORROWED)
+    rng.shuffle(mine)
+    rng.shuffle(borrowed)
+    out = []
+    for finding in picks:
+        info = finding.info
+        ref = f" ({info.ref})" if info.ref else ""
+        pool = mine if finding.domain == own or own == "ghost" else borrowed
+        template = pool.pop(0)
+        pool.append(template)
+        out.append(template.format(line=finding.line, problem=finding.problem, fix=info.fix,
+                                   ref=ref))
+    return out
+
+
+def _even_out(parts: list[str], voice: Voice, rng: random.Random) -> list[str]:
+    """Pad short reviews with asides and trim long ones, so length tells nothing."""
+    fillers = list(voice.fillers)
+    rng.shuffle(fillers)
+    words = sum(len(p.split()) for p in parts)
+    if words > TARGET_WORDS + SLACK and len(parts) > 2:
+        words -= len(parts[0].split())
+        parts = parts[1:]
+    while words < TARGET_WORDS - SLACK and fillers:
+        filler = fillers.pop()
+        parts.insert(len(parts) - 1, filler)
+        words += len(filler.split())
+    return parts
+
+
+def _opener(task: Task, voice: Voice, rng: random.Random) -> str:
+    if task.focus:
+        return FOCUS_OPENER.format(focus=task.focus)
+    if task.hostile_author:
+        return HOSTILE_OPENER
+    return rng.choice(voice.openers)
+
+
+def _notes(picks: list[Finding], analysis: Analysis) -> str:
+    if not picks:
+        return "Confidence: 0.40. Nothing in this code matched a known problem pattern."
+    top = max(f.severity for f in picks)
+    sources = sorted({f.source for f in picks})
+    lines = ", ".join(str(f.line) for f in picks)
+    engine = "ruff and pattern checks" if analysis.used_ruff else "pattern checks"
+    return (f"Confidence: {0.5 + 0.09 * top:.2f}. Grounded in {engine} "
+            f"({', '.join(sources)}) at lines {lines}.")
+
+
+def write_review(task: Task, analysis: Analysis, rng: random.Random) -> str:
+    voice = voice_for(task.persona)
+    honest = ITEMS - 1 if task.troublemaker else ITEMS
+    picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
+    own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
+    items = render_items(voice, picks, own, rng)
+    if not items:
+        items = [f"I read all {analysis.line_count} lines and found nothing serious."]
+    planted: tuple[PlantedClaim, ...] = ()
+    if task.troublemaker:
+        others = set(task.personas.values()) - {task.persona or ""}
+        sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
+                                voice.subject, analysis, others, rng)
+        items.insert(rng.randint(0, len(items)), sentence)
+        planted = (claim,)
+    parts = [_opener(task, voice, rng), *items]
+    if task.future_commit and picks:
+        fix = picks[0].info.fix
+        parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
+                                            fix=fix[0].lower() + fix[1:]))
+    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng)
+    public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
+    return format_review(public, _notes(picks, analysis), planted)

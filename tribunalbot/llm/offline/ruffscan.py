@@ -1,0 +1,104 @@
+"""Ruff's diagnostics of Python code, mapped to finding topics.
+
+Ruff runs as a subprocess on stdin with `--isolated`, so the project's own ruff configuration
+(which excludes nothing we review, but selects differently) never changes what a game sees.
+This module is synchronous on purpose: callers run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import shutil
+import subprocess
+
+from tribunalbot.llm.offline.findings import Finding
+
+log = logging.getLogger(__name__)
+
+RUFF_TIMEOUT_SECONDS = 20.0
+
+# A curated selection: ALL would bury the review under annotation and formatting codes.
+SELECT = ("S,PERF,BLE,TRY,E7,E9,F,B,C90,PLR09,PLR2004,PLW,N,D1,PT,ICN,TID,SIM,T20,FIX,"
+          "ASYNC,DTZ,ARG")
+IGNORE = "TRY003,D105,D107,FIX001,FIX003"
+
+# Longest prefix wins. Codes that map to nothing are dropped as noise.
+RULE_TOPICS: dict[str, str] = {
+    "S608": "sql_injection", "S105": "secret", "S106": "secret", "S107": "secret",
+    "S301": "unsafe_deserialize", "S506": "unsafe_deserialize", "S307": "eval",
+    "S102": "eval", "S602": "shell_injection", "S604": "shell_injection",
+    "S605": "shell_injection", "S607": "shell_injection", "S324": "weak_hash",
+    "S311": "weak_random", "S104": "debug_exposure", "S201": "debug_exposure",
+    "S108": "temp_file", "S113": "no_timeout", "S101": "assert_in_code",
+    "S110": "swallowed_error", "S112": "swallowed_error", "S": "untrusted_input",
+    "PERF": "perf_misc", "ASYNC": "blocking_io",
+    "E722": "bare_except", "BLE": "broad_except", "TRY": "error_flow", "PLW": "errors_misc",
+    "B006": "mutable_default", "B008": "mutable_default", "B": "errors_misc",
+    "E711": "none_compare", "E712": "none_compare", "E7": "simplify", "E9": "errors_misc",
+    "F401": "unused_import", "F841": "unused", "F": "errors_misc", "ARG": "unused",
+    "C90": "complexity", "PLR0913": "too_many_args", "PLR0917": "too_many_args",
+    "PLR09": "complexity", "PLR2004": "magic_number",
+    "N": "naming", "D1": "missing_docstring",
+    "PT": "test_style", "DTZ": "naive_datetime",
+    "ICN": "import_style", "TID": "import_style",
+    "SIM115": "resource_leak", "SIM102": "deep_nesting", "SIM": "simplify",
+    "T20": "print_errors", "FIX": "todo",
+}
+
+
+def topic_for(code: str) -> str | None:
+    for size in range(len(code), 0, -1):
+        topic = RULE_TOPICS.get(code[:size])
+        if topic:
+            return topic
+    return None
+
+
+def ruff_command() -> list[str] | None:
+    """How to run ruff here, or None when it is not installed."""
+    try:
+        module = importlib.import_module("ruff.__main__")
+        binary = str(module.find_ruff_bin())
+        return [binary]
+    except (ImportError, FileNotFoundError, AttributeError):
+        pass
+    found = shutil.which("ruff")
+    if found:
+        return [found]
+    return None
+
+
+def ruff_findings(code: str) -> list[Finding] | None:
+    """Findings from ruff, or None if ruff is unavailable or failed (callers fall back)."""
+    command = ruff_command()
+    if command is None:
+        return None
+    args = [*command, "check", "--isolated", "--output-format", "json", "--select", SELECT,
+            "--ignore", IGNORE, "--config", "lint.mccabe.max-complexity=6",
+            "--stdin-filename", "review.py", "-"]
+    try:
+        done = subprocess.run(args, input=code.encode(), capture_output=True,
+                              timeout=RUFF_TIMEOUT_SECONDS, check=False)
+        diagnostics = json.loads(done.stdout or b"[]")
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        log.warning("ruff failed (%s); falling back to heuristics", type(exc).__name__)
+        return None
+    return _to_findings(diagnostics)
+
+
+def _to_findings(diagnostics: object) -> list[Finding] | None:
+    if not isinstance(diagnostics, list):
+        return None
+    found: list[Finding] = []
+    for item in diagnostics:
+        if not isinstance(item, dict):
+            continue
+        code = str(item.get("code") or "")
+        topic = topic_for(code)
+        location = item.get("location")
+        row = location.get("row") if isinstance(location, dict) else None
+        if topic and isinstance(row, int):
+            found.append(Finding(row, topic, str(item.get("message", ""))[:80], f"ruff:{code}"))
+    return found

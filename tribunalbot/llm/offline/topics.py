@@ -1,0 +1,168 @@
+"""What each kind of finding means, as data: owner persona, severity and how to say it.
+
+A finding's `topic` is the join key between the analysers (ruff codes and heuristics both map to
+topics) and the writers (reviews, accusations, planted claims all phrase topics). `problem` is a
+verb phrase that follows "line N"; `fix` is an imperative sentence; `ref` is what a paranoid
+reviewer would cite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Topic:
+    domain: str  # persona key that owns this kind of finding
+    severity: int  # 1 (cosmetic) .. 5 (exploitable or data-losing)
+    problem: str
+    fix: str
+    ref: str = ""
+
+
+_SEC = "security_guardian"
+_PERF = "performance_guru"
+_TEST = "test_skeptic"
+_DX = "dx_advocate"
+_ERR = "error_philosopher"
+_DEP = "dependency_watcher"
+_SIMPLE = "simplicity_zealot"
+_ARCH = "architect"
+
+TOPICS: dict[str, Topic] = {
+    # security
+    "sql_injection": Topic(_SEC, 5, "builds SQL by string formatting, so caller input becomes "
+                           "query text", "Bind the values as query parameters instead", "CWE-89"),
+    "secret": Topic(_SEC, 5, "hard-codes a credential in source, where every clone and log "
+                    "can read it", "Load it from the environment or a secret store and rotate "
+                    "it", "CWE-798"),
+    "shell_injection": Topic(_SEC, 5, "hands a concatenated string to a shell", "Pass an "
+                             "argument list without a shell", "CWE-78"),
+    "eval": Topic(_SEC, 5, "evaluates text that arrives from the request", "Parse it as data "
+                  "(JSON) instead of executing it", "CWE-95"),
+    "unsafe_deserialize": Topic(_SEC, 4, "deserializes with a loader that can build arbitrary "
+                                "objects", "Use a safe loader or a plain data format",
+                                "CWE-502"),
+    "path_traversal": Topic(_SEC, 5, "joins a user-supplied name into a filesystem path",
+                            "Resolve the path and reject anything outside the base directory",
+                            "CWE-22"),
+    "xss": Topic(_SEC, 4, "writes request text into HTML without escaping", "Escape it or "
+                 "render through a template", "CWE-79"),
+    "missing_auth": Topic(_SEC, 4, "acts on a resource without checking who owns it", "Check "
+                          "the caller's ownership before acting", "CWE-862"),
+    "weak_hash": Topic(_SEC, 3, "relies on a broken hash function", "Use SHA-256 or a keyed "
+                       "HMAC", "CWE-327"),
+    "weak_random": Topic(_SEC, 2, "uses a predictable random generator", "Use the secrets "
+                         "module where the value matters", "CWE-338"),
+    "debug_exposure": Topic(_SEC, 4, "exposes a debug server on every interface", "Keep debug "
+                            "off and bind to localhost outside development", "CWE-489"),
+    "temp_file": Topic(_SEC, 3, "works on a guessable temporary path", "Use a private "
+                       "temporary directory", "CWE-377"),
+    "data_exposure": Topic(_SEC, 3, "returns or logs more than the caller needs", "Return an "
+                           "explicit allow-list of fields", "CWE-200"),
+    "untrusted_input": Topic(_SEC, 3, "takes untrusted input and uses it without validation",
+                             "Validate type, length and format where it enters", "CWE-20"),
+    # performance
+    "n_plus_one": Topic(_PERF, 4, "runs one query per item inside the loop, an N+1 pattern",
+                        "Fetch everything in one batched query"),
+    "quadratic": Topic(_PERF, 3, "nests a loop over a collection inside another loop, which "
+                       "is O(n²)", "Index the inner collection in a dict once"),
+    "concat_in_loop": Topic(_PERF, 3, "grows a string or buffer by concatenation inside a "
+                            "loop", "Collect the parts and join them once"),
+    "blocking_io": Topic(_PERF, 3, "does synchronous I/O on the request path",
+                         "Use the asynchronous call so the server keeps serving"),
+    "await_in_loop": Topic(_PERF, 2, "awaits each item in turn inside the loop",
+                           "Start the calls together and gather them"),
+    "copy_in_loop": Topic(_PERF, 2, "copies a buffer element by element",
+                          "Copy it in one call or reuse the original slice"),
+    "perf_misc": Topic(_PERF, 2, "does avoidable work in a loop", "Hoist it out of the loop"),
+    "unbounded_growth": Topic(_PERF, 3, "appends to a list that is never trimmed",
+                              "Bound it or keep counters instead"),
+    # error handling
+    "bare_except": Topic(_ERR, 4, "catches everything with a bare except and carries on",
+                         "Catch the specific exception and let the rest raise"),
+    "swallowed_error": Topic(_ERR, 4, "swallows the failure silently", "Log it with context "
+                             "and propagate or return an explicit error"),
+    "broad_except": Topic(_ERR, 3, "catches every exception in one blind handler",
+                          "Catch what you can recover from and let the rest surface"),
+    "no_timeout": Topic(_ERR, 4, "makes a network call with no timeout", "Set an explicit "
+                        "timeout and decide what happens when it fires"),
+    "ignored_error": Topic(_ERR, 4, "discards the returned error", "Check it and return it "
+                           "wrapped with context"),
+    "crash": Topic(_ERR, 3, "panics instead of returning an error", "Return an error the "
+                   "caller can act on"),
+    "print_errors": Topic(_ERR, 2, "reports a failure with a print instead of a log or an "
+                          "error", "Use the logger and surface the failure to the caller"),
+    "resource_leak": Topic(_ERR, 3, "opens a resource without closing it on failure",
+                           "Use a context manager (or defer the close)"),
+    "unbounded_retry": Topic(_ERR, 4, "retries in a loop with no ceiling on one path",
+                             "Bound every retry path and give up with a clear error"),
+    "error_flow": Topic(_ERR, 2, "raises and catches in the same block, muddying the "
+                        "failure path", "Separate the failure from the happy path"),
+    "debug_logging": Topic(_ERR, 1, "logs through bare console output instead of a "
+                           "structured logger", "Use the application logger with context"),
+    "errors_misc": Topic(_ERR, 2, "hides a likely bug behind permissive handling",
+                         "Make the failure explicit"),
+    # tests
+    "assert_in_code": Topic(_TEST, 3, "uses assert for a runtime check, which -O strips",
+                            "Raise a real exception and test that path"),
+    "div_empty": Topic(_TEST, 3, "divides by a length that can be zero", "Handle the empty "
+                       "case and add a test for it"),
+    "index_empty": Topic(_TEST, 2, "takes the first element without checking there is one",
+                         "Cover the empty result with a test"),
+    "mutable_default": Topic(_TEST, 3, "shares a mutable default argument between calls",
+                             "Default to None and build a fresh value"),
+    "untested_branch": Topic(_TEST, 2, "has several branches and no test in sight",
+                             "Add a unit test per branch, failure path first"),
+    "naive_datetime": Topic(_TEST, 2, "depends on the local clock and time zone",
+                            "Inject the clock so a test can pin it"),
+    "test_style": Topic(_TEST, 2, "writes tests in a way that hides failures",
+                        "Use plain asserts on observable behaviour"),
+    # readability
+    "vague_name": Topic(_DX, 2, "uses a name that says nothing about intent",
+                        "Rename it after what it means"),
+    "naming": Topic(_DX, 2, "breaks the naming conventions readers rely on",
+                    "Follow the language's naming style"),
+    "missing_docstring": Topic(_DX, 1, "exposes a public function with no docstring",
+                               "Document what it returns and when it fails"),
+    "magic_number": Topic(_DX, 1, "compares against an unexplained literal",
+                          "Give the value a named constant"),
+    "todo": Topic(_DX, 2, "leaves a TODO that the next developer inherits",
+                  "Resolve it or turn it into a tracked issue"),
+    "none_compare": Topic(_DX, 1, "compares to None with ==", "Use `is None`"),
+    "loose_equality": Topic(_DX, 2, "uses loose equality or var scoping",
+                            "Use strict equality and const/let"),
+    "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it"),
+    # dependencies
+    "third_party": Topic(_DEP, 2, "pulls in a third-party package", "Pin it and check "
+                         "whether the standard library already covers the use"),
+    "deprecated_dep": Topic(_DEP, 3, "depends on a deprecated or unmaintained package",
+                            "Move to the maintained replacement"),
+    "unused_import": Topic(_DEP, 2, "imports something it never uses", "Drop the import"),
+    "import_style": Topic(_DEP, 1, "imports in a way that hides where names come from",
+                          "Import explicitly and consistently"),
+    # simplicity
+    "complexity": Topic(_SIMPLE, 3, "packs too many branches into one function",
+                        "Split it and return early"),
+    "deep_nesting": Topic(_SIMPLE, 3, "nests conditions several levels deep",
+                          "Flatten it with guard clauses"),
+    "needless_abstraction": Topic(_SIMPLE, 3, "adds a layer that has exactly one "
+                                  "implementation", "Delete the layer and call the concrete "
+                                  "code"),
+    "simplify": Topic(_SIMPLE, 1, "says in several statements what one would say",
+                      "Collapse it"),
+    # architecture
+    "long_function": Topic(_ARCH, 3, "starts a long function that mixes several "
+                           "responsibilities", "Split parsing, persistence and formatting "
+                           "into separate units"),
+    "global_state": Topic(_ARCH, 3, "creates shared module-level state that every caller is "
+                          "coupled to", "Inject it where it is used"),
+    "too_many_args": Topic(_ARCH, 2, "takes too many parameters or statements for one unit",
+                           "Group them into a value object or split the unit"),
+    "mixed_layers": Topic(_ARCH, 3, "starts a function that mixes {detail} in one place",
+                          "Give each concern its own function behind a narrow interface"),
+    "hardwired_client": Topic(_ARCH, 3, "hard-wires a concrete client inside a constructor",
+                              "Inject the client so callers and tests can choose it"),
+    "hidden_side_effect": Topic(_ARCH, 3, "performs a side effect that its callers cannot "
+                                "see", "Make the effect explicit at the boundary"),
+}
