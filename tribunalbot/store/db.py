@@ -40,10 +40,10 @@ class StoreError(Exception):
     """The database cannot be used; the message says why and what to do."""
 
 
-def sqlite_driver() -> ModuleType:
+def sqlite_driver(standard: ModuleType = sqlite3) -> ModuleType:
     """The DB-API module to use: the standard one if it can load extensions, else pysqlite3."""
-    if hasattr(sqlite3.Connection, "enable_load_extension"):
-        return sqlite3
+    if hasattr(standard.Connection, "enable_load_extension"):
+        return standard
     try:
         return importlib.import_module("pysqlite3.dbapi2")
     except ImportError:

@@ -1,0 +1,95 @@
+"""Scripted games for the store tests: deterministic replies, a table with scripted votes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import GameSetup
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.replies import PlantedClaim, format_review
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.scripted import ScriptedLLM
+
+CODE = (
+    "def find_user(db, name):\n"
+    "    query = f\"SELECT * FROM users WHERE name = '{name}'\"\n"
+    "    return db.execute(query).fetchall()\n"
+)
+
+
+def respond(prompt: Prompt) -> str:
+    """A reply for every task kind that hits the persona's keywords; votes go to the first
+    candidate, so the outcome depends only on the deal (the seed)."""
+    task = prompt.task
+    if task.kind == "speak":
+        persona = PERSONA_BY_KEY[task.persona or "ghost"]
+        words = " and ".join(persona.keywords[:3])
+        planted: tuple[PlantedClaim, ...] = ()
+        if task.troublemaker:
+            planted = (PlantedClaim(claim="the f-string query is fine", why_wrong="injectable",
+                                    kind="dismissal"),)
+        return format_review(f"- Line 2: {words} concerns.\n- Line 3: fine otherwise.",
+                             "confidence high", planted)
+    target = task.candidates[0]
+    if task.kind == "debate":
+        quote = task.statements.get(target, "")[:20]
+        return json.dumps({"target": target, "quote": quote, "argument": "line 2 is risky",
+                           "private_notes": "n", "planted": []})
+    return json.dumps({"target": target, "reason": "line 2"})
+
+
+def scripted_llm(delay: float = 0.0) -> ScriptedLLM:
+    return ScriptedLLM(respond, delay=lambda _p: delay)
+
+
+def make_setup(game_id: str = "g1", seed: int = 7, **settings: object) -> GameSetup:
+    params: dict[str, object] = {"event_chance": 0.0, "vote_window_seconds": 0, **settings}
+    return GameSetup(game_id=game_id, code=CODE, language="python", seed=seed,
+                     settings=GameSettings.model_validate(params))
+
+
+class FixedClock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@dataclass
+class VotingTable:
+    """Shows nothing; at the close returns `votes` (seat per user id)."""
+
+    votes: dict[str, int] = field(default_factory=dict)
+    shown: list[ev.Record] = field(default_factory=list)
+
+    async def show(self, event: ev.Record) -> None:
+        self.shown.append(event)
+
+    async def open_ballot(self, ballot: ev.Ballot) -> None:
+        return None
+
+    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
+        await asyncio.sleep(0)
+        at = datetime(2026, 1, 1, tzinfo=UTC)
+        return [ev.HumanVote(user_id=u, user_name=u.upper(), seat=s, at=at)
+                for u, s in self.votes.items()]
+
+
+def comparable(events: list[ev.Record]) -> list[dict[str, object]]:
+    """A log without wall-clock stamps (records made after a cut carry a new time)."""
+    return [e.model_dump(exclude={"at", "scores"}) for e in events]
+
+
+CallKey = Callable[[Prompt], tuple[str, int | None, int]]
+
+
+def call_key(prompt: Prompt) -> tuple[str, int | None, int]:
+    return (prompt.task.kind, prompt.task.seat, prompt.task.round)

@@ -1,0 +1,145 @@
+"""Opening the database: driver choice, pragmas, and clear refusals of unusable files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tribunalbot.store import StoreError, open_store
+from tribunalbot.store import db as dbmod
+
+
+def _fake_stdlib(can_load: bool) -> ModuleType:
+    module = ModuleType("sqlite3")
+    attrs = {"enable_load_extension": lambda *_: None} if can_load else {}
+    module.Connection = type("Connection", (), attrs)  # type: ignore[attr-defined]
+    return module
+
+
+def test_driver_is_the_standard_module_when_it_can_load_extensions() -> None:
+    standard = _fake_stdlib(can_load=True)
+    assert dbmod.sqlite_driver(standard) is standard
+
+
+def test_driver_falls_back_to_pysqlite3() -> None:
+    driver = dbmod.sqlite_driver(_fake_stdlib(can_load=False))
+    assert driver.__name__ == "pysqlite3.dbapi2"
+    assert hasattr(driver.Connection, "enable_load_extension")
+
+
+def test_no_usable_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_module(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(dbmod.importlib, "import_module", no_module)
+    with pytest.raises(StoreError, match=r"pip install pysqlite3-binary"):
+        dbmod.sqlite_driver(_fake_stdlib(can_load=False))
+
+
+async def test_pragmas_and_vec_extension(tmp_path: Path) -> None:
+    async with open_store(tmp_path / "t.db") as store:
+        assert (await store.db.fetchone("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert (await store.db.fetchone("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+        busy = await store.db.fetchone("PRAGMA busy_timeout")
+        assert busy is not None and busy[0] >= 5000
+        version = await store.db.fetchone("SELECT vec_version()")
+        assert version is not None and str(version[0]).startswith("v")
+
+
+async def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
+    async with open_store(tmp_path / "t.db") as store:
+        with pytest.raises(store.db.error, match="FOREIGN KEY"):
+            await store.db.execute(
+                "INSERT INTO players (game_id, seat, persona, name) VALUES ('nope', 1, 'a', 'A')")
+
+
+async def test_corrupted_file_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    junk = b"this is not a database, it is a shopping list\n" * 200
+    path.write_bytes(junk)
+    with pytest.raises(StoreError, match=r"junk\.db.*(not a|untouched)"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == junk
+    assert not (tmp_path / "junk.db-wal").exists()
+
+
+async def test_damaged_pages_are_reported_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.db"
+    async with open_store(path) as store:
+        await store.set_guild_settings("g", {"x": "y" * 5000})
+    await _checkpoint(path)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    assert len(data) > 4 * page
+    data[2 * page: 4 * page] = b"\xa5" * (2 * page)  # scribble over two interior pages
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match=r"damaged\.db"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == bytes(data)
+
+
+async def _checkpoint(path: Path) -> None:
+    # Fold the WAL into the main file so scribbling over it damages committed pages.
+    conn = dbmod.sqlite_driver().connect(str(path))
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.close()
+
+
+async def test_directory_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a directory"):
+        async with open_store(tmp_path):
+            pass
+
+
+async def test_uncreatable_directory_is_refused(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="cannot create the database directory"):
+        async with open_store(blocker / "sub" / "t.db"):
+            pass
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
+                    reason="root can write read-only files")
+async def test_read_only_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    async with open_store(path):
+        pass
+    before = path.read_bytes()
+    path.chmod(0o444)
+    with pytest.raises(StoreError, match="not readable and writable"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == before
+
+
+async def test_unwritable_file_is_refused_even_for_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Root bypasses permission bits, so simulate what a normal user would be told.
+    path = tmp_path / "ro.db"
+    async with open_store(path):
+        pass
+    before = path.read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(dbmod.os, "access",
+                        lambda p, mode: False if Path(p) == path else real_access(p, mode))
+    with pytest.raises(StoreError, match=r"ro\.db is not readable and writable"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == before
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    async with open_store(path) as store:
+        await store.db.execute("PRAGMA user_version = 999")
+    with pytest.raises(StoreError, match="newer than this Tribunal"):
+        async with open_store(path):
+            pass

@@ -1,0 +1,96 @@
+"""Terminal views of the database: past games and per-guild statistics (`tribunalbot history`,
+`tribunalbot stats`). Reading only: a missing database is reported, never created."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TextIO
+
+import platformdirs
+
+from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
+
+APP_NAME = "tribunalbot"
+DB_NAME = "tribunal.db"
+MIN_GAMES = 3  # leaderboard threshold: a single lucky guess should not top the board
+
+
+def default_db_path() -> Path:
+    """Where the database lives when the config does not say: the user's data directory."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
+
+
+async def _exists(path: Path) -> bool:
+    return await asyncio.to_thread(path.exists)
+
+
+async def print_history(db_path: Path, limit: int, out: TextIO,
+                        guild: str | None = None) -> int:
+    """Print the most recent games, newest first; returns how many were printed."""
+    if not await _exists(db_path):
+        out.write(f"No games yet: {db_path} does not exist.\n")
+        return 0
+    async with open_store(db_path) as store:
+        games = await store.votes.recent_games(guild, max(limit, 0))
+    if not games:
+        out.write("No games yet.\n")
+        return 0
+    out.write(f"{'game':<14} {'started':<16} {'lang':<10} {'status':<9} "
+              f"{'troublemaker':<32} {'AI jury':<12} humans\n")
+    for game in games:
+        out.write(_history_line(game) + "\n")
+    return len(games)
+
+
+def _history_line(game: GameSummary) -> str:
+    started = game.created_at[:16].replace("T", " ")
+    if game.status == "finished":
+        who = f"{game.troublemaker_persona} ({game.strategy})"
+        ai = f"round {game.caught_round}" if game.caught_round is not None else "fooled"
+        humans = f"{game.human_correct}/{game.human_votes} right" if game.human_votes else "-"
+    else:
+        who, ai, humans = "(hidden)", "-", f"{game.human_votes} voted"
+    return (f"{game.game_id[:14]:<14} {started:<16} {game.language[:10]:<10} "
+            f"{game.status:<9} {who[:32]:<32} {ai:<12} {humans}")
+
+
+async def print_stats(db_path: Path, guild: str, out: TextIO, *,
+                      min_games: int = MIN_GAMES) -> None:
+    """Print the guild's leaderboard and its human-versus-AI jury catch rates."""
+    if not await _exists(db_path):
+        out.write(f"No games yet: {db_path} does not exist.\n")
+        return
+    async with open_store(db_path) as store:
+        board = await store.votes.leaderboard(guild, min_games=min_games)
+        rates = await store.votes.catch_rates(guild)
+    label = guild or "terminal games"
+    out.write(f"Statistics for {label}\n\n")
+    out.write(_rates_text(rates))
+    out.write(f"\nLeaderboard (players with at least {min_games} games)\n")
+    out.write(_board_text(board))
+
+
+def _percent(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate:.0%}"
+
+
+def _rates_text(rates: CatchRates) -> str:
+    return (
+        f"Finished games: {rates.games}\n"
+        f"AI jury caught the Troublemaker: {rates.ai_caught}/{rates.games} "
+        f"({_percent(rates.ai_rate)})\n"
+        f"Human jury caught it (plurality): {rates.human_caught}/{rates.human_games} "
+        f"({_percent(rates.human_rate)}); individual votes right: "
+        f"{rates.human_votes_correct}/{rates.human_votes}\n"
+    )
+
+
+def _board_text(board: list[LeaderboardRow]) -> str:
+    if not board:
+        return "  nobody has played enough games yet\n"
+    lines = [f"  {'#':>2} {'player':<24} {'points':>6} {'right':>5} {'games':>5}"]
+    for rank, row in enumerate(board, 1):
+        lines.append(f"  {rank:>2} {row.user_name[:24]:<24} {row.points:>6} {row.correct:>5} "
+                     f"{row.games:>5}")
+    return "\n".join(lines) + "\n"
