@@ -1,0 +1,177 @@
+"""The Gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME with replay, and
+dispatch of events with increasing sequence numbers. Frames are plain JSON text: discord.py
+only decompresses binary frames (facts §9.3)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.twin import payloads
+from tests.twin.world import World
+
+HELLO, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HEARTBEAT_ACK = (
+    10, 1, 2, 6, 7, 9, 11)
+DISPATCH = 0
+HEARTBEAT_INTERVAL_MS = 41250
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_MESSAGE_CONTENT = 1 << 15
+MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"})
+AUTH_FAILED = 4004
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    sequence: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    socket: web.WebSocketResponse | None = None
+    outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+
+    def stamp(self, event: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Give the event the session's next sequence number and keep it for RESUME."""
+        self.sequence += 1
+        frame = {"op": DISPATCH, "t": event, "s": self.sequence, "d": data}
+        self.history.append(frame)
+        return frame
+
+
+@dataclass
+class GatewayLog:
+    """What the test may assert on: connections, opcodes received, events sent."""
+
+    connections: int = 0
+    identifies: int = 0
+    resumes: int = 0
+    received_ops: list[int] = field(default_factory=list)
+    sent_events: list[str] = field(default_factory=list)
+
+
+class GatewayHub:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.url = ""
+        self.sessions: dict[str, Session] = {}
+        self.log = GatewayLog()
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        for session in self.sessions.values():
+            shaped = _for_intents(event, data, session.intents, self.world.app.id)
+            if shaped is not None:
+                session.outbox.put_nowait(session.stamp(event, shaped))
+                self.log.sent_events.append(event)
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        """Close every socket with a resumable code, as when Discord's edge restarts."""
+        for socket in list(self._sockets):
+            await socket.close(code=code, message=b"twin dropped the connection")
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await socket.prepare(request)
+        self._sockets.add(socket)
+        self.log.connections += 1
+        session: Session | None = None
+        writer: asyncio.Task[None] | None = None
+        try:
+            await socket.send_json({"op": HELLO, "d": {"heartbeat_interval":
+                                                        HEARTBEAT_INTERVAL_MS},
+                                    "s": None, "t": None})
+            async for frame in socket:
+                if frame.type != WSMsgType.TEXT:
+                    break
+                opened = await self._on_frame(socket, json.loads(frame.data), session)
+                if opened is not None:
+                    session = opened
+                    writer = asyncio.create_task(self._drain(session, socket))
+        finally:
+            self._sockets.discard(socket)
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
+            if session is not None and session.socket is socket:
+                session.socket = None
+        return socket
+
+    async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any],
+                        session: Session | None) -> Session | None:
+        op = frame.get("op")
+        self.log.received_ops.append(int(op or -1))
+        if op == HEARTBEAT:
+            await socket.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        elif op == IDENTIFY and session is None:
+            return await self._identify(socket, frame["d"])
+        elif op == RESUME and session is None:
+            return await self._resume(socket, frame["d"])
+        return None
+
+    async def _identify(self, socket: web.WebSocketResponse,
+                        data: dict[str, Any]) -> Session | None:
+        if data.get("token") != self.world.app.bot_token:
+            await socket.close(code=AUTH_FAILED, message=b"Authentication failed.")
+            return None
+        self.log.identifies += 1
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), socket=socket)
+        self.sessions[session.id] = session
+        guilds = [g for g in self.world.guilds.values() if self.world.app.id in g.members]
+        ready = {
+            "v": 10, "user": payloads.user(self.world.bot_user), "session_id": session.id,
+            "resume_gateway_url": self.url, "session_type": "normal", "private_channels": [],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "application": {"id": str(self.world.app.id), "flags": 0},
+        }
+        session.outbox.put_nowait(session.stamp("READY", ready))
+        for guild in guilds:
+            session.outbox.put_nowait(
+                session.stamp("GUILD_CREATE", payloads.guild_create(self.world, guild)))
+        return session
+
+    async def _resume(self, socket: web.WebSocketResponse,
+                      data: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or data.get("token") != self.world.app.bot_token:
+            await socket.send_json({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
+            return None
+        self.log.resumes += 1
+        session.socket = socket
+        # Everything the client missed, in order, then RESUMED (api:events/gateway.mdx).
+        seen = int(data.get("seq") or 0)
+        fresh: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        for frame in session.history:
+            if frame["s"] > seen:
+                fresh.put_nowait(frame)
+        session.outbox = fresh
+        fresh.put_nowait(session.stamp("RESUMED", {}))
+        return session
+
+    async def _drain(self, session: Session, socket: web.WebSocketResponse) -> None:
+        session.socket = socket
+        outbox = session.outbox
+        while not socket.closed:
+            frame = await outbox.get()
+            if socket.closed:
+                break
+            await socket.send_str(json.dumps(frame))
+
+
+def _for_intents(event: str, data: dict[str, Any], intents: int,
+                 app_id: int) -> dict[str, Any] | None:
+    """Message events need GUILD_MESSAGES; without MESSAGE_CONTENT, others' content is blank
+    (api:events/gateway.mdx:485-499)."""
+    if event not in MESSAGE_EVENTS:
+        return data
+    if not intents & INTENT_GUILD_MESSAGES:
+        return None
+    author = data.get("author", {}).get("id")
+    if intents & INTENT_MESSAGE_CONTENT or author == str(app_id) or event == "MESSAGE_DELETE":
+        return data
+    return {**data, "content": "", "embeds": [], "attachments": [], "components": []}

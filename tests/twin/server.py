@@ -1,0 +1,159 @@
+"""The aiohttp application: one pipeline (auth, rate limits, spec and limit checks, the
+handler, response check) in front of every REST route, plus the CDN and the gateway."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from tests.twin import errors, rest_core, rest_interactions, rest_messages, rest_webhooks
+from tests.twin.core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violation
+from tests.twin.gateway import GatewayHub
+
+API_PREFIX = "/api/v10"
+# Imported for their @route registrations.
+HANDLER_MODULES = (rest_core, rest_messages, rest_webhooks, rest_interactions)
+
+
+def json_response(body: Any, status: int, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py parses JSON only when Content-Type is exactly application/json (facts #15).
+    return web.Response(body=json.dumps(body).encode(), status=status,
+                        headers={**(headers or {}), "Content-Type": "application/json"})
+
+
+def build_app(core: Core, hub: GatewayHub) -> web.Application:
+    app = web.Application(client_max_size=26 * 1024 * 1024)
+    # Literal segments (@original, @me) must win over {message_id}-style parameters.
+    for item in sorted(ROUTES, key=lambda r: r.path.count("{")):
+        app.router.add_route(item.method, API_PREFIX + item.path,
+                             partial(serve_route, core=core, route=item))
+    app.router.add_get("/cdn/attachments/{channel_id}/{attachment_id}/{filename}",
+                       partial(serve_attachment, core=core))
+    app.router.add_get("/gateway", hub.handle)
+    app.router.add_route("*", API_PREFIX + "/{tail:.*}", partial(unknown_route, core=core))
+    return app
+
+
+async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.StreamResponse:
+    entry = LoggedRequest(request.method, request.path, route.path, dict(request.query), None)
+    core.requests.append(entry)
+    try:
+        entry.authorized = _authorize(request, core, route)
+        body, files = await _read_body(request)
+        entry.body = body
+        call = Call(core, route.method, route.path, dict(request.match_info), request.query,
+                    body, files, entry.authorized)
+        decision = core.limiter.check(request.method, request.path, _buckets(call),
+                                      not route.path.startswith("/interactions/"))
+        if not decision.allowed:
+            return _finish(core, entry, decision.body(), 429, decision.headers)
+        _check_request_spec(call)
+        reply = await route.handler(call)
+        return _finish(core, entry, reply.body, reply.status, decision.headers)
+    except errors.DiscordError as failure:
+        if failure.status == 400:
+            kind = "request-spec" if failure.code == errors.INVALID_FORM_BODY else "bad-request"
+            _record(core, entry, kind if not _is_limit(failure) else "limit",
+                    json.dumps(failure.body()))
+        return _finish(core, entry, failure.body(), failure.status, {})
+
+
+def _finish(core: Core, entry: LoggedRequest, body: Any, status: int,
+            headers: dict[str, str]) -> web.Response:
+    entry.status, entry.response = status, body
+    problems = core.spec.check_response(entry.method, entry.route, status, body)
+    for problem in problems:
+        _record(core, entry, "response-spec", problem.describe())
+    if body is None:
+        return web.Response(status=status, headers=headers)
+    return json_response(body, status, headers)
+
+
+def _record(core: Core, entry: LoggedRequest, kind: str, detail: str) -> None:
+    core.violations.append(Violation(kind, entry.method, entry.path, detail))
+
+
+def _is_limit(failure: errors.DiscordError) -> bool:
+    # Spec violations carry SPEC_* codes; everything else under 50035 is a Discord limit.
+    text = json.dumps(failure.errors or {})
+    return failure.code == errors.INVALID_FORM_BODY and "SPEC_" not in text
+
+
+def _authorize(request: web.Request, core: Core, route: Route) -> bool:
+    header = request.headers.get("Authorization", "")
+    authorized = header == f"Bot {core.world.app.bot_token}"
+    if route.bot_auth and not authorized:
+        raise errors.DiscordError(401, errors.UNAUTHORIZED, "401: Unauthorized")
+    return authorized
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    if not request.can_read_body:
+        return None, []
+    if request.content_type == "multipart/form-data":
+        return await _read_multipart(request)
+    raw = await request.read()
+    try:
+        return json.loads(raw), []
+    except ValueError as exc:
+        raise errors.DiscordError(400, 50109, "The request body contains invalid JSON.") from exc
+
+
+async def _read_multipart(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    body: Any = None
+    files: list[UploadedFile] = []
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader):
+            continue
+        data = await part.read()
+        name = part.name or ""
+        if name == "payload_json":
+            body = json.loads(data)
+        elif name.startswith("files["):
+            content_type = part.headers.get("Content-Type", "application/octet-stream")
+            files.append(UploadedFile(int(name[6:-1]), part.filename or name, bytes(data),
+                                      content_type))
+    return body, files
+
+
+def _check_request_spec(call: Call) -> None:
+    if call.body is None:
+        return
+    problems = call.core.spec.check_request(call.method, call.route, call.body)
+    if problems:
+        raise errors.invalid_form_body(problems)
+
+
+def _buckets(call: Call) -> list[tuple[str, str]]:
+    """Which buckets a request spends: its route's, plus the message buckets (facts §3.2)."""
+    params = call.params
+    major = params.get("channel_id") or params.get("guild_id") or params.get("webhook_id") \
+        or params.get("interaction_id") or ""
+    if call.method == "POST" and call.route == "/webhooks/{webhook_id}/{webhook_token}":
+        hook = call.world.webhooks.get(int(params["webhook_id"]))
+        if hook is None:  # an interaction followup: the application's webhook
+            return [("route", f"followup:{params['webhook_token']}")]
+        target = call.query.get("thread_id") or str(hook.channel_id)
+        return [("webhook", str(hook.id)), ("channel", target)]
+    buckets = [("route", f"{call.method} {call.route}:{major}")]
+    if call.method == "POST" and call.route == "/channels/{channel_id}/messages":
+        buckets.append(("channel", params["channel_id"]))
+    return buckets
+
+
+async def serve_attachment(request: web.Request, *, core: Core) -> web.StreamResponse:
+    stored = core.world.attachments.get(int(request.match_info["attachment_id"]))
+    if stored is None or stored.filename != request.match_info["filename"]:
+        return web.Response(status=404, text="Not Found")
+    return web.Response(body=stored.data, headers={"Content-Type": stored.content_type})
+
+
+async def unknown_route(request: web.Request, *, core: Core) -> web.StreamResponse:
+    # The bot called something the twin does not implement: a gap to fix, never a silent pass.
+    core.violations.append(Violation("unknown-route", request.method, request.path,
+                                     "the twin does not implement this endpoint"))
+    return json_response({"message": "404: Not Found", "code": 0}, 404)

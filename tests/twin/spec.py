@@ -1,0 +1,119 @@
+"""Check bodies against Discord's official OpenAPI spec (../shared/specs/discord-openapi.json)."""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from tests.twin.errors import FieldError
+
+SPEC_FILE = "discord-openapi.json"
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def specs_dir() -> Path:
+    override = os.environ.get("TRIBUNAL_SPECS_DIR")
+    return Path(override) if override else REPO_ROOT.parent / "shared" / "specs"
+
+
+def missing_spec_reason() -> str | None:
+    """None when the spec is there; otherwise a sentence saying where to put it."""
+    path = specs_dir() / SPEC_FILE
+    if path.is_file():
+        return None
+    return (f"Discord's OpenAPI spec is missing: put {SPEC_FILE} (from github.com/discord/"
+            f"discord-api-spec, specs/openapi.json) at {path}, or point TRIBUNAL_SPECS_DIR at "
+            "the folder holding it")
+
+
+class DiscordSpec:
+    """Validators for one operation's request and response bodies, built on demand."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self._document = document
+        self._validators: dict[tuple[str, ...], Draft202012Validator | None] = {}
+
+    @classmethod
+    def load(cls) -> DiscordSpec:
+        return _load_cached(str(specs_dir() / SPEC_FILE))
+
+    def has_operation(self, method: str, spec_path: str) -> bool:
+        return method.lower() in self._document["paths"].get(spec_path, {})
+
+    def check_request(self, method: str, spec_path: str, body: Any) -> list[FieldError]:
+        operation = self._operation(method, spec_path)
+        content = (operation.get("requestBody") or {}).get("content", {})
+        validator = self._validator(("req", method, spec_path),
+                                    content.get("application/json", {}).get("schema"))
+        return _problems(validator, body)
+
+    def check_response(self, method: str, spec_path: str, status: int,
+                       body: Any) -> list[FieldError]:
+        operation = self._operation(method, spec_path)
+        responses = operation.get("responses", {})
+        declared = responses.get(str(status)) or responses.get(f"{str(status)[0]}XX")
+        if declared is None:
+            return [FieldError((), "UNDECLARED_STATUS", f"the spec declares no {status}")]
+        declared = self._follow(declared)
+        schema = declared.get("content", {}).get("application/json", {}).get("schema")
+        if body is None:
+            if schema is None:
+                return []
+            return [FieldError((), "MISSING_BODY", f"{status} must carry a JSON body")]
+        return _problems(self._validator(("res", method, spec_path, str(status)), schema), body)
+
+    def _operation(self, method: str, spec_path: str) -> dict[str, Any]:
+        return self._document["paths"][spec_path][method.lower()]  # type: ignore[no-any-return]
+
+    def _follow(self, node: dict[str, Any]) -> dict[str, Any]:
+        while "$ref" in node:
+            node = self._resolve_pointer(node["$ref"])
+        return node
+
+    def _resolve_pointer(self, ref: str) -> dict[str, Any]:
+        node: Any = self._document
+        for part in ref.removeprefix("#/").split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return node  # type: ignore[no-any-return]
+
+    def _validator(self, key: tuple[str, ...],
+                   schema: dict[str, Any] | None) -> Draft202012Validator | None:
+        if key not in self._validators:
+            if schema is None:
+                self._validators[key] = None
+            else:
+                # "#/components/..." refs resolve against the schema's root: hang the spec's
+                # components on a copy of it, so refs work without rewriting the spec.
+                rooted = {**schema, "components": self._document["components"]}
+                self._validators[key] = Draft202012Validator(rooted)
+        return self._validators[key]
+
+
+@cache
+def _load_cached(path: str) -> DiscordSpec:
+    return DiscordSpec(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def _problems(validator: Draft202012Validator | None, body: Any) -> list[FieldError]:
+    if validator is None:
+        return []
+    found: list[FieldError] = []
+    for error in validator.iter_errors(body):
+        found.append(_describe(error))
+    return found
+
+
+def _describe(error: ValidationError) -> FieldError:
+    # anyOf/oneOf failures hide the real cause; the deepest sub-error names the field.
+    deepest = error
+    while deepest.context:
+        deepest = max(deepest.context, key=lambda e: len(e.absolute_path))
+    path = tuple(deepest.absolute_path) or tuple(error.absolute_path)
+    code = f"SPEC_{deepest.validator}".upper()
+    return FieldError(tuple(p for p in path), code, deepest.message[:300])

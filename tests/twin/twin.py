@@ -1,0 +1,301 @@
+"""The test API: start the twin, seed a world, act as humans, wait, read transcripts, start
+discord.py clients against it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from tests.twin import actions, humans
+from tests.twin.core import Core, LoggedRequest, Violation
+from tests.twin.gateway import GatewayHub
+from tests.twin.model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook
+from tests.twin.server import build_app
+from tests.twin.spec import DiscordSpec
+from tests.twin.transcript import render_channel
+from tests.twin.world import World
+
+T = TypeVar("T")
+
+
+@dataclass
+class Seeded:
+    guild_id: int
+    channel: Channel
+    channels: dict[str, Channel]
+    humans: dict[str, User]
+    bot: User
+
+
+@dataclass
+class _RunningClient:
+    client: discord.Client
+    task: asyncio.Task[None]
+
+
+@dataclass
+class Twin:
+    world: World = field(default_factory=World)
+    core: Core = field(init=False)
+    hub: GatewayHub = field(init=False)
+    seeded: Seeded | None = None
+    violations_expected: bool = False
+    _runner: web.AppRunner | None = None
+    _clients: list[_RunningClient] = field(default_factory=list)
+    _saved_urls: tuple[str, yarl.URL] | None = None
+
+    def __post_init__(self) -> None:
+        self.core = Core(self.world, DiscordSpec.load())
+        self.hub = GatewayHub(self.world)
+        self.core.events = self.hub
+
+    # ---- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(build_app(self.core, self.hub), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self.core.base_url = f"http://127.0.0.1:{port}"
+        self.hub.url = f"ws://127.0.0.1:{port}/gateway"
+
+    async def close(self) -> list[BaseException]:
+        """Stop clients and the server; return the exceptions clients died with."""
+        crashes = [crash for running in list(self._clients)
+                   if (crash := await self._stop(running)) is not None]
+        await self.hub.drop_connections(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+        self._restore_urls()
+        return crashes
+
+    @property
+    def base_url(self) -> str:
+        return self.core.base_url
+
+    @property
+    def token(self) -> str:
+        return self.world.app.bot_token
+
+    # ---- seeding -----------------------------------------------------------------------------
+
+    def seed(self, *, humans_named: tuple[str, ...] = ("alice", "bob", "carol"),
+             channels: tuple[str, ...] = ("general",), bot_name: str = "Tribunal",
+             bot_permissions: int = Perm.BOT_DEFAULT) -> Seeded:
+        """One guild with the bot (granted `bot_permissions` by its role), humans and channels."""
+        world = self.world
+        world.create_application(bot_name)
+        guild = world.add_guild("Twin Guild", world.add_user("server-owner"))
+        bot_role = world.add_role(guild, bot_name, bot_permissions)
+        world.add_member(guild, world.bot_user, [bot_role])
+        people = {name: world.add_user(name) for name in humans_named}
+        for person in people.values():
+            world.add_member(guild, person)
+        made = {name: world.add_text_channel(guild, name) for name in channels}
+        self.seeded = Seeded(guild.id, made[channels[0]], made, people, world.bot_user)
+        return self.seeded
+
+    def deny_bot(self, channel: Channel, permissions: int) -> None:
+        """A channel overwrite taking permissions away from the bot (e.g. MANAGE_WEBHOOKS)."""
+        channel.overwrites.append(Overwrite(self.world.app.id, 1, deny=permissions))
+
+    def add_foreign_webhook(self, channel: Channel, name: str, creator: User) -> Webhook:
+        """A webhook a human made in the server settings: not owned by the application."""
+        from tests.twin.model import new_token
+
+        hook = Webhook(self.world.snowflakes.next(), channel.id, channel.guild_id, name,
+                       new_token(), creator_id=creator.id)
+        self.world.webhooks[hook.id] = hook
+        return hook
+
+    def archive_thread(self, thread: Channel | int, *, locked: bool = False) -> None:
+        target = thread if isinstance(thread, Channel) else self.world.channel(thread)
+        actions.update_thread(self.core, target, {"archived": True, "locked": locked})
+
+    # ---- humans ------------------------------------------------------------------------------
+
+    async def slash(self, user: User, command: str, *, channel: Channel | None = None,
+                    wait_ack: bool = True, **options: Any) -> Interaction:
+        """`command` may name a subcommand: slash(alice, "tribunal leaderboard")."""
+        where = channel or self._default_channel()
+        name, *path = command.split()
+        found = humans.find_command(self.core, where, name, 1)
+        humans.require_can_use(self.core, found, where, user)
+        data = humans.command_data(self.core, found, where, path, options)
+        return await self._send(humans.new_interaction(self.core, 2, user, where, data),
+                                wait_ack)
+
+    async def context_menu(self, user: User, name: str, message: Message, *,
+                           wait_ack: bool = True) -> Interaction:
+        where = self.world.channels[message.channel_id]
+        found = humans.find_command(self.core, where, name, 3)
+        humans.require_can_use(self.core, found, where, user)
+        data = humans.context_menu_data(self.core, found, message)
+        return await self._send(humans.new_interaction(self.core, 2, user, where, data),
+                                wait_ack)
+
+    async def click(self, user: User, message: Message, custom_id: str, *,
+                    values: list[str] | None = None, wait_ack: bool = True) -> Interaction:
+        current = self.world.messages[message.id]
+        if current.visible_to not in (None, user.id):
+            raise PermissionError(f"{user.username} cannot see that ephemeral message")
+        component = humans.find_component(current, custom_id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        where = self.world.channels[current.channel_id]
+        return await self._send(
+            humans.new_interaction(self.core, 3, user, where, data, source=current), wait_ack)
+
+    async def submit_modal(self, user: User, interaction: Interaction, values: dict[str, str],
+                           *, wait_ack: bool = True) -> Interaction:
+        if interaction.modal is None:
+            raise LookupError("the bot did not answer that interaction with a modal")
+        data = humans.modal_submit_data(interaction.modal, values)
+        source = self.world.messages.get(interaction.source_message_id or -1)
+        where = self.world.channels[interaction.channel_id]
+        return await self._send(
+            humans.new_interaction(self.core, 5, user, where, data, source=source), wait_ack)
+
+    async def _send(self, interaction: Interaction, wait_ack: bool) -> Interaction:
+        self.core.dispatch("INTERACTION_CREATE", interaction.payload)
+        if wait_ack:
+            await self.wait_for_ack(interaction)
+        return interaction
+
+    async def wait_for_ack(self, interaction: Interaction, timeout: float | None = None) -> int:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+        """The callback type the bot answered with; fails like Discord's "The application did
+        not respond" when nothing came within the 3 s window."""
+        limit = self.core.interaction_deadline if timeout is None else timeout
+        try:
+            return await self.world.wait_until(lambda: interaction.callback_type, limit)
+        except TimeoutError:
+            raise AssertionError(f"the bot did not respond to interaction {interaction.id} "
+                                 f"within {limit}s") from None
+
+    def replies(self, interaction: Interaction) -> list[Message]:
+        """The original response and the followups, ephemeral ones included."""
+        ids = [interaction.original_message_id, *interaction.followup_ids]
+        return [self.world.messages[i] for i in ids if i is not None]
+
+    # ---- waiting and reading -----------------------------------------------------------------
+
+    async def wait_for_message(self, channel: Channel | int,
+                               predicate: Callable[[Message], bool] | None = None,
+                               timeout: float = 5.0) -> Message:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+        channel_id = channel if isinstance(channel, int) else channel.id
+
+        def probe() -> Message | None:
+            return next((m for m in self.world.messages_in(channel_id)
+                         if predicate is None or predicate(m)), None)
+
+        return await self.world.wait_until(probe, timeout)
+
+    async def wait_for(self, probe: Callable[[], T | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+        return await self.world.wait_until(probe, timeout)
+
+    def messages(self, channel: Channel | int, *, include_ephemeral: bool = False) -> list[Message]:
+        channel_id = channel if isinstance(channel, int) else channel.id
+        return self.world.messages_in(channel_id, include_ephemeral=include_ephemeral)
+
+    def transcript(self, channel: Channel | int) -> str:
+        return render_channel(self.world, channel if isinstance(channel, int) else channel.id)
+
+    def requests(self, method: str | None = None, route: str | None = None) -> list[LoggedRequest]:
+        return [r for r in self.core.requests
+                if (method is None or r.method == method) and (route is None or r.route == route)]
+
+    def _default_channel(self) -> Channel:
+        if self.seeded is None:
+            raise RuntimeError("seed the twin first")
+        return self.seeded.channel
+
+    # ---- gateway, rate limits, violations ----------------------------------------------------
+
+    async def drop_gateway(self) -> None:
+        await self.hub.drop_connections()
+
+    def set_rate_limit(self, rule: str, limit: int, window: float) -> None:
+        """rule: "webhook" (5/2 s), "channel" (30/60 s) or "route" (50/1 s)."""
+        self.core.limiter.set_rule(rule, limit, window)
+
+    def set_global_rate_limit(self, limit: int | None, window: float = 1.0) -> None:
+        self.core.limiter.set_global(limit, window)
+
+    def force_429(self, count: int = 1, *, method: str | None = None, path_contains: str = "",
+                  retry_after: float = 0.05, is_global: bool = False) -> None:
+        def matches(req_method: str, path: str) -> bool:
+            return (method is None or method == req_method) and path_contains in path
+
+        self.core.limiter.force_429(matches, count, retry_after, is_global)
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.core.violations
+
+    def expect_violations(self) -> None:
+        """This test provokes refusals on purpose: teardown will not fail on them."""
+        self.violations_expected = True
+
+    # ---- discord.py clients ------------------------------------------------------------------
+
+    @staticmethod
+    def client_options() -> dict[str, Any]:
+        """Keyword arguments for a discord.py Client/Bot that suit the twin (facts §9.6)."""
+        return {"intents": discord.Intents.default(),
+                "allowed_mentions": discord.AllowedMentions.none(),
+                "guild_ready_timeout": 0.05}
+
+    async def start_client(self, client: discord.Client, timeout: float = 10.0) -> None:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+        """Log `client` in against the twin and return once it is ready."""
+        self._point_discord_py_here()
+        task = asyncio.create_task(client.start(self.token))
+        self._clients.append(_RunningClient(client, task))
+        ready = asyncio.create_task(client.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if task in done and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+            raise TimeoutError("the client did not become ready")
+
+    async def stop_client(self, client: discord.Client) -> None:
+        for running in [r for r in self._clients if r.client is client]:
+            crash = await self._stop(running)
+            if crash is not None:
+                raise crash
+
+    async def _stop(self, running: _RunningClient) -> BaseException | None:
+        self._clients.remove(running)
+        await running.client.close()
+        try:
+            await running.task
+        except asyncio.CancelledError:
+            return None
+        except Exception as crash:  # the client died, e.g. on a payload it could not parse
+            return crash
+        return None
+
+    def _point_discord_py_here(self) -> None:
+        # The two redirects discord.py needs (facts §9.1); restored on close.
+        if self._saved_urls is None:
+            self._saved_urls = (discord.http.Route.BASE,
+                                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"{self.base_url}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.hub.url)
+
+    def _restore_urls(self) -> None:
+        if self._saved_urls is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = \
+                self._saved_urls
+            self._saved_urls = None
