@@ -80,7 +80,7 @@ def instance_for(schema: dict[str, Any], seat: int) -> Any:
     kind = kind[0] if isinstance(kind, list) else kind
     if kind == "object":
         return {k: instance_for(v, seat) for k, v in schema.get("properties", {}).items()}
-    return {"array": [], "integer": seat, "number": 0.5, "boolean": False,
+    return {"array": [], "integer": seat, "number": 0.5, "boolean": True,
             "string": "line 2 builds SQL from input"}.get(kind or "string", "x")
 
 

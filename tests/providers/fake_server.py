@@ -56,6 +56,8 @@ class FakeLLMServer:
         self.scripts: dict[Wire, deque[Scripted]] = {w: deque() for w in
                                                      ("openai", "anthropic", "ollama")}
         self.requests: list[Received] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
         self.violations: list[str] = []
         self.models = ["test-model"]
         self.url = ""
@@ -72,9 +74,10 @@ class FakeLLMServer:
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
         app.router.add_post("/api/chat", self._ollama)
+        # Anthropic's model list has the OpenAI shape ({"data": [{"id": ...}]}) at the same path.
         app.router.add_get("/v1/models", self._openai_models)
         app.router.add_get("/api/tags", self._ollama_tags)
-        self._runner = web.AppRunner(app)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.05)
         await self._runner.setup()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))  # a free port, loopback only
@@ -101,8 +104,9 @@ class FakeLLMServer:
         return await self._answer("ollama", body, ollama_problems(body), _ollama_success)
 
     async def _openai_models(self, request: web.Request) -> web.StreamResponse:
-        self.requests.append(Received("openai", request.path, dict(request.headers), None))
-        return await self._scripted_or("openai", {
+        wire = "anthropic" if "anthropic-version" in request.headers else "openai"
+        self.requests.append(Received(wire, request.path, dict(request.headers), None))
+        return await self._scripted_or(wire, {
             "object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
 
     async def _ollama_tags(self, request: web.Request) -> web.StreamResponse:
@@ -130,8 +134,13 @@ class FakeLLMServer:
             self.violations.extend(f"{wire}: {p}" for p in problems)
             return web.json_response({"error": {"message": "; ".join(problems)}}, status=400)
         step = self.scripts[wire].popleft() if self.scripts[wire] else Scripted()
-        if step.delay:
-            await asyncio.sleep(step.delay)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if step.delay:
+                await asyncio.sleep(step.delay)
+        finally:
+            self.in_flight -= 1
         if step.body is not None or step.status != 200:
             if isinstance(step.body, str):
                 return web.Response(text=step.body, status=step.status, headers=step.headers)

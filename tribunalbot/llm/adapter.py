@@ -236,6 +236,19 @@ class HttpLLM(ABC):
                 f"{self.output_budget(request)} tokens); raise max_output_tokens or turn the "
                 "model's thinking off")
 
+    @property
+    def models_path(self) -> str:
+        return "models"
+
+    async def list_models(self) -> list[str]:
+        """The model names the server offers (used by the doctor)."""
+        data, _ = await self.transport.request("GET", self.models_path, None, self.ctx)
+        entries = data.get("data") or []
+        return [str(m.get("id")) for m in entries if isinstance(m, dict)]
+
+    def offers(self, names: list[str]) -> bool:
+        return self.model in names
+
     async def aclose(self) -> None:
         if self.owns_transport:
             await self.transport.aclose()

@@ -27,9 +27,17 @@ class AnthropicLLM(HttpLLM):
         return headers
 
     @property
-    def path(self) -> str:
+    def _prefix(self) -> str:
         base = (self.settings.base_url or self.default_base_url).rstrip("/")
-        return "messages" if base.endswith("/v1") else "v1/messages"
+        return "" if base.endswith("/v1") else "v1/"
+
+    @property
+    def path(self) -> str:
+        return self._prefix + "messages"
+
+    @property
+    def models_path(self) -> str:
+        return self._prefix + "models"
 
     def build(self, call: Call) -> tuple[str, JSON]:
         prompt = call.prompt

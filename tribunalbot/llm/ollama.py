@@ -28,9 +28,27 @@ class OllamaLLM(HttpLLM):
         return ("temperature", "think")
 
     @property
-    def path(self) -> str:
+    def _prefix(self) -> str:
         base = (self.settings.base_url or self.default_base_url).rstrip("/")
-        return "chat" if base.endswith("/api") else "api/chat"
+        return "" if base.endswith("/api") else "api/"
+
+    @property
+    def path(self) -> str:
+        return self._prefix + "chat"
+
+    @property
+    def models_path(self) -> str:
+        return self._prefix + "tags"
+
+    async def list_models(self) -> list[str]:
+        data, _ = await self.transport.request("GET", self.models_path, None, self.ctx)
+        entries = data.get("models") or []
+        return [str(m.get("name") or m.get("model")) for m in entries if isinstance(m, dict)]
+
+    def offers(self, names: list[str]) -> bool:
+        # "llama3.1" means "llama3.1:latest" to Ollama.
+        wanted = self.model if ":" in self.model else f"{self.model}:latest"
+        return self.model in names or wanted in names
 
     def build(self, call: Call) -> tuple[str, JSON]:
         prompt = call.prompt

@@ -1,0 +1,73 @@
+"""`tribunalbot doctor`: check every configured provider with one small request each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from tribunalbot.config import Config, ProviderSettings
+from tribunalbot.llm.adapter import HttpLLM
+from tribunalbot.llm.base import LLMError, Prompt, Task
+from tribunalbot.llm.errors import ModelNotFound
+from tribunalbot.llm.registry import build_provider
+
+PROBE = Prompt(
+    "You are checking that a model server works.",
+    'Answer with the JSON object {"ok": true}.',
+    Task(kind="probe"),
+    max_tokens=32,
+)
+
+
+class Probe(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    ok: bool
+
+
+async def run_doctor(config: Config, *, out: Callable[[str], None] = print,
+                     **transport_options: Any) -> int:
+    """Print one line per provider; 0 when all of them work. Never prints a secret."""
+    failures = 0
+    for name, settings in config.providers.items():
+        ok, line = await check_provider(name, settings, **transport_options)
+        failures += not ok
+        out(f"{'ok  ' if ok else 'FAIL'} {name}: {line}")
+    return 0 if failures == 0 else 1
+
+
+async def check_provider(name: str, settings: ProviderSettings,
+                         **transport_options: Any) -> tuple[bool, str]:
+    """(works, what was found) for one provider."""
+    if settings.kind == "offline":
+        return True, "offline player, no network needed"
+    # Two attempts at most: the doctor should answer quickly, not ride out an outage.
+    options = {"max_attempts": 2, **transport_options}
+    try:
+        llm = build_provider(name, settings, **options)
+    except LLMError as exc:
+        return False, str(exc)
+    assert isinstance(llm, HttpLLM)
+    where = f"{settings.kind} {llm.model!r} at {llm.ctx.base_url}"
+    try:
+        return await _probe(llm, where)
+    finally:
+        await llm.aclose()
+
+
+async def _probe(llm: HttpLLM, where: str) -> tuple[bool, str]:
+    try:
+        names = await llm.list_models()
+        listed = "model found" if llm.offers(names) else (
+            f"model NOT listed (server offers: {', '.join(names[:8]) or 'none'})")
+    except ModelNotFound:
+        listed = "model list not offered"  # many compatible servers have no /models
+    except LLMError as exc:
+        return False, f"{where}: not reachable: {exc}"
+    try:
+        reply = await llm.generate_json(PROBE, Probe)
+    except LLMError as exc:
+        return False, f"{where}: reachable, {listed}; test request failed: {exc}"
+    structured = f"structured output: {llm.mode}" + ("" if reply.ok else " (odd answer)")
+    return "NOT" not in listed, f"{where}: reachable, {listed}, {structured}"
