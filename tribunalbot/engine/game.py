@@ -252,7 +252,7 @@ class _Game:
             event_details=self._event_details(),
             scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
                                caught, rules.early_cutoff(state.eliminations)),
-            verdict=rules.verdict(state.statements, tm),
+            verdict=rules.verdict(state.statements, [e.claim for e in ledger]),
             struck=tuple(entry.claim for entry in ledger)))
 
     def _event_details(self) -> dict[str, str]:

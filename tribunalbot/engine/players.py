@@ -11,7 +11,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
-from tribunalbot.engine.rules import keyword_hits
+from tribunalbot.engine.rules import keyword_hits, rng_for
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
 from tribunalbot.llm.base import LLM, LLMError, Model, Prompt, Task
 
@@ -29,6 +29,10 @@ class Seating:
     context_jurors: str = ""
     briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
 
+    @property
+    def nonce(self) -> str:
+        return rng_for(self.dealt.seed, "llm-nonce").getrandbits(64).to_bytes(8, "big").hex()
+
     def is_troublemaker(self, seat: int) -> bool:
         return seat == self.dealt.troublemaker
 
@@ -40,7 +44,7 @@ class Seating:
             ally = next(s for s in seats if s != seat)
         return Task(
             kind=kind,  # type: ignore[arg-type]
-            game_id=self.game_id, seat=seat, persona=self.personas[seat].key, round=rnd,
+            game_id=self.game_id, nonce=self.nonce, seat=seat, persona=self.personas[seat].key, round=rnd,
             attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
             code=self.code, language=self.language, focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,

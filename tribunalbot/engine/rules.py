@@ -105,17 +105,28 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
     return tuple(scores)
 
 
-_FINDING = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.+)$", re.M)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_LINE_REF = re.compile(r"\blines?\s+(\d+)", re.I)
 
 
-def verdict(statements: dict[int, ev.Statement], troublemaker: int,
-            per_player: int = 2) -> tuple[str, ...]:
-    """The honest findings worth acting on: the first findings of every honest review."""
+def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
+            limit: int = 8) -> tuple[str, ...]:
+    """The findings worth acting on: each sentence that cites a code line and is not part of
+    a planted claim, once per line (the first reviewer to raise it speaks for the panel)."""
     findings: list[str] = []
+    lines_seen: set[str] = set()
     for seat in sorted(statements):
-        if seat == troublemaker:
-            continue
-        text = statements[seat].text
-        items = _FINDING.findall(text) or [p for p in text.split("\n\n") if p.strip()]
-        findings.extend(item.strip()[:300] for item in items[:per_player])
-    return tuple(findings)
+        for sentence in _SENTENCE.findall(statements[seat].text):
+            ref = _LINE_REF.search(sentence)
+            if ref is None or ref.group(1) in lines_seen or _is_planted(sentence, planted):
+                continue
+            lines_seen.add(ref.group(1))
+            findings.append(sentence.strip()[:300])
+    findings.sort(key=lambda f: int(_LINE_REF.search(f).group(1)))  # type: ignore[union-attr]
+    return tuple(findings[:limit])
+
+
+def _is_planted(sentence: str, claims: Sequence[str]) -> bool:
+    words = " ".join(sentence.lower().split())
+    squashed = [" ".join(c.lower().split()) for c in claims]
+    return any(words[:60] in claim or claim[:60] in words for claim in squashed if claim)

@@ -25,6 +25,9 @@ class Task:
 
     kind: TaskKind
     game_id: str = ""
+    # Derived from the game's seed (never the seed itself): a deterministic provider draws its
+    # randomness from it, so the same seed replays the same game under a new game id.
+    nonce: str = ""
     seat: int | None = None
     persona: str | None = None  # persona key, e.g. "security_guardian"; "ghost" for the ghost
     round: int = 0

@@ -1,0 +1,69 @@
+"""Settings: the example file validates, and bad files fail with the key and the problem."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tribunalbot.cli import main
+from tribunalbot.config import Config, ConfigError, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_example_config_validates_and_documents_every_key() -> None:
+    path = ROOT / "config.example.toml"
+    config = load_config(path)
+    assert config.default_provider == "offline"
+    assert {"offline", "openai", "claude", "local"} <= set(config.providers)
+    text = path.read_text()
+    for section in ("game", "storage", "discord"):
+        for key in type(getattr(config, section)).model_fields:
+            assert f"{key} =" in text, f"{section}.{key} is not documented"
+    for key in ("kind", "base_url", "api_key_env", "model", "concurrency",
+                "requests_per_minute", "price_input_per_mtok", "keep_alive", "num_ctx"):
+        assert f"{key} =" in text
+
+
+def test_defaults_run_offline_with_no_file() -> None:
+    config = load_config(None)
+    assert config.default_provider == "offline"
+    assert config.providers["offline"].kind == "offline"
+    assert config.game.max_rounds == 3 and config.game.event_chance == 0.3
+
+
+@pytest.mark.parametrize(("toml", "expected"), [
+    ("[game]\nmax_rounds = 0\n", "game.max_rounds: Input should be greater than or equal to 1"),
+    ("[game]\nrounds = 3\n", "game.rounds: Extra inputs are not permitted"),
+    ('default_provider = "nope"\n', "default_provider 'nope' is not a configured provider"),
+    ('[providers.x]\nkind = "grpc"\n', "providers.x.kind: Input should be"),
+    ("[game\n", "is not valid TOML"),
+])
+def test_invalid_files_name_the_key_and_the_problem(tmp_path: Path, toml: str,
+                                                     expected: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(toml)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert expected in str(caught.value)
+    assert str(path) in str(caught.value)
+
+
+def test_the_cli_reports_a_bad_config_in_one_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[game]\nevent_chance = 2\n")
+    assert main(["--config", str(path), "play", "x.py"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "game.event_chance" in err[0] and "Traceback" not in err[0]
+
+
+def test_secrets_come_only_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = tomllib.loads('[providers.p]\nkind = "openai"\napi_key_env = "TRIB_TEST_KEY"\n')
+    config = Config.model_validate(raw)
+    monkeypatch.setenv("TRIB_TEST_KEY", "sk-secret")
+    assert config.providers["p"].api_key() == "sk-secret"
+    assert "sk-secret" not in config.model_dump_json()
+    with pytest.raises(ValueError):
+        Config.model_validate(tomllib.loads('[providers.p]\nkind = "openai"\napi_key = "x"\n'))

@@ -1,0 +1,102 @@
+"""Command line: `tribunalbot play | history | stats | doctor | bot`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+import uuid
+from pathlib import Path
+
+from tribunalbot import __version__
+from tribunalbot.config import Config, ConfigError, load_config
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tribunalbot", description="Code review as a social-deduction game.")
+    parser.add_argument("--version", action="version", version=f"tribunalbot {__version__}")
+    parser.add_argument("--config", type=Path, default=_env_path("TRIBUNAL_CONFIG"),
+                        help="TOML settings file (default: $TRIBUNAL_CONFIG, else built-ins)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game in the terminal")
+    play.add_argument("path", help="file to review, or - for standard input")
+    play.add_argument("--provider", help="provider name from the config (default: "
+                      "default_provider; 'offline' needs no config or key)")
+    play.add_argument("--seed", type=int, help="replay a game exactly (printed at the reveal)")
+    play.add_argument("--rounds", type=int, help="debate/vote rounds, 1-10 (default 3)")
+    play.add_argument("--vote", default=None, metavar="SEAT|ask|none",
+                      help="your verdict: a seat number, 'ask' (prompt at the end; default on "
+                      "a terminal) or 'none' (default otherwise)")
+    play.add_argument("--transcript", type=Path, help="write the public log as JSON Lines")
+    play.add_argument("--db", type=Path, help="database file (default: storage.database, "
+                      "else the user data directory)")
+    play.add_argument("--no-db", action="store_true", help="do not store the game")
+    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+
+    history = sub.add_parser("history", help="list past games")
+    history.add_argument("--db", type=Path)
+    history.add_argument("--limit", type=int, default=20)
+    stats = sub.add_parser("stats", help="leaderboard and catch rates")
+    stats.add_argument("--db", type=Path)
+    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    sub.add_parser("doctor", help="check every configured provider")
+    return parser
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value) if value else None
+
+
+def fail(message: str, code: int = 1) -> int:
+    print(f"tribunalbot: error: {message}", file=sys.stderr)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    try:
+        if args.command == "play":
+            from tribunalbot.play import play_command
+
+            return play_command(args, config)
+        return asyncio.run(_other(args, config))
+    except KeyboardInterrupt:
+        return fail("interrupted", 130)
+
+
+async def _other(args: argparse.Namespace, config: Config) -> int:
+    from tribunalbot.history import default_db_path, print_history, print_stats
+    from tribunalbot.store import StoreError
+
+    db = getattr(args, "db", None) or config.storage.database or default_db_path()
+    try:
+        if args.command == "history":
+            await print_history(db, args.limit, sys.stdout)
+            return 0
+        if args.command == "stats":
+            await print_stats(db, args.guild, sys.stdout)
+            return 0
+    except StoreError as exc:
+        return fail(str(exc))
+    from tribunalbot.doctor import run_doctor
+
+    return await run_doctor(config)
+
+
+def new_game_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)

@@ -1,0 +1,182 @@
+"""`tribunalbot play`: check the input, then play one game in the terminal, stored and
+remembered like any other game."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import TextIO
+
+from tribunalbot.cli import fail, new_game_id, new_seed
+from tribunalbot.codeinput import CodeInputError, Submission, check_code
+from tribunalbot.config import Config
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.experience import build_context, distill
+from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.llm.base import LLM, LLMError
+from tribunalbot.llm.usage import CallRecord, UsageLedger, prices_from_config
+from tribunalbot.terminal import TerminalTable
+
+TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
+MAX_SEAT = 9
+
+
+class UsageError(Exception):
+    """A bad command line; the message says which option and why."""
+
+
+def play_command(args: argparse.Namespace, config: Config) -> int:
+    try:
+        config = _with_overrides(config, args)
+        vote = _vote_mode(args.vote)
+        submission = read_submission(args.path, config.game.max_code_bytes)
+    except (UsageError, CodeInputError) as exc:
+        return fail(str(exc), 2)
+    return asyncio.run(_play(args, config, submission, vote))
+
+
+def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
+    if args.provider and args.provider not in config.providers:
+        known = ", ".join(sorted(config.providers))
+        raise UsageError(f"--provider {args.provider!r} is not configured (known: {known})")
+    game = config.game
+    if args.rounds is not None:
+        if not 1 <= args.rounds <= 10:
+            raise UsageError("--rounds must be between 1 and 10")
+        game = game.model_copy(update={"max_rounds": args.rounds})
+    return config.model_copy(update={"game": game})
+
+
+def _vote_mode(value: str | None) -> str:
+    if value is None:
+        return "ask" if sys.stdin.isatty() and sys.stdout.isatty() else "none"
+    if value in ("ask", "none"):
+        if value == "ask" and not sys.stdin.isatty():
+            raise UsageError("--vote ask needs an interactive terminal; use --vote SEAT or none")
+        return value
+    if value.isdigit() and 1 <= int(value) <= MAX_SEAT:
+        return value
+    raise UsageError(f"--vote must be a seat number (1-{MAX_SEAT}), 'ask' or 'none', "
+                     f"not {value!r}")
+
+
+def read_submission(path: str, limit: int) -> Submission:
+    """Read and check the code before anything is spent on it."""
+    if path == "-":
+        return check_code(sys.stdin.buffer.read(limit + 1), "standard input", limit)
+    file = Path(path)
+    if file.is_dir():
+        raise CodeInputError(f"{path} is a directory; give one source file")
+    try:
+        with file.open("rb") as handle:
+            data = handle.read(limit + 1)
+            if len(data) > limit:
+                data += handle.read()  # the whole size, for an honest message
+    except FileNotFoundError:
+        raise CodeInputError(f"{path} does not exist") from None
+    except OSError as exc:
+        raise CodeInputError(f"{path} cannot be read: {exc.strerror}") from None
+    return check_code(data, file.name, limit)
+
+
+async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote: str) -> int:
+    from tribunalbot.llm.registry import build_llm
+    from tribunalbot.store import StoreError
+
+    ledger = UsageLedger()
+    table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None)
+    try:
+        async with AsyncExitStack() as stack:
+            store = await stack.enter_async_context(_maybe_store(args, config))
+            on_call = _recorder(ledger, store)
+            llm = build_llm(config, args.provider, on_call=on_call)
+            stack.push_async_callback(llm.aclose)
+            sinks = [store.game_sink] if store else []
+            transcript = await stack.enter_async_context(_transcript(args.transcript))
+            return await _run(config, sub, args.seed, llm, table, store, sinks, transcript,
+                              ledger)
+    except StoreError as exc:
+        return fail(str(exc))
+    except LLMError as exc:
+        return fail(f"the model provider failed: {exc}")
+    except OSError as exc:
+        return fail(f"cannot write the transcript: {exc}")
+
+
+async def _run(config: Config, sub: Submission, seed: int | None, llm: LLM,
+               table: TerminalTable, store: object, sink_makers: list[object],
+               transcript: EventSink | None, ledger: UsageLedger) -> int:
+    from tribunalbot.store import Store
+
+    assert store is None or isinstance(store, Store)
+    shared = jurors = ""
+    if store is not None and config.storage.experience_top_k:
+        found = await store.similar_experiences(TERMINAL_GUILD, sub.code,
+                                                language=sub.language)
+        shared, jurors = build_context(found)
+    setup = GameSetup(new_game_id(), sub.code, sub.language,
+                      new_seed() if seed is None else seed, config.game, shared, jurors)
+    sinks: list[EventSink] = [transcript] if transcript else []
+    if store is not None:
+        await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
+        sinks.insert(0, store.game_sink(setup.game_id))
+    result = await run_game(setup, llm, table, sinks=sinks)
+    _footer(table.out, setup, ledger, config)
+    if store is not None:
+        record = await distill(llm, setup, result.events)
+        await store.save_experience(TERMINAL_GUILD, record, code=sub.code,
+                                    game_id=setup.game_id)
+    return 0
+
+
+def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
+    if ledger.records:
+        print(f"\n  Usage: {ledger.summary(prices_from_config(config.providers))}", file=out)
+    print(f"  Replay this game with --seed {setup.seed}.", file=out)
+
+
+def _recorder(ledger: UsageLedger, store: object):  # type: ignore[no-untyped-def]
+    async def on_call(record: CallRecord) -> None:
+        ledger(record)
+        if store is not None:
+            await store.record_call(record)  # type: ignore[attr-defined]
+    return on_call
+
+
+@asynccontextmanager
+async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterator[object]:
+    if args.no_db:
+        yield None
+        return
+    from tribunalbot.history import default_db_path
+    from tribunalbot.store import open_store
+
+    path = args.db or config.storage.database or default_db_path()
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    async with open_store(path, config.storage) as store:
+        yield store
+
+
+@asynccontextmanager
+async def _transcript(path: Path | None) -> AsyncIterator[EventSink | None]:
+    """The public log as JSON Lines: exactly what the table was shown, the reveal last."""
+    if path is None:
+        yield None
+        return
+    handle = await asyncio.to_thread(path.open, "w", encoding="utf-8")
+
+    async def write(seq: int, record: ev.Record) -> None:
+        payload = record.public_payload()
+        if payload is not None:
+            handle.write(json.dumps(payload, ensure_ascii=False) + "\n")
+            handle.flush()
+
+    try:
+        yield write
+    finally:
+        handle.close()

@@ -1,0 +1,171 @@
+"""Playing a game in a terminal: the `Table` that prints and asks."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import textwrap
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TextIO
+
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+
+WIDTH = 92
+
+
+def wants_colour(stream: TextIO) -> bool:
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+class TerminalTable:
+    """Prints public records as a readable transcript; asks for the human vote at the end.
+
+    `vote` is a seat number (decided up front), "ask" (prompt on the terminal) or "none".
+    """
+
+    def __init__(self, out: TextIO, vote: str = "none", colour: bool | None = None,
+                 ask: Callable[[str], str] = input, user: str = "you") -> None:
+        self.out = out
+        self.vote = vote
+        self.colour = wants_colour(out) if colour is None else colour
+        self.ask = ask
+        self.user = user
+        self.names: dict[int, tuple[str, int]] = {}  # seat -> (name, colour)
+        self.committed_at: datetime | None = None
+
+    # ---- output helpers ------------------------------------------------------------------
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None or seat not in self.names:
+            return "nobody"
+        name, rgb = self.names[seat]
+        if not self.colour:
+            return name
+        r, g, b = rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF
+        return f"\x1b[1;38;2;{r};{g};{b}m{name}\x1b[0m"
+
+    def _bold(self, text: str) -> str:
+        return f"\x1b[1m{text}\x1b[0m" if self.colour else text
+
+    def _say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def _block(self, text: str, indent: str = "    ") -> None:
+        for paragraph in text.splitlines() or [""]:
+            wrapped = textwrap.wrap(paragraph, WIDTH - len(indent), subsequent_indent="  ")
+            for line in wrapped or [""]:
+                self._say(indent + line)
+
+    # ---- the Table protocol --------------------------------------------------------------
+
+    async def show(self, event: ev.Record) -> None:
+        render = getattr(self, f"_show_{event.kind}", None)
+        if render is not None:
+            render(event)
+
+    async def open_ballot(self, ballot: ev.Ballot) -> None:
+        if self.vote not in ("ask", "none"):
+            self.committed_at = datetime.now(UTC)
+            self._say(f"  (your vote is already in: {self._name(int(self.vote))})")
+
+    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
+        seats = [c.seat for c in ballot.choices]
+        if self.vote == "none":
+            return []
+        if self.vote == "ask":
+            seat = await asyncio.to_thread(self._ask_seat, seats)
+            if seat is None:
+                return []
+            at = datetime.now(UTC)
+        else:
+            seat, at = int(self.vote), self.committed_at or datetime.now(UTC)
+        return [ev.HumanVote(user_id=self.user, user_name=self.user, seat=seat, at=at)]
+
+    def _ask_seat(self, seats: list[int]) -> int | None:
+        self._say(self._bold("\nWho is the Troublemaker?"))
+        for seat in seats:
+            self._say(f"  {seat}. {self._name(seat)}")
+        while True:
+            try:
+                answer = self.ask("Your vote (seat number, Enter to abstain): ").strip()
+            except EOFError:
+                return None
+            if not answer:
+                return None
+            if answer.isdigit() and int(answer) in seats:
+                return int(answer)
+            self._say(f"  Please type one of {', '.join(map(str, seats))}.")
+
+    # ---- renderers, one per public record kind -------------------------------------------
+
+    def _show_game_started(self, e: ev.GameStarted) -> None:
+        for p in e.players:
+            self.names[p.seat] = (p.name, PERSONA_BY_KEY[p.persona].colour)
+        self._say(self._bold(f"⚖  The Tribunal is in session: {len(e.players)} reviewers, "
+                             f"{e.code_lines} lines of {e.language}, up to {e.max_rounds} rounds."))
+        self._say("   One of them is secretly a Troublemaker planting subtly wrong advice.")
+        self._say("   Speaking order: " + ", ".join(self._name(p.seat) for p in e.players))
+
+    def _show_event_triggered(self, e: ev.EventTriggered) -> None:
+        self._say(self._bold(f"\n⚡ Random event: {e.name}. ") + e.announcement)
+
+    def _show_phase_started(self, e: ev.PhaseStarted) -> None:
+        titles = {"speak": "Reviews", "debate": f"Debate, round {e.round}",
+                  "vote": f"Tribunal vote, round {e.round}", "human_vote": "Your verdict",
+                  "reveal": "The reveal"}
+        self._say(self._bold(f"\n── {titles[e.phase]} " + "─" * 40))
+
+    def _show_statement(self, e: ev.Statement) -> None:
+        self._say(f"\n  [{e.seat}] {self._name(e.seat)}")
+        self._block(e.text)
+
+    def _show_accusation(self, e: ev.Accusation) -> None:
+        quote = f" “{e.quote}”" if e.quote else ""
+        self._say(f"\n  {self._name(e.seat)} accuses {self._name(e.target)}:{quote}")
+        self._block(e.text)
+
+    def _show_ai_votes(self, e: ev.AIVotes) -> None:
+        for v in e.votes:
+            double = " (counts double)" if v.weight > 1 else ""
+            self._say(f"  {self._name(v.seat)} → {self._name(v.target)}{double}: {v.reason}")
+
+    def _show_elimination(self, e: ev.Elimination) -> None:
+        tally = ", ".join(f"{self._name(s)} {n}" for s, n in e.tally.items())
+        if e.seat is None:
+            self._say(f"  Tie ({tally}): nobody is eliminated.")
+        else:
+            self._say(self._bold(f"  {self._name(e.seat)} is eliminated") + f" ({tally}). "
+                      "Their role stays secret until the end.")
+
+    def _show_ballot_opened(self, e: ev.BallotOpened) -> None:
+        if self.vote == "ask":
+            self._say("\n  The humans' ballot is open: you will vote after the tribunal.")
+
+    def _show_ballot_closed(self, e: ev.BallotClosed) -> None:
+        for v in e.votes:
+            self._say(f"  {v.user_name} voted for {self._name(v.seat)}.")
+        if not e.votes:
+            self._say("  No human vote this time.")
+
+    def _show_revealed(self, e: ev.Revealed) -> None:
+        self._say(self._bold(f"\n  The Troublemaker was {self._name(e.troublemaker)}") +
+                  f", disguised as “{e.strategy_name}”.")
+        caught = (f"The AI jury caught it in round {e.caught_round}." if e.caught_round
+                  else "The AI jury never caught it.")
+        self._say(f"  {caught}")
+        if e.event_details:
+            self._say("  Event: " + "; ".join(f"{k}: {v}" for k, v in e.event_details.items()))
+        self._say(self._bold("\n  The sabotage ledger:"))
+        for entry in e.ledger or ():
+            self._block(f"✗ “{entry.claim}” ({entry.kind}) — {entry.why_wrong}")
+        if not e.ledger:
+            self._say("    (no planted claim was recorded)")
+        for score in e.scores:
+            verdict = "right" if score.correct else "wrong"
+            self._say(f"  {score.user_name}: {verdict}, {score.points} point(s)")
+        self._say(self._bold("\n  Verdict: findings worth acting on"))
+        for finding in e.verdict:
+            self._block(f"✓ {finding}")
