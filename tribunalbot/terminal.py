@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime

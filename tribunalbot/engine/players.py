@@ -31,7 +31,8 @@ class Seating:
 
     @property
     def nonce(self) -> str:
-        return rng_for(self.dealt.seed, "llm-nonce").getrandbits(64).to_bytes(8, "big").hex()
+        stream = rng_for(self.dealt.seed, "llm-nonce")
+        return stream.getrandbits(64).to_bytes(8, "big").hex()
 
     def is_troublemaker(self, seat: int) -> bool:
         return seat == self.dealt.troublemaker
@@ -44,7 +45,8 @@ class Seating:
             ally = next(s for s in seats if s != seat)
         return Task(
             kind=kind,  # type: ignore[arg-type]
-            game_id=self.game_id, nonce=self.nonce, seat=seat, persona=self.personas[seat].key, round=rnd,
+            game_id=self.game_id, nonce=self.nonce, seat=seat,
+            persona=self.personas[seat].key, round=rnd,
             attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
             code=self.code, language=self.language, focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
