@@ -92,15 +92,13 @@ def prompt_text(wire: Wire, body: dict[str, Any]) -> str:
 
 
 def first_candidate(text: str) -> int:
-    """The first seat listed among the candidates in a game prompt (1 if none is found)."""
-    block = re.search(r"candidates?[^\n]*\n?([^\n]*)", text, re.I)
-    seats = re.findall(r"\bseat\s*(\d+)|\[(\d+)\]|#(\d+)", block.group(0) if block else text,
-                       re.I)
-    for groups in seats:
-        for group in groups:
-            if group:
-                return int(group)
-    return 1
+    """The first seat listed among the candidates in a game prompt (1 if none is found).
+
+    The engine lists them as "Candidates (seat numbers): 3 (Name), 5 (Name)."; the test
+    prompts as "Candidates: seat 4, seat 6".
+    """
+    match = re.search(r"candidates[^:\n]*:\s*(?:seat\s*)?(\d+)", text, re.I)
+    return int(match.group(1)) if match else 1
 
 
 def play(wire: Wire, body: dict[str, Any]) -> str:
@@ -108,8 +106,12 @@ def play(wire: Wire, body: dict[str, Any]) -> str:
     schema = requested_schema(wire, body)
     if schema is not None:
         return json.dumps(instance_for(schema, first_candidate(prompt_text(wire, body))))
-    return ("[REVIEW]\n- Line 2: the query is built from user input; use parameters.\n"
-            "[NOTES]\nconfidence: high\n")
+    # Speak in the persona's own terms, taken from its card, so the engine accepts the review.
+    text = prompt_text(wire, body)
+    focus = re.search(r"Focus: (.*?)\. Voice:", text)
+    style = re.search(r"Example of your style: (.*)", text)
+    public = " ".join(m.group(1) for m in (focus, style) if m) or "Line 2 needs parameters."
+    return f"[REVIEW]\n- Line 2: {public}\n[NOTES]\nconfidence: high\n"
 
 
 @pytest.fixture
