@@ -1,0 +1,76 @@
+"""How much the concurrent phase schedule saves over one call at a time.
+
+Plays the same games twice with a scripted LLM whose every call takes a fixed latency: once
+with LLM concurrency 1 (the original's sequential schedule), once with the default. The ratio
+should approach calls per game divided by dependent steps (speak + 2 per round).
+
+    python bench/schedule.py [--games N] [--latency SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from datetime import datetime
+
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import GameSetup, run_game
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.replies import format_review
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.scripted import ScriptedLLM
+
+CODE = "\n".join(f"def f{i}(x):\n    return x * {i}\n" for i in range(40))
+
+
+def reply(prompt: Prompt) -> str:
+    task = prompt.task
+    if task.kind == "speak":
+        persona = PERSONA_BY_KEY[task.persona or "ghost"]
+        return format_review(f"Line 2: {' and '.join(persona.keywords[:3])}.", "sure")
+    target = task.candidates[-1]  # everyone piles on the last seat: the tribunal runs long
+    if task.kind == "debate":
+        return json.dumps({"target": target, "quote": "", "argument": "line 2"})
+    return json.dumps({"target": target, "reason": "line 2"})
+
+
+class SilentTable:
+    async def show(self, event: ev.Record) -> None: ...
+    async def open_ballot(self, ballot: ev.Ballot) -> None: ...
+    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
+        return []
+
+
+async def play_all(games: int, latency: float, concurrency: int) -> tuple[float, int, int]:
+    """Wall time, total calls and total dependent steps for `games` games."""
+    llm = ScriptedLLM(reply, concurrency=concurrency, delay=lambda _p: latency)
+    steps = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        setup = GameSetup(f"bench{seed}", CODE, "python", seed, GameSettings(max_rounds=3))
+        result = await run_game(setup, llm, SilentTable())
+        steps += 1 + 2 * sum(isinstance(e, ev.Elimination) for e in result.events)
+    return time.perf_counter() - started, len(llm.calls), steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--latency", type=float, default=0.02)
+    args = parser.parse_args()
+    seq_time, calls, steps = asyncio.run(play_all(args.games, args.latency, 1))
+    par_time, par_calls, _ = asyncio.run(play_all(args.games, args.latency, 8))
+    assert calls == par_calls, "both schedules must make the same calls"
+    print(f"games {args.games}, latency {args.latency * 1000:.0f} ms per call")
+    print(f"calls per game {calls / args.games:.1f}, dependent steps per game "
+          f"{steps / args.games:.1f}, ideal speedup {calls / steps:.2f}")
+    print(f"sequential (concurrency 1): {seq_time:.2f} s; concurrent (8): {par_time:.2f} s")
+    print(f"metric calls_per_game {calls / args.games:.1f}")
+    print(f"metric schedule_speedup {seq_time / par_time:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The Discord layer: one discord.py extension per feature (to come with the Discord bot)."""
