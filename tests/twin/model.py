@@ -218,3 +218,4 @@ class Interaction:
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    triggered_by: int | None = None  # a modal submit: the interaction that opened the modal

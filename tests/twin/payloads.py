@@ -133,6 +133,8 @@ def interaction_metadata(world: World, interaction_id: int) -> dict[str, Any]:
         body["original_response_message_id"] = str(inter.original_message_id)
     if inter.type == 3:
         body["interacted_message_id"] = str(inter.source_message_id)
+    if inter.triggered_by is not None:
+        body["triggering_interaction_metadata"] = interaction_metadata(world, inter.triggered_by)
     return body
 
 

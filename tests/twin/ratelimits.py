@@ -37,8 +37,8 @@ class Decision:
     is_global: bool = False
 
     def body(self) -> dict[str, object]:
-        return {"message": "You are being rate limited.", "retry_after": self.retry_after,
-                "global": self.is_global}
+        return {"message": "You are being rate limited.", "code": 0,
+                "retry_after": self.retry_after, "global": self.is_global}
 
 
 def default_rules() -> dict[str, Rule]:

@@ -108,14 +108,16 @@ def _original_message(call: Call, interaction: Interaction, callback_type: int,
 def _callback_body(interaction: Interaction, callback_type: int, message: Message | None,
                    call: Call) -> dict[str, Any]:
     summary: dict[str, Any] = {"id": str(interaction.id), "type": interaction.type}
-    resource: dict[str, Any] = {"type": callback_type}
+    body: dict[str, Any] = {"interaction": summary}
     if message is not None:
         summary["response_message_id"] = str(message.id)
         summary["response_message_loading"] = bool(message.flags & FLAG_LOADING)
         summary["response_message_ephemeral"] = bool(message.flags & FLAG_EPHEMERAL)
-        if callback_type in (MESSAGE, UPDATE_MESSAGE):
-            resource["message"] = payloads.message(call.world, message)
-    return {"interaction": summary, "resource": resource}
+    # Only message-carrying callbacks (4 and 7) come back with a resource.
+    if message is not None and callback_type in (MESSAGE, UPDATE_MESSAGE):
+        body["resource"] = {"type": callback_type,
+                            "message": payloads.message(call.world, message)}
+    return body
 
 
 def _original_of(call: Call) -> tuple[Interaction, Message]:

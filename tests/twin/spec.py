@@ -37,6 +37,7 @@ class DiscordSpec:
 
     def __init__(self, document: dict[str, Any]) -> None:
         self._document = document
+        self._request_components = _lenient_snowflakes(document["components"])
         self._validators: dict[tuple[str, ...], Draft202012Validator | None] = {}
 
     @classmethod
@@ -50,7 +51,8 @@ class DiscordSpec:
         operation = self._operation(method, spec_path)
         content = (operation.get("requestBody") or {}).get("content", {})
         validator = self._validator(("req", method, spec_path),
-                                    content.get("application/json", {}).get("schema"))
+                                    content.get("application/json", {}).get("schema"),
+                                    self._request_components)
         return _problems(validator, body)
 
     def check_response(self, method: str, spec_path: str, status: int,
@@ -66,7 +68,13 @@ class DiscordSpec:
             if schema is None:
                 return []
             return [FieldError((), "MISSING_BODY", f"{status} must carry a JSON body")]
-        return _problems(self._validator(("res", method, spec_path, str(status)), schema), body)
+        if status >= 400 and isinstance(body, dict):
+            # Discord's field errors carry string codes ("BASE_TYPE_MAX_LENGTH"); the spec
+            # types them as integers. Check the envelope; the field tree follows reality.
+            body = {k: v for k, v in body.items() if k != "errors"}
+        validator = self._validator(("res", method, spec_path, str(status)), schema,
+                                    self._document["components"])
+        return _problems(validator, body)
 
     def _operation(self, method: str, spec_path: str) -> dict[str, Any]:
         return self._document["paths"][spec_path][method.lower()]  # type: ignore[no-any-return]
@@ -82,17 +90,27 @@ class DiscordSpec:
             node = node[part.replace("~1", "/").replace("~0", "~")]
         return node  # type: ignore[no-any-return]
 
-    def _validator(self, key: tuple[str, ...],
-                   schema: dict[str, Any] | None) -> Draft202012Validator | None:
+    def _validator(self, key: tuple[str, ...], schema: dict[str, Any] | None,
+                   components: dict[str, Any]) -> Draft202012Validator | None:
         if key not in self._validators:
             if schema is None:
                 self._validators[key] = None
             else:
                 # "#/components/..." refs resolve against the schema's root: hang the spec's
                 # components on a copy of it, so refs work without rewriting the spec.
-                rooted = {**schema, "components": self._document["components"]}
+                rooted = {**schema, "components": components}
                 self._validators[key] = Draft202012Validator(rooted)
         return self._validators[key]
+
+
+def _lenient_snowflakes(components: dict[str, Any]) -> dict[str, Any]:
+    """Requests: Discord parses a snowflake from an integer as well as from a string, and
+    discord.py sends integers (attachment ids 0, 1, ...). The spec's string-only type
+    describes what Discord returns, so only responses keep it."""
+    schemas = dict(components["schemas"])
+    schemas["SnowflakeType"] = {"anyOf": [components["schemas"]["SnowflakeType"],
+                                          {"type": "integer", "minimum": 0}]}
+    return {**components, "schemas": schemas}
 
 
 @cache
@@ -110,10 +128,14 @@ def _problems(validator: Draft202012Validator | None, body: Any) -> list[FieldEr
 
 
 def _describe(error: ValidationError) -> FieldError:
-    # anyOf/oneOf failures hide the real cause; the deepest sub-error names the field.
-    deepest = error
-    while deepest.context:
-        deepest = max(deepest.context, key=lambda e: len(e.absolute_path))
-    path = tuple(deepest.absolute_path) or tuple(error.absolute_path)
+    # anyOf/oneOf failures hide the real cause among every branch's complaints; the one that
+    # got deepest into the body names the field that is actually wrong.
+    deepest = max(_leaves(error), key=lambda e: len(e.absolute_path))
     code = f"SPEC_{deepest.validator}".upper()
-    return FieldError(tuple(p for p in path), code, deepest.message[:300])
+    return FieldError(tuple(deepest.absolute_path), code, deepest.message[:300])
+
+
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    if not error.context:
+        return [error]
+    return [leaf for child in error.context for leaf in _leaves(child)]

@@ -163,8 +163,9 @@ class Twin:
         data = humans.modal_submit_data(interaction.modal, values)
         source = self.world.messages.get(interaction.source_message_id or -1)
         where = self.world.channels[interaction.channel_id]
-        return await self._send(
-            humans.new_interaction(self.core, 5, user, where, data, source=source), wait_ack)
+        submitted = humans.new_interaction(self.core, 5, user, where, data, source=source)
+        submitted.triggered_by = interaction.id
+        return await self._send(submitted, wait_ack)
 
     async def _send(self, interaction: Interaction, wait_ack: bool) -> Interaction:
         self.core.dispatch("INTERACTION_CREATE", interaction.payload)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -62,20 +63,20 @@ class World:
         self._changed = asyncio.Event()
 
     async def wait_until(self, probe: Callable[[], T | None], timeout: float) -> T:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+        """Re-check `probe` on every state change (and every 20 ms, for conditions outside the
+        world, like a test's own list) until it returns something truthy."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             found = probe()
-            if found is not None and found is not False:
+            if found:
                 return found
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout}s")
             signal = self._changed
-            try:
-                await asyncio.wait_for(signal.wait(), remaining)
-            except TimeoutError:
-                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(signal.wait(), min(remaining, 0.02))
 
     # ---- application and seeding ---------------------------------------------------------
 
