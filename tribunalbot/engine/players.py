@@ -107,7 +107,9 @@ async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statem
             note = prompts.reinforcement("format", persona)
             continue
         last = parsed
-        if keyword_hits(parsed.public, persona) >= 2:
+        # Under Ultra Focus everyone reviews one aspect, so a persona's own vocabulary is no
+        # measure of staying on topic.
+        if seating.dealt.focus or keyword_hits(parsed.public, persona) >= 2:
             break
         note = prompts.reinforcement("keywords", persona)
     if last is None:  # every attempt broke the format or leaked: publish nothing of it

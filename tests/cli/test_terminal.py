@@ -1,0 +1,70 @@
+"""The terminal table: readable output, colour only on a terminal, the interactive ballot."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+
+from tests.engine.scripts import FixedClock, scripted, setup
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import run_game
+from tribunalbot.terminal import TerminalTable
+
+
+class Answers:
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.asked = 0
+
+    def __call__(self, prompt: str) -> str:
+        self.asked += 1
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+
+async def test_a_whole_game_reads_well_without_colour() -> None:
+    out = io.StringIO()
+    table = TerminalTable(out, vote="none", colour=False)
+    await run_game(setup(3), scripted(), table, clock=FixedClock())
+    text = out.getvalue()
+    assert "\x1b[" not in text
+    for heading in ("Reviews", "Debate, round 1", "Tribunal vote, round 1", "The reveal",
+                    "The sabotage ledger", "Verdict"):
+        assert heading in text
+    assert "accuses" in text and "The Troublemaker was" in text
+    assert "confidence high" not in text  # private notes never printed
+
+
+async def test_colour_on_request() -> None:
+    out = io.StringIO()
+    await run_game(setup(3, max_rounds=1), scripted(), TerminalTable(out, colour=True),
+                   clock=FixedClock())
+    assert "\x1b[1;38;2;" in out.getvalue()
+
+
+async def test_the_ballot_asks_until_a_valid_seat_is_given() -> None:
+    out = io.StringIO()
+    answers = Answers("twelve", "42", "3")
+    table = TerminalTable(out, vote="ask", colour=False, ask=answers)
+    result = await run_game(setup(3, max_rounds=1), scripted(), table, clock=FixedClock())
+    (closed,) = [e for e in result.events if isinstance(e, ev.BallotClosed)]
+    assert [v.seat for v in closed.votes] == [3] and answers.asked == 3
+    assert "Please type one of 1, 2, 3" in out.getvalue()
+
+
+async def test_end_of_input_or_enter_abstains() -> None:
+    for answers in (Answers(), Answers("")):
+        table = TerminalTable(io.StringIO(), vote="ask", colour=False, ask=answers)
+        ballot = ev.Ballot(game_id="g", choices=(ev.PlayerInfo(seat=1, persona="ghost",
+                                                               name="Ghost Reviewer"),))
+        assert await table.close_ballot(ballot, datetime.now(UTC)) == []
+
+
+async def test_a_vote_given_up_front_counts_from_the_opening() -> None:
+    table = TerminalTable(io.StringIO(), vote="2", colour=False)
+    ballot = ev.Ballot(game_id="g", choices=())
+    await table.open_ballot(ballot)
+    opened = table.committed_at
+    (vote,) = await table.close_ballot(ballot, datetime.now(UTC))
+    assert vote.seat == 2 and vote.at == opened
