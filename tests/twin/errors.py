@@ -31,12 +31,19 @@ class DiscordError(Exception):
     """Raised by handlers; the server turns it into Discord's JSON error body."""
 
     def __init__(self, status: int, code: int, message: str,
-                 errors: dict[str, Any] | None = None) -> None:
+                 errors: dict[str, Any] | None = None,
+                 problems: list[FieldError] | None = None) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
         self.message = message
         self.errors = errors
+        self.problems = problems or []
+
+    def describe(self) -> str:
+        if self.problems:
+            return "; ".join(problem.describe() for problem in self.problems)
+        return f"{self.code} {self.message}"
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"message": self.message, "code": self.code}
@@ -78,4 +85,4 @@ def invalid_form_body(problems: list[FieldError]) -> DiscordError:
         for part in problem.path:
             node = node.setdefault(str(part), {})
         node.setdefault("_errors", []).append({"code": problem.code, "message": problem.message})
-    return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", tree)
+    return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", tree, problems)

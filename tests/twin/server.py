@@ -55,9 +55,7 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
         return _finish(core, entry, reply.body, reply.status, decision.headers)
     except errors.DiscordError as failure:
         if failure.status == 400:
-            kind = "request-spec" if failure.code == errors.INVALID_FORM_BODY else "bad-request"
-            _record(core, entry, kind if not _is_limit(failure) else "limit",
-                    json.dumps(failure.body()))
+            _record(core, entry, _kind_of(failure), failure.describe())
         return _finish(core, entry, failure.body(), failure.status, {})
 
 
@@ -76,10 +74,10 @@ def _record(core: Core, entry: LoggedRequest, kind: str, detail: str) -> None:
     core.violations.append(Violation(kind, entry.method, entry.path, detail))
 
 
-def _is_limit(failure: errors.DiscordError) -> bool:
-    # Spec violations carry SPEC_* codes; everything else under 50035 is a Discord limit.
-    text = json.dumps(failure.errors or {})
-    return failure.code == errors.INVALID_FORM_BODY and "SPEC_" not in text
+def _kind_of(failure: errors.DiscordError) -> str:
+    if any(p.code.startswith("SPEC_") for p in failure.problems):
+        return "request-spec"
+    return "limit" if failure.problems else "bad-request"
 
 
 def _authorize(request: web.Request, core: Core, route: Route) -> bool:

@@ -132,7 +132,18 @@ def _describe(error: ValidationError) -> FieldError:
     # got deepest into the body names the field that is actually wrong.
     deepest = max(_leaves(error), key=lambda e: len(e.absolute_path))
     code = f"SPEC_{deepest.validator}".upper()
-    return FieldError(tuple(deepest.absolute_path), code, deepest.message[:300])
+    return FieldError(tuple(deepest.absolute_path), code, _readable(deepest))
+
+
+def _readable(error: ValidationError) -> str:
+    # jsonschema quotes the whole offending value; a 5000-character string helps nobody.
+    if error.validator == "maxLength":
+        return f"Must be {error.validator_value} or fewer in length."
+    if error.validator == "minLength":
+        return f"Must be {error.validator_value} or more in length."
+    if error.validator == "maxItems":
+        return f"Must be {error.validator_value} or fewer in length."
+    return error.message if len(error.message) <= 200 else error.message[:197] + "..."
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:

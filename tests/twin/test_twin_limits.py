@@ -1,0 +1,163 @@
+"""What Discord refuses: its length limits, the OpenAPI schema, missing permissions and unknown
+ids; each refusal answers like Discord and (for 400s) is recorded for the teardown check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from tests.twin import conftest
+from tests.twin.model import Perm
+from tests.twin.spec import missing_spec_reason
+from tests.twin.tinybot import TinyBot
+from tests.twin.twin import Twin
+
+pytestmark = pytest.mark.twin
+
+
+async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
+    world = twin.seed()
+    bot = TinyBot(twin)
+    await twin.start_client(bot)
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    return bot, channel
+
+
+async def test_a_2500_character_message_is_refused_and_recorded(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    twin.expect_violations()
+
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x" * 2500)
+
+    assert refused.value.status == 400 and refused.value.code == 50035
+    assert "2000 or fewer" in str(refused.value)
+    assert twin.messages(channel.id) == []
+    [violation] = twin.violations
+    assert violation.kind == "limit" and "content" in violation.detail
+
+
+async def test_an_81_character_webhook_username_is_refused_and_recorded(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    hook = await channel.create_webhook(name="Personas")
+    twin.expect_violations()
+
+    with pytest.raises(discord.HTTPException) as refused:
+        await hook.send("hello", username="n" * 81, wait=True)
+    await hook.send("hello", username="n" * 80, wait=True)
+
+    assert refused.value.code == 50035 and "between 1 and 80" in str(refused.value)
+    assert [m.username for m in twin.messages(channel.id)] == ["n" * 80]
+    assert [v.kind for v in twin.violations] == ["limit"]
+
+
+@pytest.mark.parametrize("name", ["Discord Bot", "clydE", "everyone", "here"])
+async def test_reserved_webhook_usernames_are_refused(twin: Twin, name: str) -> None:
+    _, channel = await ready_channel(twin)
+    hook = await channel.create_webhook(name="Personas")
+    twin.expect_violations()
+    with pytest.raises(discord.HTTPException, match="Username cannot"):
+        await hook.send("hello", username=name, wait=True)
+
+
+@pytest.mark.parametrize(("embeds", "where"), [
+    ([discord.Embed(title="t" * 257)], "embeds.0.title"),
+    ([discord.Embed(description="d" * 4000), discord.Embed(description="d" * 2001)], "embeds"),
+    ([discord.Embed().add_field(name="n", value="v" * 1025)], "embeds.0.fields.0.value"),
+])
+async def test_embed_limits_are_enforced(twin: Twin, embeds: list[discord.Embed],
+                                         where: str) -> None:
+    _, channel = await ready_channel(twin)
+    twin.expect_violations()
+    with pytest.raises(discord.HTTPException):
+        await channel.send(embeds=embeds)
+    assert where in twin.violations[0].detail
+
+
+def oversized_view(custom_ids: list[str], label: str = "ok") -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for custom_id in custom_ids:
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id))
+    return view
+
+
+@pytest.mark.parametrize(("view", "complaint"), [
+    (oversized_view(["a", "a"]), "cannot be duplicated"),
+    (oversized_view(["v" * 101]), "custom_id: Must be 100 or fewer"),
+    (oversized_view(["a"], label="L" * 81), "label: Must be 80 or fewer"),
+])
+async def test_component_limits_are_enforced(twin: Twin, view: discord.ui.View,
+                                             complaint: str) -> None:
+    _, channel = await ready_channel(twin)
+    twin.expect_violations()
+    with pytest.raises(discord.HTTPException, match=complaint):
+        await channel.send("vote", view=view)
+
+
+async def test_a_malformed_body_is_caught_by_the_openapi_schema(twin: Twin) -> None:
+    bot, channel = await ready_channel(twin)
+    twin.expect_violations()
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot.http.request(route, json={"content": "hi", "embeds": {"title": "not a list"}})
+
+    assert refused.value.code == 50035
+    [violation] = twin.violations
+    assert violation.kind == "request-spec" and "embeds" in violation.detail
+    assert twin.messages(channel.id) == []
+
+
+async def test_a_missing_permission_is_a_403_with_code_50013(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    assert twin.seeded is not None
+    twin.deny_bot(twin.seeded.channel, Perm.MANAGE_WEBHOOKS)
+
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.create_webhook(name="Personas")
+
+    assert refused.value.code == 50013
+    assert twin.violations == []  # a 403 is the bot's to handle, not a malformed request
+
+
+async def test_unknown_ids_are_404s_with_discords_codes(twin: Twin) -> None:
+    bot, channel = await ready_channel(twin)
+    with pytest.raises(discord.NotFound) as no_channel:
+        await bot.fetch_channel(123)
+    with pytest.raises(discord.NotFound) as no_message:
+        await channel.fetch_message(456)
+    stale = discord.Webhook.partial(789, "t" * 68, client=bot)
+    with pytest.raises(discord.NotFound) as no_webhook:
+        await stale.send("hi", wait=True)
+    assert (no_channel.value.code, no_message.value.code, no_webhook.value.code) == (
+        10003, 10008, 10015)
+
+
+async def test_the_twins_own_replies_are_checked_against_the_spec(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    sent = await channel.send("hello")
+    good: dict[str, Any] = twin.requests("POST", "/channels/{channel_id}/messages")[0].response
+    broken = {k: v for k, v in good.items() if k != "timestamp"}
+
+    spec = twin.core.spec
+    assert spec.check_response("POST", "/channels/{channel_id}/messages", 200, good) == []
+    problems = spec.check_response("POST", "/channels/{channel_id}/messages", 200, broken)
+    assert problems and "timestamp" in problems[0].message
+    assert sent.content == "hello"
+
+
+def test_a_missing_spec_skips_with_directions_or_fails_in_ci(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setenv("TRIBUNAL_SPECS_DIR", str(tmp_path))
+    reason = missing_spec_reason()
+    assert reason is not None and str(tmp_path) in reason
+
+    monkeypatch.delenv("TRIBUNAL_REQUIRE_SPECS", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        conftest.require_spec()
+    monkeypatch.setenv("TRIBUNAL_REQUIRE_SPECS", "1")
+    with pytest.raises(pytest.fail.Exception):
+        conftest.require_spec()
