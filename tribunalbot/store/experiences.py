@@ -58,7 +58,13 @@ class ExperienceRepo:
         """
         if k <= 0:
             return []
-        blob = to_blob(await embed_async(code, language))
+        hits = await self.nearest(guild, await embed_async(code, language), k)
+        return await self._records(hits)
+
+    async def nearest(self, guild: str, vector: list[float] | bytes, k: int
+                      ) -> list[tuple[int, float]]:
+        """(experience id, cosine distance) of the k nearest vectors, nearest first."""
+        blob = vector if isinstance(vector, bytes) else to_blob(vector)
         if self._share:
             hits = await self._db.fetchall(
                 "SELECT rowid, distance FROM experience_vectors "
@@ -71,12 +77,12 @@ class ExperienceRepo:
                 "WHERE embedding MATCH ? AND k = ? AND guild_id = ? ORDER BY distance",
                 (blob, k, guild),
             )
-        return await self._records(hits)
+        return [(int(h[0]), float(h[1])) for h in hits]
 
-    async def _records(self, hits: list[tuple[object, ...]]) -> list[Retrieved]:
+    async def _records(self, hits: list[tuple[int, float]]) -> list[Retrieved]:
         if not hits:
             return []
-        ids = [int(str(h[0])) for h in hits]
+        ids = [h[0] for h in hits]
         marks = ",".join("?" * len(ids))
         rows = await self._db.fetchall(
             f"SELECT id, guild_id, record FROM experiences WHERE id IN ({marks})", ids
@@ -87,7 +93,7 @@ class ExperienceRepo:
             if exp_id in by_id:
                 guild, payload = by_id[exp_id]
                 record = ExperienceRecord.model_validate_json(payload)
-                out.append(Retrieved(exp_id, guild, float(str(distance)), record))
+                out.append(Retrieved(exp_id, guild, distance, record))
         return out
 
     async def delete_guild(self, guild: str) -> int:

@@ -1,0 +1,1 @@
+"""Labelled code snippets for bench/retrieval.py (written for this project)."""

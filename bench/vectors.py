@@ -1,0 +1,122 @@
+"""Top-5 experience retrieval through sqlite-vec versus a NumPy brute-force baseline.
+
+One guild holds 100,000 experiences and ten other guilds 10,000 each, in one database created
+through the store (same migrations, same vec0 table, same query as the bot). Every query is
+answered by both; the returned ids must be identical. Vectors are random unit vectors: an exact
+k-NN scan costs the same whatever they encode.
+
+    python bench/vectors.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tribunalbot.store import Store, open_store
+from tribunalbot.store.embedding import DIMENSIONS
+
+BIG_GUILD, BIG_SIZE = "big", 100_000
+SMALL_GUILDS, SMALL_SIZE = 10, 10_000
+QUERIES, K, BATCH = 200, 5, 10_000
+
+
+def unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    x = rng.standard_normal((n, DIMENSIONS)).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    return x
+
+
+async def fill(store: Store, guild: str, vectors: np.ndarray, first_id: int) -> None:
+    """Bulk insert experiences and vectors (the store's `save` does the same row by row)."""
+    record = '{"code_pattern":"bench","language":"python"}'
+    for start in range(0, len(vectors), BATCH):
+        chunk = vectors[start:start + BATCH]
+        ids = range(first_id + start, first_id + start + len(chunk))
+        async with store.db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO experiences (id, guild_id, language, record, created_at) "
+                "VALUES (?, ?, 'python', ?, '2026-01-01')",
+                [(i, guild, record) for i in ids])
+            await tx.executemany(
+                "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
+                [(i, guild, v.tobytes()) for i, v in zip(ids, chunk, strict=True)])
+
+
+def numpy_top_k(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray) -> list[int]:
+    distances = 1.0 - matrix @ query  # rows are unit vectors: cosine distance
+    part = np.argpartition(distances, K)[:K]
+    return [int(i) for i in ids[part[np.argsort(distances[part])]]]
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.array(values), q))
+
+
+async def measure(store: Store, guild: str, matrix: np.ndarray, ids: np.ndarray,
+                  queries: np.ndarray) -> tuple[list[float], list[float]]:
+    vec_ms, np_ms = [], []
+    for query in queries:
+        started = time.perf_counter()
+        hits = await store.experiences.nearest(guild, query.tobytes(), K)
+        vec_ms.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        expected = numpy_top_k(matrix, ids, query)
+        np_ms.append((time.perf_counter() - started) * 1000)
+        got = [h[0] for h in hits]
+        if got != expected:
+            raise SystemExit(f"sqlite-vec and NumPy disagree: {got} != {expected}")
+    return vec_ms, np_ms
+
+
+async def run(path: Path) -> tuple[list[float], list[float], int]:
+    rng = np.random.default_rng(20261130)
+    async with open_store(path) as store:
+        started = time.perf_counter()
+        big = unit_vectors(rng, BIG_SIZE)
+        await fill(store, BIG_GUILD, big, 1)
+        next_id = BIG_SIZE + 1
+        for g in range(SMALL_GUILDS):
+            await fill(store, f"small{g}", unit_vectors(rng, SMALL_SIZE), next_id)
+            next_id += SMALL_SIZE
+        await store.db.fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        total = BIG_SIZE + SMALL_GUILDS * SMALL_SIZE
+        print(f"inserted {total:,} vectors in {time.perf_counter() - started:.1f} s")
+        big_ids = np.arange(1, BIG_SIZE + 1)
+        queries = unit_vectors(rng, QUERIES)
+        await measure(store, BIG_GUILD, big, big_ids, queries[:10])  # warm caches
+        vec_ms, np_ms = await measure(store, BIG_GUILD, big, big_ids, queries)
+    return vec_ms, np_ms, total
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        vec_ms, np_ms, total = asyncio.run(run(Path(tmp) / "bench.db"))
+        size_mb = sum(p.stat().st_size for p in Path(tmp).glob("bench.db*")) / 1e6
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    p50, p99 = statistics.median(vec_ms), percentile(vec_ms, 99)
+    np50, np99 = statistics.median(np_ms), percentile(np_ms, 99)
+    print(f"guild of {BIG_SIZE:,} (among {total:,} vectors in 11 guilds), top-{K}, "
+          f"{QUERIES} queries, ids identical to NumPy in every query")
+    print(f"  sqlite-vec (through the store): p50 {p50:.2f} ms  p99 {p99:.2f} ms")
+    print(f"  NumPy brute force:              p50 {np50:.2f} ms  p99 {np99:.2f} ms")
+    print(f"  database {size_mb:.1f} MB, peak RSS {peak_mb:.0f} MB")
+    print(f"metric knn_p50_ms {p50:.2f}")
+    print(f"metric knn_p99_ms {p99:.2f}")
+    print(f"metric numpy_p50_ms {np50:.2f}")
+    print(f"metric knn_vs_numpy {p50 / np50:.2f}")
+    print(f"metric db_size_mb {size_mb:.1f}")
+    print(f"metric peak_rss_mb {peak_mb:.0f}")
+
+
+if __name__ == "__main__":
+    main()
