@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from tribunalbot.llm.offline.findings import Analysis
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
+# so "2 a.m." and "e.g. this" do not split.
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s+[A-Z`\"(*-]|\s*$)|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d{1,5})", re.I)
 MAX_QUOTE = 160
 
@@ -57,9 +59,13 @@ class Contradiction:
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences of `text`, whitespace trimmed."""
+    bounds, last = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        bounds.append((last, m.end()))
+        last = m.end()
+    bounds.append((last, len(text)))
     spans = []
-    for m in _SENTENCE.finditer(text):
-        start, end = m.start(), m.end()
+    for start, end in bounds:
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -136,12 +142,15 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
 def missed(statement: str, analysis: Analysis, domain: str) -> Contradiction | None:
     """A real flaw of any review: the most serious finding of its own domain left unsaid."""
     cited = set(_cited_lines(statement))
+    covered = {f.topic for c in cited for f in analysis.at(c)}
+    spans = sentences(statement)
+    if not spans:
+        return None
+    # Quote the claim it did make, to set against the one it did not.
+    start, end = next((sp for sp in spans if _cited_lines(statement[sp[0]:sp[1]])),
+                      max(spans, key=lambda sp: sp[1] - sp[0]))
     for finding in sorted(analysis.for_domain(domain), key=lambda f: (-f.severity, f.line)):
-        if all(abs(finding.line - c) > 1 for c in cited):
-            spans = sentences(statement)
-            if not spans:
-                return None
-            start, end = spans[min(1, len(spans) - 1)]
+        if finding.topic not in covered and all(abs(finding.line - c) > 1 for c in cited):
             return Contradiction(0.4, quote_around(statement, start, end, start), finding.line,
                                  f"it never mentions line {finding.line}, which "
                                  f"{finding.problem}",

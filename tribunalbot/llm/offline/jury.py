@@ -18,8 +18,8 @@ from tribunalbot.llm.offline.findings import Analysis
 
 # Tuned with tests/offline/test_balance.py so that the AI jury catches the Troublemaker in
 # roughly half of the games.
-ATTENTION = 0.55  # chance that a juror reads a given statement closely
-NOISE = 1.4  # standard deviation of a juror's misjudgement, in evidence-weight units
+ATTENTION = 0.35  # chance that a juror reads a given statement closely
+NOISE = 3.0  # standard deviation of a juror's misjudgement, in evidence-weight units
 ACCUSED_WEIGHT = 0.45  # how much an accusation by someone else sways a vote
 COUNTER_CHANCE = 0.7  # chance that an accused Troublemaker hits back at its accuser
 
@@ -102,7 +102,7 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
         cases = honest_cases(task, analysis, rng)
     target = max(cases, key=lambda c: c.score)
     flaw = target.best or _fallback(task.statements.get(target.seat, ""), analysis, "")
-    where = f" (line {flaw.line})" if flaw.line else ""
+    where = f" (line {flaw.line})" if flaw.line and f"line {flaw.line}" not in flaw.reason else ""
     argument = (f"{_name(task, target.seat)} wrote \"{flaw.quote}\", but {flaw.reason}{where}. "
                 f"What should have been said: {flaw.should}.")
     notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
@@ -119,9 +119,17 @@ def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
         cases = [Case(c.seat, c.score + _pressure(task, c.seat), c.best)
                  for c in honest_cases(task, analysis, rng)]
     target = max(cases, key=lambda c: c.score)
-    if target.best and target.best.weight >= 1.0:
-        reason = f"Their claim \"{target.best.quote[:80]}\" does not survive the code: " \
-                 f"{target.best.reason}."
-    else:
-        reason = "The accusations against them hold up better than the rest of the table's."
-    return VoteReply(target=target.seat, reason=reason)
+    return VoteReply(target=target.seat, reason=_vote_reason(task, target))
+
+
+def _vote_reason(task: Task, case: Case) -> str:
+    accused = len(_accusers(task).get(case.seat, []))
+    if case.best and case.best.weight >= 1.0:
+        return f"{_name(task, case.seat)}'s review does not survive the code: " \
+               f"{case.best.reason}."
+    if accused:
+        noun = "accusation" if accused == 1 else "accusations"
+        return f"{accused} {noun} against {_name(task, case.seat)} stand, and " \
+               f"{case.best.reason if case.best else 'nothing in the code answers them'}."
+    return f"{_name(task, case.seat)}'s review reads least like the code I see: " \
+           f"{case.best.reason if case.best else 'it is vague'}."

@@ -21,7 +21,7 @@ from tribunalbot.llm.offline.review import write_review
 
 def seeded(task: Task) -> random.Random:
     """A generator private to this call: same game, seat, phase, round and attempt, same play."""
-    key = f"{task.game_id}|{task.seat}|{task.kind}|{task.round}|{task.attempt}"
+    key = f"{task.nonce or task.game_id}|{task.seat}|{task.kind}|{task.round}|{task.attempt}"
     return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
 
 
