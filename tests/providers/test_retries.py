@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import email.utils
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from tests.providers.conftest import KEY_ENV, SECRET, Factory, FakeClock
@@ -15,6 +18,7 @@ from tribunalbot.llm.errors import (
     ProviderUnavailable,
     RateLimited,
 )
+from tribunalbot.llm.http import retry_after
 from tribunalbot.llm.usage import UsageLedger
 
 PROMPT = Prompt("shared", "personal", Task(kind="speak", game_id="g1", seat=2))
@@ -193,3 +197,12 @@ async def test_unclosed_think_is_a_cut_off(fake_llm: FakeLLMServer, make_llm: Fa
 
 async def test_errors_are_llm_errors() -> None:
     assert issubclass(AuthError, LLMError) and issubclass(RateLimited, ProviderUnavailable)
+
+
+def test_retry_after_forms() -> None:
+    later = email.utils.format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
+    assert 28 <= (retry_after({"retry-after": later}) or 0) <= 30
+    assert retry_after({"retry-after": "1.5"}) == 1.5
+    assert retry_after({"retry-after-ms": "20", "retry-after": "9"}) == 0.02
+    assert retry_after({"retry-after": "soon"}) is None
+    assert retry_after({}) is None

@@ -193,3 +193,34 @@ async def test_deepseek_starts_in_json_mode_and_openai_uses_completion_tokens() 
     assert "max_tokens" in deepseek.build(Call(PROMPT))[1]
     await deepseek.aclose()
     await openai.aclose()
+
+
+async def test_groq_json_validate_failed_goes_to_repair(
+        fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted(status=400, body={"error": {
+        "message": "Failed to generate JSON", "code": "json_validate_failed",
+        "failed_generation": "{oops"}}), Scripted(VOTE))
+    llm = make_llm("openai")
+    assert (await llm.generate_json(PROMPT, VoteReply)).target == 4
+    assert llm.mode == "json_schema"  # a failed generation is not a refused mechanism
+    assert "failed validation" in fake_llm.bodies("openai")[1]["messages"][-1]["content"]
+
+
+async def test_model_name_does_not_trigger_a_downgrade(
+        fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted(status=400, body={"error": {"message": "prompt too long"}}))
+    llm = make_llm("openai", model="json-format-think")
+    with pytest.raises(BadRequest, match="json-format-think"):
+        await llm.generate_json(PROMPT, VoteReply)
+    assert llm.mode == "json_schema" and not llm.dropped
+
+
+async def test_reasoning_fields_are_not_the_answer(fake_llm: FakeLLMServer,
+                                                   make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted(status=200, body={
+        "id": "x", "object": "chat.completion", "created": 1, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {
+            "role": "assistant", "content": VOTE, "reasoning_content": "seat 6 is innocent",
+            "reasoning": "seat 6 is innocent"}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5}}))
+    assert (await make_llm("openai").generate_json(PROMPT, VoteReply)).target == 4

@@ -187,6 +187,11 @@ class HttpLLM(ABC):
             try:
                 data, attempts = await self.transport.request("POST", path, body, self.ctx)
             except BadRequest as exc:
+                if "json_validate_failed" in exc.detail:
+                    # Groq's JSON mode failed this generation: a bad reply, not a refused
+                    # mechanism, so it goes to the repair round instead of a downgrade.
+                    record = self._record(call, start, exc.attempts, "ok")
+                    return Decoded("", Usage(), "other", self.model), record
                 downgraded = self._downgrade(exc, call, body)
                 if downgraded is None:
                     await emit(self.on_call, self._record(call, start, exc.attempts, exc.kind))
@@ -201,7 +206,7 @@ class HttpLLM(ABC):
 
     def _downgrade(self, exc: BadRequest, call: Call, body: JSON) -> Call | None:
         """The call without the feature the server refused, or None if nothing can go."""
-        said = str(exc).lower()
+        said = exc.detail.lower()  # the server's words only: our own message names the model
         for field in self.optional_fields():
             if field in body and field.lower() in said and field not in self.dropped:
                 log.warning("%s refused %r; not sending it again", self.name, field)

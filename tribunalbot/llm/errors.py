@@ -42,6 +42,7 @@ class ProviderError(LLMError):
         super().__init__(message)
         self.retry_after = retry_after  # seconds the server asked us to wait, if it did
         self.attempts = 1  # HTTP attempts made before giving up (set by the transport)
+        self.detail = ""  # what the server said (redacted), without our own wording
 
 
 class ProviderUnavailable(ProviderError):

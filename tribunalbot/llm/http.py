@@ -8,6 +8,7 @@ never while backing off, so one throttled call does not starve the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import logging
@@ -66,17 +67,23 @@ class ErrorContext:
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
     """The server's wait hint in seconds: retry-after-ms, then retry-after (seconds or date)."""
-    try:
-        if "retry-after-ms" in headers:
+    if "retry-after-ms" in headers:
+        with contextlib.suppress(ValueError):
             return max(float(headers["retry-after-ms"]) / 1000, 0.0)
-        if "retry-after" in headers:
-            return max(float(headers["retry-after"]), 0.0)
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
     except ValueError:
-        when = email.utils.parsedate_to_datetime(headers["retry-after"]) if (
-            "retry-after" in headers) else None
-        if when is not None:
-            return max((when - datetime.now(UTC)).total_seconds(), 0.0)
-    return None
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # unreadable: fall back to our own backoff
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
 
 
 def error_fields(data: object) -> tuple[str, str]:
@@ -110,7 +117,13 @@ def classify(status: int, message: str, words: str, ctx: ErrorContext,
              hint: float | None) -> ProviderError:
     """Map a failed reply to the error family, with a message an operator can act on."""
     said = excerpt(f"{message} [{words}]" if words else message, ctx.secrets) or "(no details)"
-    lowered = f"{message} {words}".lower()
+    error = _classify(status, said, f"{message} {words}".lower(), ctx, hint)
+    error.detail = said
+    return error
+
+
+def _classify(status: int, said: str, lowered: str, ctx: ErrorContext,
+              hint: float | None) -> ProviderError:
     who = f"{ctx.provider} ({ctx.base_url})"
     if status in (401, 403):
         if not ctx.has_key and ctx.api_key_env:
@@ -236,8 +249,10 @@ class Transport:
                     limit: httpx.Timeout) -> httpx.Response:
         who = f"{self.ctx.provider} ({self.ctx.base_url})"
         try:
-            return await self.client.request(method, path, json=body, timeout=limit)
-        except httpx.TimeoutException:
+            # httpx's read timeout is per chunk; the outer timeout bounds the whole reply.
+            async with asyncio.timeout((limit.read or 0) + 1.0):
+                return await self.client.request(method, path, json=body, timeout=limit)
+        except (httpx.TimeoutException, TimeoutError):
             raise ProviderUnavailable(
                 f"{who} did not answer within {limit.read or 0:.0f}s; raise timeout_seconds if "
                 "the model is slow or still loading") from None
