@@ -7,8 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
-
+from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game
 from tribunalbot.store import open_store

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import FixedClock, VotingTable, comparable, make_setup, scripted_llm
 
+from tests.store.store_helpers import FixedClock, VotingTable, comparable, make_setup, scripted_llm
 from tribunalbot.engine.game import run_game
 from tribunalbot.store import Store, open_store
 
@@ -65,7 +65,7 @@ async def _open(path: Path) -> Store:
 
 
 def _spawn(path: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, str(HERE / "store_kill_child.py"), str(path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 
+from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.config import StorageSettings
 from tribunalbot.engine.experience import ExperienceRecord, build_context, distill, game_facts
 from tribunalbot.engine.game import run_game

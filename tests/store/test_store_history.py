@@ -5,8 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
-
+from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.engine.game import run_game
 from tribunalbot.history import default_db_path, print_history, print_stats
 from tribunalbot.store import Store, open_store

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from store_helpers import (
+
+from tests.store.store_helpers import (
     FixedClock,
     VotingTable,
     call_key,
@@ -13,7 +14,6 @@ from store_helpers import (
     make_setup,
     scripted_llm,
 )
-
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameResult, run_game
 from tribunalbot.store import Store, open_store
@@ -121,3 +121,19 @@ async def test_a_finished_game_is_not_unfinished(store: Store) -> None:
     assert await store.unfinished_games() == []
     row = await store.db.fetchone("SELECT status FROM games WHERE id = 'g2'")
     assert row == ("aborted",)
+
+
+async def test_forget_me_scrubs_the_user_from_tables_and_logs(store: Store) -> None:
+    setup = make_setup()
+    await store.create_game(setup, "guild", "chan", "u1")
+    await run_game(setup, scripted_llm(), VotingTable(dict(VOTES)),
+                   sinks=[store.game_sink(setup.game_id)], clock=FixedClock())
+    assert await store.votes.forget_user("u1") >= 4  # vote, score, started game, 2 log records
+    raw = await store.db.fetchall("SELECT public_payload, private_payload FROM events")
+    assert not any('"u1"' in (p or "") or "U1" in (p or "") for row in raw for p in row)
+    assert all(r is not None for r in await store.db.fetchall("SELECT * FROM games"))
+    loaded = await store.load_game(setup.game_id)  # the log still loads
+    closed = next(e for e in loaded.events if isinstance(e, ev.BallotClosed))
+    assert sorted(v.user_id for v in closed.votes) == ["(forgotten)", "u2", "u3"]
+    data = await store.votes.user_data("u1")
+    assert data == {"votes": [], "scores": [], "games_started": []}

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from store_helpers import make_setup
 
+from tests.store.store_helpers import make_setup
 from tribunalbot.engine import events as ev
 from tribunalbot.store import Store, StoreError
 from tribunalbot.store.ops import Webhook

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from tribunalbot.engine.events import HumanVote
-from tribunalbot.store.db import Database, StoreError
+from tribunalbot.store.db import Database, StoreError, Transaction
 from tribunalbot.store.games import iso
 
 
@@ -165,11 +166,36 @@ class VoteRepo:
         }
 
     async def forget_user(self, user_id: str) -> int:
-        """Delete a user's votes and scores and anonymize the games they started."""
+        """Delete a user's votes and scores, anonymize the games they started and their name
+        in game logs (ballots and reveals keep the vote, not the person). Returns rows changed.
+        """
         async with self._db.transaction() as tx:
             removed = await tx.execute("DELETE FROM human_votes WHERE user_id = ?", (user_id,))
             removed += await tx.execute("DELETE FROM scores WHERE user_id = ?", (user_id,))
             removed += await tx.execute(
                 "UPDATE games SET starter_id = '', starter_name = '' WHERE starter_id = ?",
                 (user_id,))
+            removed += await _scrub_logs(tx, user_id)
         return removed
+
+
+FORGOTTEN = "(forgotten)"
+
+
+async def _scrub_logs(tx: Transaction, user_id: str) -> int:
+    needle = '"user_id":' + json.dumps(user_id)  # payloads are stored compact
+    rows = await tx.fetchall(
+        "SELECT game_id, seq, public_payload FROM events WHERE kind IN ('ballot_closed', "
+        "'revealed') AND instr(public_payload, ?) > 0",
+        (needle,),
+    )
+    for game_id, seq, payload in rows:
+        data = json.loads(payload)
+        for key in ("votes", "scores"):
+            for entry in data.get(key, []):
+                if entry.get("user_id") == user_id:
+                    entry.update(user_id=FORGOTTEN, user_name=FORGOTTEN)
+        await tx.execute(
+            "UPDATE events SET public_payload = ? WHERE game_id = ? AND seq = ?",
+            (json.dumps(data, separators=(",", ":")), game_id, seq))
+    return len(rows)
