@@ -41,6 +41,7 @@ class LoggedRequest:
     status: int = 0
     response: Any = None
     authorized: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -61,7 +61,7 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
 
 def _finish(core: Core, entry: LoggedRequest, body: Any, status: int,
             headers: dict[str, str]) -> web.Response:
-    entry.status, entry.response = status, body
+    entry.status, entry.response, entry.headers = status, body, headers
     problems = core.spec.check_response(entry.method, entry.route, status, body)
     for problem in problems:
         _record(core, entry, "response-spec", problem.describe())
