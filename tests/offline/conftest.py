@@ -1,0 +1,50 @@
+"""Shared fixtures: the examples, one offline provider per session (its cache keeps ruff runs
+to one per example), and prompt builders."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tribunalbot.engine.personas import PERSONAS
+from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.findings import Analysis
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_file())
+SEATS = {seat: p.key for seat, p in enumerate(PERSONAS, start=1)}
+
+
+@cache
+def source(name: str) -> str:
+    return (EXAMPLES / name).read_text()
+
+
+@cache
+def analysis_of(name: str) -> Analysis:
+    return analyze(source(name), "")
+
+
+def line_of(name: str, needle: str) -> int:
+    """1-based number of the first line of an example containing `needle`."""
+    for number, text in enumerate(source(name).splitlines(), start=1):
+        if needle in text:
+            return number
+    raise AssertionError(f"{needle!r} not in {name}")
+
+
+def speak_prompt(name: str, seat: int, game: str = "g1", **extra: object) -> Prompt:
+    fields: dict[str, object] = {
+        "kind": "speak", "game_id": game, "seat": seat, "persona": SEATS.get(seat, "ghost"),
+        "code": source(name), "language": "", "personas": SEATS, **extra,
+    }
+    return Prompt("shared", "personal", Task(**fields))  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def llm() -> OfflineLLM:
+    return OfflineLLM()

@@ -1,0 +1,135 @@
+"""Reviews: grounded, in voice, on keyword, even in length, deterministic per game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tribunalbot.engine.personas import GHOST, PERSONA_BY_KEY, PERSONAS, STRATEGIES
+from tribunalbot.engine.replies import parse_review
+from tribunalbot.llm.offline import OfflineLLM
+
+from .conftest import EXAMPLE_NAMES, SEATS, analysis_of, line_of, speak_prompt
+
+FORBIDDEN = ("troublemaker", "saboteur", "impostor", "planted",
+             *(s.name.lower() for s in STRATEGIES), *(s.key.replace("_", " ") for s in STRATEGIES))
+_LINE = re.compile(r"\blines? (\d+)", re.I)
+
+
+def keyword_hits(persona: str, text: str) -> int:
+    lower = text.lower()
+    return sum(1 for k in PERSONA_BY_KEY[persona].keywords if k in lower)
+
+
+async def public_review(llm: OfflineLLM, name: str, seat: int, **extra: object) -> str:
+    reply = parse_review((await llm.generate(speak_prompt(name, seat, **extra))).text)
+    assert reply.well_formed
+    return reply.public
+
+
+async def test_security_guardian_raises_the_sql_injection(llm: OfflineLLM) -> None:
+    seat = next(s for s, k in SEATS.items() if k == "security_guardian")
+    text = await public_review(llm, "user_lookup.py", seat)
+    line = line_of("user_lookup.py", 'f"SELECT')
+    assert f"line {line}" in text.lower() or f"line {line_of('user_lookup.py', '+ user_id')}" \
+        in text.lower()
+    assert "sql" in text.lower() and "CWE-89" in text
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+async def test_every_persona_hits_two_keywords_and_cites_real_lines(
+        llm: OfflineLLM, name: str) -> None:
+    flagged = {f.line for f in analysis_of(name).findings}
+    for seat, key in SEATS.items():
+        text = await public_review(llm, name, seat)
+        assert keyword_hits(key, text) >= 2, (key, text)
+        cited = [int(n) for n in _LINE.findall(text)]
+        assert len(cited) >= 3, (key, text)
+        assert set(cited) <= flagged, (key, cited)
+
+
+async def test_the_ghost_reviewer_also_hits_its_keywords(llm: OfflineLLM) -> None:
+    text = await public_review(llm, "cache_manager.py", 9, persona="ghost")
+    assert keyword_hits(GHOST.key, text) >= 2
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+async def test_reviews_are_about_the_same_length(llm: OfflineLLM, name: str) -> None:
+    counts = []
+    for seat in SEATS:
+        tm = {"troublemaker": True, "strategy": STRATEGIES[seat % 5].key} if seat == 3 else {}
+        counts.append(len((await public_review(llm, name, seat, **tm)).split()))
+    assert max(counts) <= 1.45 * min(counts), counts
+
+
+async def test_same_game_same_review_other_game_other_review(llm: OfflineLLM) -> None:
+    first = [await public_review(llm, "payment_retry.py", s, game="a") for s in SEATS]
+    again = [await public_review(llm, "payment_retry.py", s, game="a") for s in SEATS]
+    other = [await public_review(llm, "payment_retry.py", s, game="b") for s in SEATS]
+    assert first == again
+    assert first != other
+
+
+async def test_ultra_focus_keeps_everyone_on_the_aspect(llm: OfflineLLM) -> None:
+    security_lines = {f.line for f in analysis_of("user_lookup.py").findings
+                      if f.domain == "security_guardian"}
+    for seat in SEATS:
+        text = await public_review(llm, "user_lookup.py", seat, focus="security")
+        assert "security only" in text
+        cited = {int(n) for n in _LINE.findall(text)}
+        assert cited and cited <= security_lines, (SEATS[seat], cited)
+
+
+async def test_hostile_author_hunts_attack_vectors(llm: OfflineLLM) -> None:
+    seat = next(s for s, k in SEATS.items() if k == "performance_guru")
+    text = await public_review(llm, "upload_handler.js", seat, hostile_author=True)
+    security_lines = {f.line for f in analysis_of("upload_handler.js").findings
+                      if f.domain == "security_guardian"}
+    assert "attack vector" in text
+    assert {int(n) for n in _LINE.findall(text)} & security_lines
+
+
+async def test_future_commit_is_mentioned(llm: OfflineLLM) -> None:
+    commit = "perf: this function now runs on every request (was: nightly batch)"
+    text = await public_review(llm, "report_export.py", 2, future_commit=commit)
+    assert commit in text
+
+
+@pytest.mark.parametrize("strategy", [s.key for s in STRATEGIES])
+@pytest.mark.parametrize("name", ["user_lookup.py", "upload_handler.js", "worker_pool.go"])
+async def test_troublemaker_plants_one_claim_by_strategy(
+        llm: OfflineLLM, strategy: str, name: str) -> None:
+    for seat, key in SEATS.items():
+        raw = (await llm.generate(speak_prompt(name, seat, troublemaker=True,
+                                               strategy=strategy))).text
+        reply = parse_review(raw)
+        assert reply.well_formed and len(reply.planted) == 1
+        claim = reply.planted[0]
+        assert claim.claim in reply.public and claim.why_wrong and claim.kind
+        lower = reply.public.lower()
+        assert not [w for w in FORBIDDEN if w in lower], (key, reply.public)
+        assert keyword_hits(key, reply.public) >= 2
+        flagged = {f.line for f in analysis_of(name).findings}
+        assert {int(n) for n in _LINE.findall(claim.claim)} <= flagged
+
+
+async def test_its_perfect_dismisses_a_finding_another_persona_owns(llm: OfflineLLM) -> None:
+    result = analysis_of("user_lookup.py")
+    for seat, key in SEATS.items():
+        reply = parse_review((await llm.generate(speak_prompt(
+            "user_lookup.py", seat, troublemaker=True, strategy="its_perfect"))).text)
+        line = int(_LINE.findall(reply.planted[0].claim)[0])
+        owners = {f.domain for f in result.findings if f.line == line and f.severity >= 3}
+        assert owners - {key}, (key, reply.planted[0].claim)
+
+
+async def test_honest_notes_carry_confidence_and_no_planted_lines(llm: OfflineLLM) -> None:
+    reply = parse_review((await llm.generate(speak_prompt("cache_manager.py", 1))).text)
+    assert reply.notes.startswith("Confidence:") and not reply.planted
+
+
+def test_every_persona_has_a_voice() -> None:
+    from tribunalbot.llm.offline.voice import VOICES
+
+    assert {p.key for p in PERSONAS} | {GHOST.key} <= set(VOICES)
