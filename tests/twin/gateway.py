@@ -24,6 +24,7 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_MESSAGE_CONTENT = 1 << 15
 MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"})
 AUTH_FAILED = 4004
+CLIENT_CLOSED = 1000
 
 
 @dataclass
@@ -61,6 +62,7 @@ class GatewayHub:
         self.sessions: dict[str, Session] = {}
         self.log = GatewayLog()
         self._sockets: set[web.WebSocketResponse] = set()
+        self._dropped: set[web.WebSocketResponse] = set()
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         for session in self.sessions.values():
@@ -72,6 +74,7 @@ class GatewayHub:
     async def drop_connections(self, code: int = 4000) -> None:
         """Close every socket with a resumable code, as when Discord's edge restarts."""
         for socket in list(self._sockets):
+            self._dropped.add(socket)
             await socket.close(code=code, message=b"twin dropped the connection")
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -100,6 +103,10 @@ class GatewayHub:
                     await writer
             if session is not None and session.socket is socket:
                 session.socket = None
+            if session is not None and socket.close_code == CLIENT_CLOSED \
+                    and socket not in self._dropped:
+                # The client logged out (bot.close()): its session cannot be resumed.
+                self.sessions.pop(session.id, None)
         return socket
 
     async def _on_frame(self, socket: web.WebSocketResponse, frame: dict[str, Any],

@@ -144,9 +144,13 @@ def _buckets(call: Call) -> list[tuple[str, str]]:
 
 
 async def serve_attachment(request: web.Request, *, core: Core) -> web.StreamResponse:
+    entry = LoggedRequest("GET", request.path, "/cdn/attachments", dict(request.query), None)
+    core.requests.append(entry)
     stored = core.world.attachments.get(int(request.match_info["attachment_id"]))
     if stored is None or stored.filename != request.match_info["filename"]:
+        entry.status = 404
         return web.Response(status=404, text="Not Found")
+    entry.status = 200
     return web.Response(body=stored.data, headers={"Content-Type": stored.content_type})
 
 

@@ -75,7 +75,8 @@ async def test_a_file_option_is_read_from_the_cdn_and_a_file_is_sent_back(twin: 
     assert reply.type == MSG_CHAT_INPUT_COMMAND
     [echo] = reply.attachments
     assert echo.filename == "echo-snippet.py" and echo.data == b"PRINT('HI')\n"
-    assert any(r.path.startswith("/cdn/") for r in twin.core.requests) is False  # CDN not API
+    [fetch] = twin.requests("GET", "/cdn/attachments")
+    assert fetch.status == 200 and fetch.path.endswith("/snippet.py")
     assert "attachment: echo-snippet.py (12 bytes)" in twin.transcript(twin.seeded.channel)
 
 

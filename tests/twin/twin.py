@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 import discord.gateway
@@ -24,6 +24,19 @@ from tests.twin.transcript import render_channel
 from tests.twin.world import World
 
 T = TypeVar("T")
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+# Twin records, discord.py objects and bare ids are all accepted where a thing is named.
+HasId = _Identified | int
+
+
+def _id(thing: HasId) -> int:
+    return thing if isinstance(thing, int) else thing.id
 
 
 @dataclass
@@ -117,16 +130,17 @@ class Twin:
         self.world.webhooks[hook.id] = hook
         return hook
 
-    def archive_thread(self, thread: Channel | int, *, locked: bool = False) -> None:
-        target = thread if isinstance(thread, Channel) else self.world.channel(thread)
+    def archive_thread(self, thread: HasId, *, locked: bool = False) -> None:
+        target = self.world.channel(_id(thread))
         actions.update_thread(self.core, target, {"archived": True, "locked": locked})
 
     # ---- humans ------------------------------------------------------------------------------
 
-    async def slash(self, user: User, command: str, *, channel: Channel | None = None,
+    async def slash(self, user: User, command: str, *, channel: HasId | None = None,
                     wait_ack: bool = True, **options: Any) -> Interaction:
-        """`command` may name a subcommand: slash(alice, "tribunal leaderboard")."""
-        where = channel or self._default_channel()
+        """`command` may name a subcommand: slash(alice, "tribunal leaderboard"). Options are
+        plain values, twin Users/Channels, or TwinFile for attachment options."""
+        where = self._default_channel() if channel is None else self.world.channel(_id(channel))
         name, *path = command.split()
         found = humans.find_command(self.core, where, name, 1)
         humans.require_can_use(self.core, found, where, user)
@@ -134,8 +148,9 @@ class Twin:
         return await self._send(humans.new_interaction(self.core, 2, user, where, data),
                                 wait_ack)
 
-    async def context_menu(self, user: User, name: str, message: Message, *,
+    async def context_menu(self, user: User, name: str, message: HasId, *,
                            wait_ack: bool = True) -> Interaction:
+        message = self.world.messages[_id(message)]
         where = self.world.channels[message.channel_id]
         found = humans.find_command(self.core, where, name, 3)
         humans.require_can_use(self.core, found, where, user)
@@ -143,9 +158,10 @@ class Twin:
         return await self._send(humans.new_interaction(self.core, 2, user, where, data),
                                 wait_ack)
 
-    async def click(self, user: User, message: Message, custom_id: str, *,
+    async def click(self, user: User, message: HasId, custom_id: str, *,
                     values: list[str] | None = None, wait_ack: bool = True) -> Interaction:
-        current = self.world.messages[message.id]
+        """`message` may be the twin's Message, a discord.py Message, or an id."""
+        current = self.world.messages[_id(message)]
         if current.visible_to not in (None, user.id):
             raise PermissionError(f"{user.username} cannot see that ephemeral message")
         component = humans.find_component(current, custom_id)
@@ -190,10 +206,11 @@ class Twin:
 
     # ---- waiting and reading -----------------------------------------------------------------
 
-    async def wait_for_message(self, channel: Channel | int,
+    async def wait_for_message(self, channel: HasId,
                                predicate: Callable[[Message], bool] | None = None,
                                timeout: float = 5.0) -> Message:  # noqa: ASYNC109 (a plain seconds budget is the test API)
-        channel_id = channel if isinstance(channel, int) else channel.id
+        """The first message in `channel` (oldest first) matching `predicate`."""
+        channel_id = _id(channel)
 
         def probe() -> Message | None:
             return next((m for m in self.world.messages_in(channel_id)
@@ -204,12 +221,11 @@ class Twin:
     async def wait_for(self, probe: Callable[[], T | None], timeout: float = 5.0) -> T:  # noqa: ASYNC109 (a plain seconds budget is the test API)
         return await self.world.wait_until(probe, timeout)
 
-    def messages(self, channel: Channel | int, *, include_ephemeral: bool = False) -> list[Message]:
-        channel_id = channel if isinstance(channel, int) else channel.id
-        return self.world.messages_in(channel_id, include_ephemeral=include_ephemeral)
+    def messages(self, channel: HasId, *, include_ephemeral: bool = False) -> list[Message]:
+        return self.world.messages_in(_id(channel), include_ephemeral=include_ephemeral)
 
-    def transcript(self, channel: Channel | int) -> str:
-        return render_channel(self.world, channel if isinstance(channel, int) else channel.id)
+    def transcript(self, channel: HasId) -> str:
+        return render_channel(self.world, _id(channel))
 
     def requests(self, method: str | None = None, route: str | None = None) -> list[LoggedRequest]:
         return [r for r in self.core.requests
