@@ -15,11 +15,12 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.providers.fake_server import FakeLLMServer, Wire, requested_schema
 from tribunalbot.config import ProviderSettings
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.registry import ADAPTERS
 from tribunalbot.llm.usage import UsageLedger
+
+from .fake_server import FakeLLMServer, Wire, requested_schema
 
 REPO = Path(__file__).resolve().parents[2]
 KEY_ENV = "TRIBUNAL_TEST_PROVIDER_KEY"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.providers.conftest import KEY_ENV, REPO, SECRET
-from tests.providers.fake_server import FakeLLMServer
+from .conftest import KEY_ENV, REPO, SECRET
+from .fake_server import FakeLLMServer
 
 EXAMPLE = REPO / "examples" / "user_lookup.py"
 

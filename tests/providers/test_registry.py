@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from tests.providers.conftest import KEY_ENV, SECRET, FakeClock
-from tests.providers.fake_server import FakeLLMServer, Scripted
 from tribunalbot.config import Config, PersonaRoute, ProviderSettings
 from tribunalbot.doctor import run_doctor
 from tribunalbot.llm.adapter import HttpLLM
@@ -19,6 +17,9 @@ from tribunalbot.llm.limits import PrimeGate, RateLimiter
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.router import PersonaRouter
 from tribunalbot.llm.usage import CallRecord, Prices, UsageLedger, emit
+
+from .conftest import KEY_ENV, SECRET, FakeClock
+from .fake_server import FakeLLMServer, Scripted
 
 
 def _config(fake: FakeLLMServer, **extra: Any) -> Config:

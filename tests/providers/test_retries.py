@@ -7,8 +7,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.providers.conftest import KEY_ENV, SECRET, Factory, FakeClock
-from tests.providers.fake_server import FakeLLMServer, Scripted
 from tribunalbot.llm.base import LLMError, Prompt, Task
 from tribunalbot.llm.errors import (
     AuthError,
@@ -20,6 +18,9 @@ from tribunalbot.llm.errors import (
 )
 from tribunalbot.llm.http import retry_after
 from tribunalbot.llm.usage import UsageLedger
+
+from .conftest import KEY_ENV, SECRET, Factory, FakeClock
+from .fake_server import FakeLLMServer, Scripted
 
 PROMPT = Prompt("shared", "personal", Task(kind="speak", game_id="g1", seat=2))
 

@@ -7,8 +7,6 @@ import json
 import pytest
 from pydantic import BaseModel, Field
 
-from tests.providers.conftest import Factory
-from tests.providers.fake_server import FakeLLMServer, Scripted
 from tribunalbot.config import ProviderSettings
 from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.adapter import Call
@@ -17,6 +15,9 @@ from tribunalbot.llm.errors import BadRequest, InvalidReply
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
 from tribunalbot.llm.structured import extract_json, strict_schema, strip_think
 from tribunalbot.llm.usage import UsageLedger
+
+from .conftest import Factory
+from .fake_server import FakeLLMServer, Scripted
 
 PROMPT = Prompt("shared code", "Vote now. Candidates: seat 4, seat 6.",
                 Task(kind="vote", game_id="g7", seat=1, candidates=(4, 6)))
@@ -224,3 +225,12 @@ async def test_reasoning_fields_are_not_the_answer(fake_llm: FakeLLMServer,
             "reasoning": "seat 6 is innocent"}}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5}}))
     assert (await make_llm("openai").generate_json(PROMPT, VoteReply)).target == 4
+
+
+@pytest.mark.parametrize(("kind", "wanted", "expected"), [
+    ("anthropic", "json_mode", "prompt"), ("anthropic", "auto", "json_schema"),
+    ("ollama", "json_mode", "json_mode"), ("openai", "prompt", "prompt"),
+])
+async def test_configured_mechanism(kind: str, wanted: str, expected: str,
+                                    make_llm: Factory) -> None:
+    assert make_llm(kind, structured_output=wanted).mode == expected

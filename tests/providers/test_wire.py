@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.providers.conftest import SECRET, Factory
-from tests.providers.fake_server import FakeLLMServer, Scripted
 from tribunalbot.engine.replies import VoteReply
 from tribunalbot.llm.base import Prompt, Task, Usage
 from tribunalbot.llm.usage import UsageLedger
+
+from .conftest import SECRET, Factory
+from .fake_server import FakeLLMServer, Scripted
 
 SHARED = "RULES\n\nCODE UNDER REVIEW\n```python\nprint('hi')\n```"
 PROMPT = Prompt(SHARED, "You are seat 3. Review the code.",

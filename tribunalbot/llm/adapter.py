@@ -115,9 +115,11 @@ class HttpLLM(ABC):
 
     def _initial_mode(self) -> Mode:
         wanted = self.settings.structured_output
-        if wanted != "auto" and wanted in self.modes:
-            return wanted
-        return self.modes[0]
+        if wanted == "auto":
+            return self.modes[0]
+        # The configured mechanism, or the next weaker one this provider has.
+        floor = LADDER.index(wanted)
+        return next((m for m in self.modes if LADDER.index(m) >= floor), self.modes[-1])
 
     @abstractmethod
     def build(self, call: Call) -> tuple[str, JSON]:
