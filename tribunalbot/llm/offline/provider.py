@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import cast
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Task, Usage
 from tribunalbot.llm.offline import jury
@@ -64,7 +64,8 @@ class OfflineLLM:
         analysis = await self.analysis(task.code, task.language)
         rng = seeded(task)
         if task.kind == "speak":
-            text = write_review(task, analysis, rng)
+            # The engine sizes max_tokens from the word budget (about 3 tokens a word).
+            text = write_review(task, analysis, rng, words=request.max_tokens // 3)
         else:
             text = _short_answer(analysis)
         return Completion(text, _usage(request, text), self.name)
@@ -73,6 +74,8 @@ class OfflineLLM:
         task = request.task
         if task.kind == "distill":
             return _distill()(task, schema)
+        if task.kind == "probe":  # `tribunalbot doctor`: always healthy, nothing to reach
+            return _probe(schema)
         analysis = await self.analysis(task.code, task.language)
         rng = seeded(task)
         plays: dict[str, Callable[[Task, Analysis, random.Random], BaseModel]] = {
@@ -101,6 +104,13 @@ def _short_answer(analysis: Analysis) -> str:
         return "Nothing stands out in this code."
     f = top[0]
     return f"Line {f.line} {f.info.problem}. {f.info.fix}."
+
+
+def _probe(schema: type[Model]) -> Model:
+    try:
+        return schema.model_validate({"ok": True})
+    except ValidationError as exc:
+        raise LLMError(f"offline provider cannot answer a {schema.__name__} probe") from exc
 
 
 def _distill() -> Callable[[Task, type[Model]], Model]:

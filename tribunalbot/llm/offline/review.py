@@ -80,15 +80,16 @@ def render_items(voice: Voice, picks: list[Finding], own: str,
     return out
 
 
-def _even_out(parts: list[str], voice: Voice, rng: random.Random) -> list[str]:
+def _even_out(parts: list[str], voice: Voice, rng: random.Random,
+              target: int) -> list[str]:
     """Pad short reviews with asides and trim long ones, so length tells nothing."""
     fillers = list(voice.fillers)
     rng.shuffle(fillers)
     words = sum(len(p.split()) for p in parts)
-    if words > TARGET_WORDS + SLACK and len(parts) > 2:
+    if words > target + SLACK and len(parts) > 2:
         words -= len(parts[0].split())
         parts = parts[1:]
-    while words < TARGET_WORDS - SLACK and fillers:
+    while words < target - SLACK and fillers:
         filler = fillers.pop()
         parts.insert(len(parts) - 1, filler)
         words += len(filler.split())
@@ -114,13 +115,20 @@ def _notes(picks: list[Finding], analysis: Analysis) -> str:
             f"({', '.join(sources)}) at lines {lines}.")
 
 
-def write_review(task: Task, analysis: Analysis, rng: random.Random) -> str:
+def items_for(words: int) -> int:
+    """Three findings when the word budget allows it; fewer under a tight budget."""
+    return ITEMS if words >= 110 else 2 if words >= 70 else 1
+
+
+def write_review(task: Task, analysis: Analysis, rng: random.Random,
+                 words: int = 2 * TARGET_WORDS) -> str:
     voice = voice_for(task.persona)
-    honest = ITEMS - 1 if task.troublemaker else ITEMS
+    count = items_for(words)
+    honest = count - 1 if task.troublemaker else count
     picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     items = render_items(voice, picks, own, rng)
-    if not items:
+    if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     planted: tuple[PlantedClaim, ...] = ()
     if task.troublemaker:
@@ -134,6 +142,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random) -> str:
         fix = picks[0].info.fix
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
-    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng)
+    target = min(TARGET_WORDS, int(words * 0.8))
+    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)
