@@ -1,0 +1,97 @@
+"""Message and command endpoints beyond the main flow: global sync, fetching the original
+response, editing a webhook message inside a thread, deleting, and channel history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from tests.twin.tinybot import TinyBot
+from tests.twin.twin import Twin
+
+pytestmark = pytest.mark.twin
+
+
+async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
+    world = twin.seed()
+    bot = TinyBot(twin)
+    await twin.start_client(bot)
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    return bot, channel
+
+
+async def test_a_global_sync_overwrites_the_whole_scope_and_keeps_ids(twin: Twin) -> None:
+    bot, _ = await ready_channel(twin)
+
+    @bot.tree.command(name="ping", description="pong")
+    async def ping(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("pong")
+
+    first = await bot.tree.sync()
+    bot.tree.remove_command("ping")
+
+    @bot.tree.command(name="ping", description="pong again")
+    async def ping_again(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("pong again")
+
+    second = await bot.tree.sync()
+    assert [c.name for c in first] == ["ping"] and first[0].id == second[0].id
+    global_commands = [c for c in twin.world.commands.values() if c.guild_id is None]
+    assert [c.definition["description"] for c in global_commands] == ["pong again"]
+    assert twin.seeded is not None
+    used = await twin.slash(twin.seeded.humans["alice"], "ping")
+    assert twin.replies(used)[0].content == "pong again"
+
+
+async def test_the_original_response_can_be_fetched_and_edited(twin: Twin) -> None:
+    bot, _ = await ready_channel(twin)
+    assert twin.seeded is not None
+    fetched: list[discord.InteractionMessage] = []
+
+    @bot.tree.command(name="status", description="status message",
+                      guild=discord.Object(twin.seeded.guild_id))
+    async def status(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("phase 1")
+        message = await interaction.original_response()
+        fetched.append(await message.edit(content="phase 2"))
+
+    await bot.tree.sync(guild=discord.Object(twin.seeded.guild_id))
+    used = await twin.slash(twin.seeded.humans["alice"], "status")
+    await twin.wait_for(lambda: fetched)
+
+    assert fetched[0].id == used.original_message_id
+    assert twin.replies(used)[0].content == "phase 2"
+    assert twin.requests("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+
+
+async def test_a_webhook_message_in_a_thread_is_edited_in_place(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    thread = await (await channel.send("topic")).create_thread(name="game")
+    hook = await channel.create_webhook(name="Personas")
+    status = await hook.send("Round 1 — 0 voted", username="Clerk", thread=thread, wait=True)
+
+    await hook.edit_message(status.id, content="Round 1 — 2 voted", thread=thread)
+
+    [stored] = twin.messages(thread.id)
+    assert stored.content == "Round 1 — 2 voted" and stored.username == "Clerk"
+    assert stored.edited_timestamp is not None
+
+
+async def test_deleted_messages_leave_the_transcript_and_history_reads_newest_first(
+        twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    kept = await channel.send("kept")
+    gone = await channel.send("gone")
+    await channel.send("last")
+
+    await gone.delete()
+    history = [m.content async for m in channel.history(limit=10)]
+
+    assert history == ["last", "kept"]
+    assert "gone" not in twin.transcript(channel.id)
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(gone.id)
+    assert (await channel.fetch_message(kept.id)).content == "kept"
