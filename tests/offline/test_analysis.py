@@ -48,6 +48,7 @@ def test_heuristics_catch_what_ruff_misses_in_python() -> None:
     ("upload_handler.js", "S3_SECRET", "secret"),
     ("upload_handler.js", "writeFileSync", "blocking_io"),
     ("upload_handler.js", 'require("moment")', "deprecated_dep"),
+    ("upload_handler.js", "res.sendFile(path.join(UPLOAD_DIR, file))", "path_traversal"),
     ("worker_pool.go", "Sprintf(\"UPDATE", "sql_injection"),
     ("worker_pool.go", "ioutil.ReadAll", "ignored_error"),
     ("worker_pool.go", "panic(", "crash"),

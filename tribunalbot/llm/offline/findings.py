@@ -85,7 +85,7 @@ _SNIFFERS: tuple[tuple[str, re.Pattern[str]], ...] = (
 def normalize_language(language: str, code: str) -> str:
     lang = language.strip().lower()
     lang = _LANG_ALIASES.get(lang, lang)
-    if lang:
+    if lang not in ("", "text", "plain", "unknown", "auto"):
         return lang
     for name, pattern in _SNIFFERS:
         if pattern.search(code):

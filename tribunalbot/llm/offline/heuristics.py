@@ -132,6 +132,30 @@ def heuristic_findings(code: str, language: str) -> list[Finding]:
     found += _import_findings(lines, language)
     found += _structural_findings(structure)
     found += _layer_findings(lines, structure)
+    found += _taint_findings(lines)
+    return found
+
+
+_SOURCE = re.compile(r"\b(\w+)\s*:?=\s*(?:await\s+)?(?:req\.(?:params|query|body)|request\."
+                     r"(?:args|form|files|json|values|get_json)|r\.(?:URL|FormValue)|sys\.argv)")
+_PATH_SINK = re.compile(r"\b(path\.join|os\.path\.join|filepath\.Join|sendFile|open|"
+                        r"readFile\w*|writeFile\w*|unlink)\(([^)]*)")
+
+
+def _taint_findings(lines: list[str]) -> list[Finding]:
+    """Request input that reaches a filesystem path, directly or through one variable."""
+    tainted: set[str] = set()
+    found: list[Finding] = []
+    for line, text in enumerate(lines, start=1):
+        sink = _PATH_SINK.search(text)
+        if sink:
+            args = sink.group(2)
+            if re.search(r"\breq\.(params|query|body)|\brequest\.", args) or any(
+                    re.search(rf"\b{re.escape(name)}\b", args) for name in tainted):
+                found.append(Finding(line, "path_traversal"))
+        source = _SOURCE.search(text)
+        if source:
+            tainted.add(source.group(1))
     return found
 
 

@@ -132,9 +132,9 @@ VOICES: dict[str, Voice] = {
          "At line {line} the module {problem}. {fix}, and record why it is needed.",
          "Line {line} {problem}, which ties us to someone else's release schedule. {fix}."),
         ("Pin each dependency version, prefer the stdlib where it covers the need, and "
-         "upgrade the deprecated package before it stops receiving fixes.",
+         "replace anything deprecated before it stops receiving fixes.",
          "Every import above is a dependency to pin and maintain; the stdlib covers part of "
-         "it, and the deprecated package should be replaced, not upgraded in place."),
+         "it, and anything deprecated should be replaced, not upgraded in place."),
         "third-party client wiring",
         ("architect", "security_guardian", "error_philosopher"),
         ("Every dependency is code we did not review.",
