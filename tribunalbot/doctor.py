@@ -41,7 +41,7 @@ async def check_provider(name: str, settings: ProviderSettings,
                          **transport_options: Any) -> tuple[bool, str]:
     """(works, what was found) for one provider."""
     if settings.kind == "offline":
-        return True, "offline player, no network needed"
+        return await _probe_offline(name, settings)
     # Two attempts at most: the doctor should answer quickly, not ride out an outage.
     options = {"max_attempts": 2, **transport_options}
     try:
@@ -71,3 +71,15 @@ async def _probe(llm: HttpLLM, where: str) -> tuple[bool, str]:
         return False, f"{where}: reachable, {listed}; test request failed: {exc}"
     structured = f"structured output: {llm.mode}" + ("" if reply.ok else " (odd answer)")
     return "NOT" not in listed, f"{where}: reachable, {listed}, {structured}"
+
+
+async def _probe_offline(name: str, settings: ProviderSettings) -> tuple[bool, str]:
+    try:
+        llm = build_provider(name, settings)
+        try:
+            reply = await llm.generate_json(PROBE, Probe)
+        finally:
+            await llm.aclose()
+    except LLMError as exc:
+        return False, f"offline player failed: {exc}"
+    return reply.ok, "offline player, no network needed"
