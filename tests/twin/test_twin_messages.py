@@ -95,3 +95,41 @@ async def test_deleted_messages_leave_the_transcript_and_history_reads_newest_fi
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(gone.id)
     assert (await channel.fetch_message(kept.id)).content == "kept"
+
+
+async def test_a_human_message_is_hidden_from_the_bot_but_given_to_its_context_menu(
+        twin: Twin) -> None:
+    bot, channel = await ready_channel(twin)
+    assert twin.seeded is not None
+    alice = twin.seeded.humans["alice"]
+
+    posted = twin.post_as(alice, channel.id, "```py\nprint(1)\n```")
+    cached = await twin.wait_for(lambda: discord.utils.get(bot.cached_messages, id=posted.id))
+    used = await twin.context_menu(twin.seeded.humans["bob"], "Send to Tribunal", posted)
+
+    assert cached.content == ""  # no message_content intent
+    assert twin.replies(used)[0].content == "reviewing: ```py\nprint(1)\n```"
+
+
+async def test_subcommands_and_permission_changes_reach_the_bot(twin: Twin) -> None:
+    bot, channel = await ready_channel(twin)
+    assert twin.seeded is not None
+    here = discord.Object(twin.seeded.guild_id)
+    group = discord.app_commands.Group(name="tribunal", description="games")
+
+    @group.command(name="leaderboard", description="top players")
+    async def leaderboard(interaction: discord.Interaction[Any], top: int = 3) -> None:
+        me = interaction.guild.me if interaction.guild else None
+        can = bool(me and interaction.channel
+                   and interaction.channel.permissions_for(me).manage_webhooks)
+        await interaction.response.send_message(f"top {top}, webhooks: {can}")
+
+    bot.tree.add_command(group, guild=here)
+    await bot.tree.sync(guild=here)
+    first = await twin.slash(twin.seeded.humans["alice"], "tribunal leaderboard", top=5)
+    twin.deny_bot(channel.id, 1 << 29)
+    await twin.wait_for(lambda: not channel.permissions_for(channel.guild.me).manage_webhooks)
+    second = await twin.slash(twin.seeded.humans["alice"], "tribunal leaderboard")
+
+    assert twin.replies(first)[0].content == "top 5, webhooks: True"
+    assert twin.replies(second)[0].content == "top 3, webhooks: False"

@@ -14,7 +14,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from tests.twin import actions, humans
+from tests.twin import actions, humans, payloads
 from tests.twin.core import Core, LoggedRequest, Violation
 from tests.twin.gateway import GatewayHub
 from tests.twin.model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook
@@ -117,9 +117,33 @@ class Twin:
         self.seeded = Seeded(guild.id, made[channels[0]], made, people, world.bot_user)
         return self.seeded
 
-    def deny_bot(self, channel: Channel, permissions: int) -> None:
+    def deny_bot(self, channel: HasId, permissions: int) -> None:
         """A channel overwrite taking permissions away from the bot (e.g. MANAGE_WEBHOOKS)."""
-        channel.overwrites.append(Overwrite(self.world.app.id, 1, deny=permissions))
+        target = self.world.channel(_id(channel))
+        target.overwrites.append(Overwrite(self.world.app.id, 1, deny=permissions))
+        self.core.dispatch("CHANNEL_UPDATE", payloads.channel(self.world, target))
+
+    def set_bot_permissions(self, permissions: int) -> None:
+        """Replace what the bot's role grants in the whole guild (GUILD_ROLE_UPDATE)."""
+        guild = self.world.guild(self._seeded().guild_id)
+        role_id = guild.members[self.world.app.id].role_ids[0]
+        role = guild.roles[role_id]
+        role.permissions = permissions
+        self.core.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": {
+            "id": str(role.id), "name": role.name, "permissions": str(permissions),
+            "position": role.position, "color": 0, "hoist": False, "managed": False,
+            "mentionable": False, "flags": 0}})
+
+    def post_as(self, user: User, channel: HasId, content: str = "",
+                files: list[humans.TwinFile] | None = None) -> Message:
+        """A human writes in a channel or thread (MESSAGE_CREATE, content hidden from bots
+        without the message_content intent, as on Discord)."""
+        target = self.world.channel(_id(channel))
+        message = Message(id=self.world.snowflakes.next(), channel_id=target.id,
+                          guild_id=target.guild_id, author_id=user.id, content=content)
+        message.attachments = [self.core.store_file(target.id, f.filename, f.data,
+                                                    f.content_type) for f in files or []]
+        return actions.post(self.core, message)
 
     def add_foreign_webhook(self, channel: Channel, name: str, creator: User) -> Webhook:
         """A webhook a human made in the server settings: not owned by the application."""
@@ -232,9 +256,12 @@ class Twin:
                 if (method is None or r.method == method) and (route is None or r.route == route)]
 
     def _default_channel(self) -> Channel:
+        return self._seeded().channel
+
+    def _seeded(self) -> Seeded:
         if self.seeded is None:
             raise RuntimeError("seed the twin first")
-        return self.seeded.channel
+        return self.seeded
 
     # ---- gateway, rate limits, violations ----------------------------------------------------
 
