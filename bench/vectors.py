@@ -64,17 +64,21 @@ def percentile(values: list[float], q: float) -> float:
 
 async def measure(store: Store, guild: str, matrix: np.ndarray, ids: np.ndarray,
                   queries: np.ndarray) -> tuple[list[float], list[float]]:
-    vec_ms, np_ms = [], []
+    """Time every query both ways, in two separate passes: BLAS worker threads keep spinning
+    for a while after a NumPy call and would steal the core from an interleaved SQLite query."""
+    vec_ms, np_ms, got, expected = [], [], [], []
     for query in queries:
         started = time.perf_counter()
         hits = await store.experiences.nearest(guild, query.tobytes(), K)
         vec_ms.append((time.perf_counter() - started) * 1000)
+        got.append([h[0] for h in hits])
+    for query in queries:
         started = time.perf_counter()
-        expected = numpy_top_k(matrix, ids, query)
+        expected.append(numpy_top_k(matrix, ids, query))
         np_ms.append((time.perf_counter() - started) * 1000)
-        got = [h[0] for h in hits]
-        if got != expected:
-            raise SystemExit(f"sqlite-vec and NumPy disagree: {got} != {expected}")
+    for mine, truth in zip(got, expected, strict=True):
+        if mine != truth:
+            raise SystemExit(f"sqlite-vec and NumPy disagree: {mine} != {truth}")
     return vec_ms, np_ms
 
 

@@ -11,7 +11,11 @@ CREATE TABLE experiences (
 CREATE INDEX experiences_guild ON experiences (guild_id);
 CREATE INDEX experiences_game ON experiences (game_id);
 
+-- chunk_size: every partition (guild) allocates whole chunks, so a guild with one experience
+-- costs one chunk on disk (512 x 128 floats = 256 KiB); smaller chunks slow the scan of a big
+-- guild (128: ~12% slower at 100,000 vectors), 512 scans as fast as the default 1024.
 CREATE VIRTUAL TABLE experience_vectors USING vec0 (
     guild_id TEXT PARTITION KEY,
-    embedding float[128] distance_metric=cosine
+    embedding float[128] distance_metric=cosine,
+    chunk_size=512
 );
