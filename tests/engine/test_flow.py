@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 
 from tests.engine.scripts import (
@@ -160,3 +161,15 @@ async def test_provider_failure_cancels_the_phase_and_propagates() -> None:
     else:
         raise AssertionError("expected the provider error")
     assert time.perf_counter() - started < 4  # the slow calls were cancelled, not awaited
+
+
+async def test_each_phase_prefix_extends_the_previous_one() -> None:
+    llm = scripted()
+    await run_game(setup(9), llm, RecordingTable(), clock=FixedClock())
+    order: list[str] = []
+    for prompt in llm.calls:
+        if not order or order[-1] != prompt.shared:
+            order.append(prompt.shared)
+    assert len(order) >= 3
+    for earlier, later in itertools.pairwise(order):
+        assert later.startswith(earlier)

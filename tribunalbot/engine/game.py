@@ -178,7 +178,9 @@ class _Game:
         return statements, accusations
 
     def _tribunal_prefix(self, rnd: int, *, include_current: bool) -> str:
-        """Shared context for a debate or vote: grows by appending, so it caches well."""
+        """Shared context for a debate or vote. Each phase's prefix extends the previous
+        phase's, so prefix caches carry over; who is still in play is in each task's
+        candidate list, never at the end of this text."""
         assert self.seating is not None
         names = {s: p.name for s, p in self.seating.personas.items()}
         parts = [self.seating.briefing.shared_head(), "THE REVIEWS:"]
@@ -193,8 +195,6 @@ class _Game:
             if elim is not None:
                 gone = f"seat {elim.seat} ({names[elim.seat]})" if elim.seat else "nobody (tie)"
                 parts.append(f"VOTE, ROUND {past}: eliminated {gone}.")
-        active = ", ".join(f"{s} ({names[s]})" for s in self.state.active_seats())
-        parts.append(f"STILL IN PLAY: {active}")
         return "\n\n".join(parts)
 
     async def _in_seat_order(self, seats: list[int],
