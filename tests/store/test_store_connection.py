@@ -49,6 +49,26 @@ async def test_pragmas_and_vec_extension(tmp_path: Path) -> None:
         assert version is not None and str(version[0]).startswith("v")
 
 
+async def test_awkward_file_names_are_fine(tmp_path: Path) -> None:
+    path = tmp_path / "my games #1 ?100%.db"
+    async with open_store(path) as store:
+        await store.set_guild_settings("g", {"a": 1})
+    async with open_store(path) as store:
+        assert await store.guild_settings("g") == {"a": 1}
+    assert path.exists()
+
+
+async def test_a_failed_transaction_leaves_the_connection_usable(tmp_path: Path) -> None:
+    async with open_store(tmp_path / "t.db") as store:
+        with pytest.raises(RuntimeError):
+            async with store.db.transaction() as tx:
+                await tx.execute("INSERT INTO guild_settings VALUES ('g', '{}', 'now')")
+                raise RuntimeError("boom")
+        assert await store.guild_settings("g") is None  # rolled back
+        await store.set_guild_settings("g", {"ok": True})
+        assert await store.guild_settings("g") == {"ok": True}
+
+
 async def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
     async with open_store(tmp_path / "t.db") as store:
         with pytest.raises(store.db.error, match="FOREIGN KEY"):

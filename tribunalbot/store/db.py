@@ -60,7 +60,7 @@ def _vec_extension_path() -> str:
 
 def check_path(path: Path) -> Path:
     """Refuse paths that cannot be a writable database file, before SQLite touches them."""
-    path = path.expanduser()
+    path = path.expanduser().resolve()  # absolute: it becomes a file: URI
     if path.is_dir():
         raise StoreError(f"database path {path} is a directory, not a file")
     parent = path.parent
@@ -97,7 +97,7 @@ class Database:
             # mode=rw for an existing file: never fall back to read-only silently.
             mode = "rw" if path.exists() else "rwc"
             raw = driver.connect(
-                f"file:{path}?mode={mode}", uri=True, isolation_level=None,
+                f"{path.as_uri()}?mode={mode}", uri=True, isolation_level=None,
                 timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False,
             )
             try:
@@ -111,9 +111,8 @@ class Database:
 
         conn = aiosqlite.Connection(connector, iter_chunk_size=256)
         try:
-            await conn
-        except driver.Error as exc:
-            conn.stop()
+            await conn  # on failure aiosqlite stops its worker thread itself
+        except (driver.Error, OSError) as exc:
             raise StoreError(f"cannot open database {path}: {exc}") from None
         db = cls(conn, driver, path)
         try:
@@ -165,10 +164,13 @@ class Database:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield Transaction(self._conn)
+                await self._conn.execute("COMMIT")
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                # Also after a failed COMMIT: the shared connection must never be left inside
+                # a transaction, or every later game's BEGIN would fail.
+                if self._conn.in_transaction:
+                    await self._conn.execute("ROLLBACK")
                 raise
-            await self._conn.execute("COMMIT")
 
     async def script(self, sql: str) -> None:
         """Run a multi-statement script (it manages its own transaction)."""
