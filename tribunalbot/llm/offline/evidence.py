@@ -16,6 +16,7 @@ from tribunalbot.llm.offline.findings import Analysis
 # so "2 a.m." and "e.g. this" do not split.
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s+[A-Z`\"(*-]|\s*$)|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d{1,5})", re.I)
+_CLAUSE = re.compile(r"[,;:]\s+")
 MAX_QUOTE = 160
 
 
@@ -76,16 +77,22 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def quote_around(text: str, start: int, end: int, anchor: int) -> str:
-    """An exact substring of `text` of at most MAX_QUOTE chars containing `anchor`."""
-    if end - start > MAX_QUOTE:
-        lo = max(start, anchor - MAX_QUOTE // 2)
-        hi = min(end, lo + MAX_QUOTE)
-        while lo > start and not text[lo - 1].isspace():  # do not cut a word in two
-            lo += 1
-            if lo >= anchor:
-                break
-        start, end = lo, hi
-    return text[start:end].strip()
+    """An exact substring of `text` of at most MAX_QUOTE chars containing `anchor`.
+
+    Whole sentence if it fits, else the clauses around the anchor, else whole words around
+    it: a quote cut mid-word reads as a misquote.
+    """
+    if end - start <= MAX_QUOTE:
+        return text[start:end].strip()
+    cuts = [start, *(m.end() for m in _CLAUSE.finditer(text, start, end)), end]
+    lo = max(c for c in cuts if c <= max(anchor, start))
+    hi = min(c for c in cuts if c > lo)
+    while hi < end and (bigger := min(c for c in cuts if c > hi)) - lo <= MAX_QUOTE:
+        hi = bigger
+    if hi - lo > MAX_QUOTE:
+        hi = text.rfind(" ", lo, lo + MAX_QUOTE)
+        hi = hi if hi > lo else lo + MAX_QUOTE
+    return text[lo:hi].strip().rstrip(",;:")
 
 
 def _cited_lines(sentence: str) -> list[int]:
@@ -139,8 +146,12 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
     return out
 
 
-def missed(statement: str, analysis: Analysis, domain: str) -> Contradiction | None:
-    """A real flaw of any review: the most serious finding of its own domain left unsaid."""
+def missed(statement: str, analysis: Analysis, domain: str | None) -> Contradiction | None:
+    """A real flaw of any review: a serious finding left unsaid.
+
+    With a domain, the most serious finding of the reviewer's own domain; without one, the
+    most serious finding of the whole analysis (time spent on small things instead).
+    """
     cited = set(_cited_lines(statement))
     covered = {f.topic for c in cited for f in analysis.at(c)}
     spans = sentences(statement)
@@ -149,11 +160,13 @@ def missed(statement: str, analysis: Analysis, domain: str) -> Contradiction | N
     # Quote the claim it did make, to set against the one it did not.
     start, end = next((sp for sp in spans if _cited_lines(statement[sp[0]:sp[1]])),
                       max(spans, key=lambda sp: sp[1] - sp[0]))
-    for finding in sorted(analysis.for_domain(domain), key=lambda f: (-f.severity, f.line)):
-        if finding.topic not in covered and all(abs(finding.line - c) > 1 for c in cited):
-            return Contradiction(0.4, quote_around(statement, start, end, start), finding.line,
-                                 f"it never mentions line {finding.line}, which "
-                                 f"{finding.problem}",
-                                 f"line {finding.line} {finding.problem}; "
-                                 f"{finding.info.fix.lower()}")
+    pool = analysis.for_domain(domain) if domain else list(analysis.findings)
+    for finding in sorted(pool, key=lambda f: (-f.severity, f.line)):
+        if finding.topic in covered or any(abs(finding.line - c) <= 1 for c in cited):
+            continue
+        lead = "it never mentions" if domain else "it spends its words elsewhere and skips"
+        return Contradiction(0.4, quote_around(statement, start, end, start), finding.line,
+                             f"{lead} line {finding.line}, which {finding.problem}",
+                             f"line {finding.line} {finding.problem}; "
+                             f"{finding.info.fix.lower()}")
     return None

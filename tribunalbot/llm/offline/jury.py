@@ -24,6 +24,15 @@ ACCUSED_WEIGHT = 0.45  # how much an accusation by someone else sways a vote
 COUNTER_CHANCE = 0.7  # chance that an accused Troublemaker hits back at its accuser
 
 
+# Phrasings of an accusation; every one quotes, cites and says what should have been said.
+ARGUMENTS: tuple[str, ...] = (
+    "{name} wrote \"{quote}\", but {reason}{where}. What should have been said: {should}.",
+    "Look at what {name} told us: \"{quote}\". Yet {reason}{where}. "
+    "It should have said: {should}.",
+    "\"{quote}\", says {name}; but {reason}{where}. The honest review says: {should}.",
+)
+
+
 @dataclass(frozen=True)
 class Case:
     seat: int
@@ -32,7 +41,7 @@ class Case:
 
 
 def _fallback(statement: str, analysis: Analysis, domain: str) -> Contradiction:
-    flaw = missed(statement, analysis, domain)
+    flaw = missed(statement, analysis, domain) or missed(statement, analysis, None)
     if flaw is not None:
         return flaw
     spans = sentences(statement) or [(0, min(len(statement), 80))]
@@ -60,6 +69,12 @@ def _accusers(task: Task) -> dict[int, list[int]]:
     return out
 
 
+def _choices(task: Task) -> tuple[int, ...]:
+    """Seats this player may name: never itself, whatever the candidate list says."""
+    others = tuple(s for s in task.candidates if s != task.seat)
+    return others or task.candidates
+
+
 def _pressure(task: Task, seat: int) -> float:
     me = task.seat
     return ACCUSED_WEIGHT * sum(1 for s in _accusers(task).get(seat, []) if s != me)
@@ -67,7 +82,7 @@ def _pressure(task: Task, seat: int) -> float:
 
 def honest_cases(task: Task, analysis: Analysis, rng: random.Random) -> list[Case]:
     cases = []
-    for seat in task.candidates:
+    for seat in _choices(task):
         careful = rng.random() < ATTENTION
         case = build_case(task, seat, analysis, rng, careful)
         if seat == task.ally_seat:  # Great Minds: the nudge is to back the partner
@@ -80,7 +95,7 @@ def deflection_cases(task: Task, analysis: Analysis, rng: random.Random) -> list
     """The Troublemaker's view: whoever is easiest to blame, with a real flaw to point at."""
     accusers = [s for _r, s, t, _x in task.accusations if t == task.seat]
     cases = []
-    for seat in task.candidates:
+    for seat in _choices(task):
         case = build_case(task, seat, analysis, rng, careful=True)
         score = _pressure(task, seat) + rng.random()
         if accusers and seat == accusers[-1] and rng.random() < COUNTER_CHANCE:
@@ -103,8 +118,8 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     target = max(cases, key=lambda c: c.score)
     flaw = target.best or _fallback(task.statements.get(target.seat, ""), analysis, "")
     where = f" (line {flaw.line})" if flaw.line and f"line {flaw.line}" not in flaw.reason else ""
-    argument = (f"{_name(task, target.seat)} wrote \"{flaw.quote}\", but {flaw.reason}{where}. "
-                f"What should have been said: {flaw.should}.")
+    argument = rng.choice(ARGUMENTS).format(name=_name(task, target.seat), quote=flaw.quote,
+                                            reason=flaw.reason, where=where, should=flaw.should)
     notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
     return DebateReply(target=target.seat, quote=flaw.quote, argument=argument,
                        private_notes=notes)
