@@ -13,7 +13,7 @@ import pytest
 
 from tests.store.store_helpers import FixedClock, VotingTable, comparable, make_setup, scripted_llm
 from tribunalbot.engine.game import run_game
-from tribunalbot.store import Store, open_store
+from tribunalbot.store import Store, VoteRejected, open_store
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -24,7 +24,8 @@ async def _play(store: Store, game_id: str, seed: int) -> int:
     await store.create_game(setup, f"guild{seed % 3}")
     result = await run_game(setup, scripted_llm(delay=0.001), VotingTable({"u": 1}),
                             sinks=[store.game_sink(game_id)], clock=FixedClock())
-    await store.cast_vote(game_id, "late", "Late", 1)
+    with pytest.raises(VoteRejected):  # the ballot is closed once the game is over
+        await store.cast_vote(game_id, "late", "Late", 1)
     return len(result.events)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.store.store_helpers import make_setup
 from tribunalbot.engine import events as ev
-from tribunalbot.store import Store, StoreError
+from tribunalbot.store import Store, StoreError, VoteRejected
 from tribunalbot.store.ops import Webhook
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -110,9 +110,17 @@ async def test_changing_a_vote_keeps_one_row_and_the_time_of_change(store: Store
     assert first is not None and datetime.fromisoformat(first[0]) == T0
 
 
-async def test_vote_for_unknown_game_is_refused(store: Store) -> None:
-    with pytest.raises(StoreError, match="no game"):
+async def test_votes_that_cannot_count_are_rejected_with_a_reason(store: Store) -> None:
+    with pytest.raises(VoteRejected, match="not known"):
         await store.cast_vote("nope", "u1", "Ann", 1, T0)
+    await _started(store)
+    with pytest.raises(VoteRejected, match="seat 9 is not a player"):
+        await store.cast_vote("g1", "u1", "Ann", 9, T0)
+    await store.cast_vote("g1", "u1", "Ann", 1, T0)
+    await store.game_sink("g1")(2, ev.BallotClosed(votes=(), at=T0))
+    with pytest.raises(VoteRejected, match="closed"):
+        await store.cast_vote("g1", "u1", "Ann", 2, T0)
+    assert [v.seat for v in await store.game_votes("g1")] == [1]
 
 
 @dataclass(frozen=True)

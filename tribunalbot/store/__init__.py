@@ -21,11 +21,18 @@ from tribunalbot.store.experiences import ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
-from tribunalbot.store.votes import CatchRates, GameSummary, LeaderboardRow, VoteRepo
+from tribunalbot.store.votes import (
+    CatchRates,
+    GameSummary,
+    LeaderboardRow,
+    VoteRejected,
+    VoteRepo,
+)
 
 __all__ = [
     "CatchRates", "EventSink", "GameSummary", "LeaderboardRow", "Retrieved", "Store",
-    "StoreError", "StoredGame", "UsageTotals", "Webhook", "open_store",
+    "StoreError", "StoredGame", "UsageTotals", "VoteRejected", "Webhook", "connect_store",
+    "open_store",
 ]
 
 

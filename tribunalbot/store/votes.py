@@ -55,6 +55,11 @@ class CatchRates:
         return self.human_caught / self.human_games if self.human_games else None
 
 
+class VoteRejected(StoreError):
+    """A click that cannot count: unknown game, ballot already closed, or not a player's seat.
+    The message is fit to show the clicker."""
+
+
 class VoteRepo:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -67,9 +72,7 @@ class VoteRepo:
         Clicking the same seat again keeps the original time, so a repeated click never costs
         the early-commitment bonus."""
         async with self._db.transaction() as tx:
-            game = await tx.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
-            if game is None:
-                raise StoreError(f"no game {game_id}")
+            await _check_ballot(tx, game_id, seat)
             changed = await tx.execute(
                 "INSERT INTO human_votes (game_id, user_id, user_name, seat, first_at, "
                 "changed_at) VALUES (?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
@@ -80,6 +83,7 @@ class VoteRepo:
         return changed > 0
 
     async def for_game(self, game_id: str) -> list[HumanVote]:
+        """Each user's current vote, in the order they were last changed."""
         rows = await self._db.fetchall(
             "SELECT user_id, user_name, seat, changed_at FROM human_votes WHERE game_id = ? "
             "ORDER BY changed_at, user_id",
@@ -177,6 +181,23 @@ class VoteRepo:
                 (user_id,))
             removed += await _scrub_logs(tx, user_id)
         return removed
+
+
+async def _check_ballot(tx: Transaction, game_id: str, seat: int) -> None:
+    row = await tx.fetchone(
+        "SELECT status, EXISTS (SELECT 1 FROM events WHERE game_id = ?1 AND kind = "
+        "'ballot_closed'), (SELECT count(*) FROM players WHERE game_id = ?1), "
+        "EXISTS (SELECT 1 FROM players WHERE game_id = ?1 AND seat = ?2) "
+        "FROM games WHERE id = ?1",
+        (game_id, seat),
+    )
+    if row is None:
+        raise VoteRejected("this game is not known (it may have been deleted)")
+    status, closed, players, is_player = row
+    if closed or status in ("finished", "aborted"):
+        raise VoteRejected("voting for this game is closed")
+    if players and not is_player:
+        raise VoteRejected(f"seat {seat} is not a player in this game")
 
 
 FORGOTTEN = "(forgotten)"
