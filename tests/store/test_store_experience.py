@@ -103,6 +103,13 @@ async def test_sharing_across_guilds_is_an_operator_opt_in(tmp_path: Path) -> No
         assert len(await store.similar_experiences("A", SQL_A)) == 3  # default k from settings
 
 
+async def test_experience_context_for_a_new_game(store: Store) -> None:
+    await store.save_experience("A", _record("let_ai_do_it", None), code=SQL_A)
+    shared, jurors = await store.experience_context("A", SQL_B, "python")
+    assert "Bind query values as parameters." in shared and "Let AI Do It" in jurors
+    assert await store.experience_context("B", SQL_B, "python") == ("", "")
+
+
 async def test_top_k_is_ordered_by_similarity(store: Store) -> None:
     ids = {}
     for name, code in (("sql_a", SQL_A), ("sql_b", SQL_B), ("file", FILE_A)):

@@ -15,7 +15,7 @@ from typing import Any
 
 from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import HumanVote
-from tribunalbot.engine.experience import ExperienceRecord
+from tribunalbot.engine.experience import ExperienceRecord, build_context
 from tribunalbot.store.db import Database, StoreError
 from tribunalbot.store.experiences import ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
@@ -101,6 +101,11 @@ class Store:
         found = await self.experiences.similar(
             guild, code, self.top_k if k is None else k, language=language)
         return [r.record for r in found]
+
+    async def experience_context(self, guild: str, code: str, language: str = ""
+                                 ) -> tuple[str, str]:
+        """(context_shared, context_jurors) for a new game's `GameSetup` (DESIGN §2.5)."""
+        return build_context(await self.similar_experiences(guild, code, language=language))
 
     async def close(self) -> None:
         await self.db.close()
