@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from tests.twin import payloads
-from tests.twin.core import Core, UploadedFile
-from tests.twin.model import (
+from . import payloads
+from .core import Core, UploadedFile
+from .model import (
     FLAG_EPHEMERAL,
     PUBLIC_THREAD,
     Attachment,

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.twin.spec import missing_spec_reason
-from tests.twin.twin import Twin
+from .spec import missing_spec_reason
+from .twin import Twin
 
 
 def require_spec() -> None:

@@ -8,10 +8,10 @@ from typing import Any, Protocol
 
 from multidict import MultiDictProxy
 
-from tests.twin.model import Attachment
-from tests.twin.ratelimits import RateLimiter
-from tests.twin.spec import DiscordSpec
-from tests.twin.world import World
+from .model import Attachment
+from .ratelimits import RateLimiter
+from .spec import DiscordSpec
+from .world import World
 
 
 class EventSink(Protocol):

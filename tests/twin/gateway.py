@@ -13,8 +13,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.twin import payloads
-from tests.twin.world import World
+from . import payloads
+from .world import World
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HEARTBEAT_ACK = (
     10, 1, 2, 6, 7, 9, 11)

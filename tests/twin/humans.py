@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tests.twin import payloads
-from tests.twin.core import Core
-from tests.twin.model import Channel, Command, Interaction, Message, Perm, User, new_token
+from . import payloads
+from .core import Core
+from .model import Channel, Command, Interaction, Message, Perm, User, new_token
 
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2

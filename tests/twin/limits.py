@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.twin.errors import FieldError
+from .errors import FieldError
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from tests.twin.model import (
+from .model import (
     FLAG_HAS_THREAD,
     Attachment,
     Channel,
@@ -17,7 +17,7 @@ from tests.twin.model import (
     User,
     Webhook,
 )
-from tests.twin.world import World
+from .world import World
 
 
 def user(u: User) -> dict[str, Any]:

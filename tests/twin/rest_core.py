@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.twin import actions, errors, payloads
-from tests.twin.core import Call, Reply, route
-from tests.twin.model import Command, Perm
+from . import actions, errors, payloads
+from .core import Call, Reply, route
+from .model import Command, Perm
 
 
 @route("GET", "/users/@me")

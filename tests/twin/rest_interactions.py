@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.twin import actions, errors, limits, payloads
-from tests.twin.core import Call, Reply, route
-from tests.twin.model import (
+from . import actions, errors, limits, payloads
+from .core import Call, Reply, route
+from .model import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     MSG_CHAT_INPUT_COMMAND,
@@ -16,7 +16,7 @@ from tests.twin.model import (
     Interaction,
     Message,
 )
-from tests.twin.rest_messages import require_form, require_not_empty
+from .rest_messages import require_form, require_not_empty
 
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 TOKEN_LIFETIME = 15 * 60

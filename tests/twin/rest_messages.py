@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.twin import actions, errors, limits, payloads
-from tests.twin.core import Call, Reply, route
-from tests.twin.model import GUILD_TEXT, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Perm
+from . import actions, errors, limits, payloads
+from .core import Call, Reply, route
+from .model import GUILD_TEXT, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Perm
 
 MSG_PATH = "/channels/{channel_id}/messages/{message_id}"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.twin import actions, errors, limits, payloads, rest_interactions
-from tests.twin.core import Call, Reply, route
-from tests.twin.model import Channel, Message, Perm, Webhook, new_token
-from tests.twin.rest_messages import require_editable, require_form, require_not_empty
+from . import actions, errors, limits, payloads, rest_interactions
+from .core import Call, Reply, route
+from .model import Channel, Message, Perm, Webhook, new_token
+from .rest_messages import require_editable, require_form, require_not_empty
 
 EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"
 MESSAGE = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"

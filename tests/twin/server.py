@@ -9,9 +9,9 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from tests.twin import errors, rest_core, rest_interactions, rest_messages, rest_webhooks
-from tests.twin.core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violation
-from tests.twin.gateway import GatewayHub
+from . import errors, rest_core, rest_interactions, rest_messages, rest_webhooks
+from .core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violation
+from .gateway import GatewayHub
 
 API_PREFIX = "/api/v10"
 # Imported for their @route registrations.

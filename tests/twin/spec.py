@@ -11,7 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from tests.twin.errors import FieldError
+from .errors import FieldError
 
 SPEC_FILE = "discord-openapi.json"
 REPO_ROOT = Path(__file__).resolve().parents[2]

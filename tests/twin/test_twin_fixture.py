@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.twin.spec import REPO_ROOT
+from .spec import REPO_ROOT
 
 pytestmark = pytest.mark.twin
 

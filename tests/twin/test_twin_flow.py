@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from tests.twin.model import PUBLIC_THREAD
-from tests.twin.tinybot import PERSONAS, TinyBot
-from tests.twin.twin import Twin
+from .model import PUBLIC_THREAD
+from .tinybot import PERSONAS, TinyBot
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 

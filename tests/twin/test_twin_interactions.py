@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from tests.twin.humans import TwinFile
-from tests.twin.model import FLAG_EPHEMERAL, FLAG_LOADING, MSG_CHAT_INPUT_COMMAND
-from tests.twin.tinybot import TinyBot
-from tests.twin.twin import Twin
+from .humans import TwinFile
+from .model import FLAG_EPHEMERAL, FLAG_LOADING, MSG_CHAT_INPUT_COMMAND
+from .tinybot import TinyBot
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 

@@ -8,11 +8,11 @@ from typing import Any
 import discord
 import pytest
 
-from tests.twin import conftest
-from tests.twin.model import Perm
-from tests.twin.spec import missing_spec_reason
-from tests.twin.tinybot import TinyBot
-from tests.twin.twin import Twin
+from . import conftest
+from .model import Perm
+from .spec import missing_spec_reason
+from .tinybot import TinyBot
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 

@@ -8,8 +8,8 @@ from typing import Any
 import discord
 import pytest
 
-from tests.twin.tinybot import TinyBot
-from tests.twin.twin import Twin
+from .tinybot import TinyBot
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 

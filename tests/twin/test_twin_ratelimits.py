@@ -7,8 +7,8 @@ import time
 import discord
 import pytest
 
-from tests.twin.tinybot import TinyBot
-from tests.twin.twin import Twin
+from .tinybot import TinyBot
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"

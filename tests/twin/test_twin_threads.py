@@ -7,9 +7,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.twin.model import PRIVATE_THREAD
-from tests.twin.tinybot import TinyBot, VoteButton
-from tests.twin.twin import Twin
+from .model import PRIVATE_THREAD
+from .tinybot import TinyBot, VoteButton
+from .twin import Twin
 
 pytestmark = pytest.mark.twin
 

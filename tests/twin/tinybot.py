@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from tests.twin.twin import Twin
+from .twin import Twin
 
 PERSONAS = [("Ada the Reviewer", "https://example.org/ada.png"),
             ("Grumpy Linter", "https://example.org/lint.png"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.twin.model import Message
-from tests.twin.payloads import message_author
-from tests.twin.world import World
+from .model import Message
+from .payloads import message_author
+from .world import World
 
 
 def speaker(world: World, message: Message) -> str:

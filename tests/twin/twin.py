@@ -14,14 +14,14 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from tests.twin import actions, humans, payloads
-from tests.twin.core import Core, LoggedRequest, Violation
-from tests.twin.gateway import GatewayHub
-from tests.twin.model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook
-from tests.twin.server import build_app
-from tests.twin.spec import DiscordSpec
-from tests.twin.transcript import render_channel
-from tests.twin.world import World
+from . import actions, humans, payloads
+from .core import Core, LoggedRequest, Violation
+from .gateway import GatewayHub
+from .model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook, new_token
+from .server import build_app
+from .spec import DiscordSpec
+from .transcript import render_channel
+from .world import World
 
 T = TypeVar("T")
 
@@ -147,8 +147,6 @@ class Twin:
 
     def add_foreign_webhook(self, channel: Channel, name: str, creator: User) -> Webhook:
         """A webhook a human made in the server settings: not owned by the application."""
-        from tests.twin.model import new_token
-
         hook = Webhook(self.world.snowflakes.next(), channel.id, channel.guild_id, name,
                        new_token(), creator_id=creator.id)
         self.world.webhooks[hook.id] = hook

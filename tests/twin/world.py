@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from tests.twin import errors
-from tests.twin.model import (
+from . import errors
+from .model import (
     GUILD_TEXT,
     PRIVATE_THREAD,
     Attachment,
