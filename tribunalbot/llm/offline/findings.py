@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from tribunalbot.llm.offline.topics import TOPICS, Topic
 
 _READABLE = re.compile(r"[\w./:-]{2,40}")
+# Identifiers come from the code under review, which may be written to bait a leak: never echo
+# one that talks about roles or disguises.
+_UNSAFE = re.compile(r"troubl|sabot|impost|plant|mole|traitor|disguis|strateg|deep.?think|"
+                     r"blockchain|rewrite|perfect|let.?ai|role|secret.?notes", re.I)
 
 
 @dataclass(frozen=True)
@@ -26,8 +30,9 @@ class Finding:
         """The topic's problem phrase, made specific with the detail when it is readable."""
         text = self.info.problem
         if "{detail}" in text:
-            return text.format(detail=self.detail or "several concerns")
-        if _READABLE.fullmatch(self.detail):
+            safe = self.detail and not _UNSAFE.search(self.detail)
+            return text.format(detail=self.detail if safe else "several concerns")
+        if _READABLE.fullmatch(self.detail) and not _UNSAFE.search(self.detail):
             return f"{text} (`{self.detail}`)"
         return text
 
