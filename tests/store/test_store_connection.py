@@ -156,6 +156,19 @@ async def test_unwritable_file_is_refused_even_for_root(
     assert path.read_bytes() == before
 
 
+async def test_another_programs_database_is_refused_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    conn = dbmod.sqlite_driver().connect(str(path))
+    conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="some other program"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == before
+
+
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.db"
     async with open_store(path) as store:

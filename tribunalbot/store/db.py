@@ -117,6 +117,9 @@ class Database:
         db = cls(conn, driver, path)
         try:
             await db._configure()
+        except StoreError:
+            await conn.close()
+            raise
         except driver.Error as exc:
             await conn.close()
             raise StoreError(
@@ -132,6 +135,7 @@ class Database:
         if verdict != "ok":
             raise self.driver.DatabaseError(f"integrity check failed: {verdict}")
         await self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        await self._refuse_foreign()
         mode = next(iter(await self._conn.execute_fetchall("PRAGMA journal_mode = WAL")))[0]
         if str(mode).lower() != "wal":
             raise self.driver.DatabaseError(f"cannot switch to WAL journal mode (got {mode})")
@@ -140,6 +144,18 @@ class Database:
         await self._conn.execute("PRAGMA synchronous = NORMAL")
         await self._conn.execute("PRAGMA foreign_keys = ON")
         await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+
+    async def _refuse_foreign(self) -> None:
+        """Another program's SQLite file has tables but no schema version: leave it alone
+        (checked before switching to WAL, which would already rewrite its header)."""
+        version = next(iter(await self._conn.execute_fetchall("PRAGMA user_version")))[0]
+        tables = await self._conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1")
+        if version == 0 and list(tables):
+            raise StoreError(
+                f"{self.path} is a SQLite database of some other program (it has tables but "
+                "no Tribunal schema version); it was left untouched: point storage.database "
+                "elsewhere")
 
     async def close(self) -> None:
         await self._conn.close()
