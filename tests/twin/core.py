@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-
-from multidict import MultiDictProxy
 
 from .model import Attachment
 from .ratelimits import RateLimiter
@@ -86,7 +84,7 @@ class Call:
     method: str
     route: str  # the spec's path template, e.g. /channels/{channel_id}/messages
     params: dict[str, str]
-    query: MultiDictProxy[str]
+    query: Mapping[str, str]
     body: Any
     files: list[UploadedFile]
     authorized: bool

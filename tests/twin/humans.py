@@ -148,7 +148,8 @@ def find_component(message: Message, custom_id: str) -> dict[str, Any]:
             if component.get("custom_id") == custom_id:
                 if component.get("disabled"):
                     raise ValueError(f"component {custom_id!r} is disabled")
-                return component
+                found: dict[str, Any] = component
+                return found
     raise LookupError(f"message {message.id} has no component {custom_id!r}")
 
 

@@ -50,7 +50,7 @@ async def create_callback(call: Call) -> Reply:
         raise errors.DiscordError(400, errors.ALREADY_ACKNOWLEDGED,
                                   "Interaction has already been acknowledged.")
     body: dict[str, Any] = call.body or {}
-    callback_type = body.get("type")
+    callback_type = int(body.get("type") or 0)  # the spec check guarantees an integer
     data: dict[str, Any] = body.get("data") or {}
     message = _respond(call, interaction, callback_type, data)
     interaction.callback_type = callback_type
@@ -60,7 +60,7 @@ async def create_callback(call: Call) -> Reply:
     return Reply(_callback_body(interaction, callback_type, message, call))
 
 
-def _respond(call: Call, interaction: Interaction, callback_type: Any,
+def _respond(call: Call, interaction: Interaction, callback_type: int,
              data: dict[str, Any]) -> Message | None:
     if callback_type in (MESSAGE, DEFERRED_MESSAGE):
         return _original_message(call, interaction, callback_type, data)

@@ -143,7 +143,8 @@ def _readable(error: ValidationError) -> str:
         return f"Must be {error.validator_value} or more in length."
     if error.validator == "maxItems":
         return f"Must be {error.validator_value} or fewer in length."
-    return error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    message: str = error.message
+    return message if len(message) <= 200 else message[:197] + "..."
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:

@@ -126,7 +126,7 @@ async def test_a_second_acknowledgement_is_refused_with_40060(twin: Twin) -> Non
                       guild=discord.Object(twin.seeded.guild_id))
     async def twice(interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message("first")
-        route = discord.webhook.async_.Route(  # bypass discord.py's local InteractionResponded
+        route = discord.http.Route(  # bypass discord.py's local InteractionResponded
             "POST", "/interactions/{id}/{token}/callback", id=interaction.id,
             token=interaction.token)
         adapter = discord.webhook.async_.async_context.get()
