@@ -145,6 +145,7 @@ async def test_distill_is_one_call_and_the_log_overrides_the_model() -> None:
     assert len(llm.calls) == 1
     assert record.strategy == facts["strategy"] and record.caught_round == facts["caught_round"]
     assert record.troublemaker_persona == facts["troublemaker_persona"]
+    assert record.troublemaker_seat == facts["troublemaker_seat"] is not None
     assert record.key_findings == ["Use bound parameters."]  # planted advice is dropped
     assert record.human_votes == 2 and len(record.vote_history) >= 1
 

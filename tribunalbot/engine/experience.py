@@ -40,6 +40,7 @@ class ExperienceRecord(BaseModel):
     language: str = ""
     key_findings: list[str] = Field(default_factory=list)
     troublemaker_persona: str = ""
+    troublemaker_seat: int | None = None  # kept for analysis; never shown to later games
     strategy: str = ""
     caught_round: int | None = None
     vote_history: list[VoteRound] = Field(default_factory=list)
@@ -86,6 +87,7 @@ def game_facts(events: Sequence[ev.Record]) -> dict[str, Any]:
     strategy = STRATEGY_BY_KEY.get(revealed.strategy)
     return {
         "troublemaker_persona": revealed.persona,
+        "troublemaker_seat": revealed.troublemaker,
         "strategy": revealed.strategy,
         "strategy_name": revealed.strategy_name,
         "strategy_tell": strategy.tell if strategy else "",
@@ -109,8 +111,8 @@ def _vote_round(state: GameState, rnd: int) -> dict[str, Any]:
             "tally": dict(tally)}
 
 
-_FACT_FIELDS = ("troublemaker_persona", "strategy", "caught_round", "vote_history",
-                "human_votes", "human_correct")
+_FACT_FIELDS = ("troublemaker_persona", "troublemaker_seat", "strategy", "caught_round",
+                "vote_history", "human_votes", "human_correct")
 
 DISTILL_INSTRUCTIONS = """\
 Distill this finished code-review game into a JSON object with these fields:

@@ -67,6 +67,7 @@ def offline_distill(task: Task, schema: type[Model]) -> Model:
         "language": task.language,
         "key_findings": verdict[:6],
         "troublemaker_persona": data.get("troublemaker_persona", ""),
+        "troublemaker_seat": data.get("troublemaker_seat"),
         "strategy": data.get("strategy", ""),
         "caught_round": data.get("caught_round"),
         "vote_history": _as_list(data.get("vote_history")),
