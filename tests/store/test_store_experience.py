@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,24 @@ def test_records_from_verbose_models_are_clipped() -> None:
         {"key_findings": [f"f{i}" for i in range(50)], "insights": ["x" * 5000, ""],
          "unexpected": "ignored"})
     assert len(record.key_findings) == 8 and record.insights == ["x" * 400]
+
+
+async def test_a_past_game_informs_the_next_one_without_leaking_roles(store: Store) -> None:
+    first = make_setup("first", seed=3)
+    await store.create_game(first, "A")
+    played = await run_game(first, scripted_llm(), VotingTable({"u1": 1}),
+                            sinks=[store.game_sink("first")], clock=FixedClock())
+    offline = ScriptedLLM(lambda p: offline_distill(p.task, ExperienceRecord))
+    record = await distill(offline, first, played.events)  # type: ignore[arg-type]
+    await store.save_experience("A", record, code=first.code, game_id="first")
+
+    shared, jurors = await store.experience_context("A", first.code, "python")
+    assert shared and jurors
+    second = replace(make_setup("second", seed=4), context_shared=shared,
+                     context_jurors=jurors)
+    llm = scripted_llm()
+    await run_game(second, llm, VotingTable(), clock=FixedClock())
+    for prompt in llm.calls:
+        assert shared in prompt.shared
+        assert (jurors in prompt.text) is (not prompt.task.troublemaker)
+        assert jurors not in prompt.shared
