@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from . import payloads
+from . import errors, payloads
 from .core import Core, UploadedFile
 from .model import (
     FLAG_EPHEMERAL,
@@ -16,6 +16,8 @@ from .model import (
     Message,
     iso_now,
 )
+
+MAX_FILE_BYTES = 10 * 1024 * 1024  # per file, without boosts (facts §1.1)
 
 
 def normalize_embeds(embeds: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -41,6 +43,8 @@ def attach_files(core: Core, channel_id: int, body: dict[str, Any],
     described = {str(a.get("id")): a for a in body.get("attachments") or []}
     result = [a for a in kept if str(a.id) in described] if "attachments" in body else kept
     for upload in files:
+        if len(upload.data) > MAX_FILE_BYTES:
+            raise errors.DiscordError(413, 40005, "Request entity too large")
         meta = described.get(str(upload.index), {})
         result.append(core.store_file(channel_id, meta.get("filename", upload.filename),
                                       upload.data, upload.content_type,

@@ -14,6 +14,9 @@ from .core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violat
 from .gateway import GatewayHub
 
 API_PREFIX = "/api/v10"
+# Refusals of what the bot sent (bad body, too large). 401/403/404/429 are situations the bot
+# must handle, so they are logged but not recorded as violations.
+REFUSED_BODY_STATUSES = frozenset({400, 413})
 # Imported for their @route registrations.
 HANDLER_MODULES = (rest_core, rest_messages, rest_webhooks, rest_interactions)
 
@@ -54,7 +57,7 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
         reply = await route.handler(call)
         return _finish(core, entry, reply.body, reply.status, decision.headers)
     except errors.DiscordError as failure:
-        if failure.status == 400:
+        if failure.status in REFUSED_BODY_STATUSES:
             _record(core, entry, _kind_of(failure), failure.describe())
         return _finish(core, entry, failure.body(), failure.status, {})
 
@@ -75,6 +78,8 @@ def _record(core: Core, entry: LoggedRequest, kind: str, detail: str) -> None:
 
 
 def _kind_of(failure: errors.DiscordError) -> str:
+    if failure.status == 413:
+        return "limit"
     if any(p.code.startswith("SPEC_") for p in failure.problems):
         return "request-spec"
     return "limit" if failure.problems else "bad-request"

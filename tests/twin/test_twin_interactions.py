@@ -4,6 +4,7 @@ deferral with edit and followup, the 3 s answer window, and double acknowledgeme
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import Any
 
 import discord
@@ -140,3 +141,55 @@ async def test_a_second_acknowledgement_is_refused_with_40060(twin: Twin) -> Non
     await twin.wait_for(lambda: outcome)
     assert outcome == [40060]
     assert [v.kind for v in twin.violations] == ["bad-request"]
+
+
+class StatusView(discord.ui.View):
+    """A persistent view whose buttons answer with type 7 (edit) and type 6 (defer)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Close voting", custom_id="status:close")
+    async def close(self, interaction: discord.Interaction[Any],
+                    button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content="voting closed", view=None)
+
+    @discord.ui.button(label="Refresh", custom_id="status:refresh")
+    async def refresh(self, interaction: discord.Interaction[Any],
+                      button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="refreshed")
+
+
+async def test_buttons_can_update_their_message_directly_or_after_deferring(
+        twin: Twin) -> None:
+    bot = await started(twin)
+    assert twin.seeded is not None
+    bot.add_view(StatusView())
+    channel = bot.get_channel(twin.seeded.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    status = await channel.send("voting open", view=StatusView())
+    alice = twin.seeded.humans["alice"]
+
+    refreshed = await twin.click(alice, status, "status:refresh")
+    await twin.wait_for(lambda: twin.world.messages[status.id].content == "refreshed")
+    closed = await twin.click(alice, status, "status:close")
+
+    stored = twin.world.messages[status.id]
+    assert (refreshed.callback_type, closed.callback_type) == (6, 7)
+    assert stored.content == "voting closed" and stored.components == []
+    with pytest.raises(LookupError):
+        await twin.click(alice, status, "status:close")  # the button is gone
+
+
+async def test_a_file_over_10_mib_is_refused_with_413(twin: Twin) -> None:
+    bot = await started(twin)
+    assert twin.seeded is not None
+    channel = bot.get_channel(twin.seeded.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    twin.expect_violations()
+    big = discord.File(io.BytesIO(b"x" * (10 * 1024 * 1024 + 1)), filename="big.md")
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("transcript", file=big)
+    assert refused.value.status == 413 and refused.value.code == 40005
+    assert [v.kind for v in twin.violations] == ["limit"]

@@ -161,3 +161,12 @@ def test_a_missing_spec_skips_with_directions_or_fails_in_ci(
     monkeypatch.setenv("TRIBUNAL_REQUIRE_SPECS", "1")
     with pytest.raises(pytest.fail.Exception):
         conftest.require_spec()
+
+
+async def test_an_endpoint_the_twin_lacks_is_reported_not_faked(twin: Twin) -> None:
+    bot, _ = await ready_channel(twin)
+    twin.expect_violations()
+    assert twin.seeded is not None
+    with pytest.raises(discord.NotFound):
+        await bot.http.get_bans(twin.seeded.guild_id, limit=10)
+    assert [v.kind for v in twin.violations] == ["unknown-route"]
