@@ -1,5 +1,25 @@
 """A local Discord twin: a stateful fake of Discord's REST API v10 and Gateway on loopback.
 
-The real, unmodified discord.py client talks to it. Every request and response is checked
-against Discord's official OpenAPI spec and against the limits the spec leaves out.
+The real, unmodified discord.py client talks to it. Every request body and every reply is
+checked against Discord's OpenAPI spec (../shared/specs/discord-openapi.json, or the folder in
+TRIBUNAL_SPECS_DIR) and against the limits the spec leaves out. A refused body answers 400 like
+Discord and is recorded; the `twin` fixture fails the test at teardown unless the test called
+`twin.expect_violations()`.
+
+Typical use (the fixture lives in tests/twin/conftest.py)::
+
+    async def test_review(twin):
+        world = twin.seed()                       # guild, #general, alice/bob/carol, the bot
+        bot = MyBot(**twin.client_options())      # Intents.default, no mentions, fast ready
+        await twin.start_client(bot)              # logs in, syncs in setup_hook, READY
+        used = await twin.slash(world.humans["alice"], "review", code="print(1)")
+        thread_id = used.original_message_id      # a thread started from the reply
+        vote = await twin.wait_for_message(thread_id, lambda m: m.components)
+        await twin.click(world.humans["bob"], vote, "tribunal:vote:1:3")
+        print(twin.transcript(thread_id))
+
+Modules: model (records), world (state, permissions, waiting), payloads (Discord JSON),
+spec / limits (validation), ratelimits, core (shared context, route registry), server (the
+aiohttp pipeline), rest_* (endpoints), actions (state changes with their gateway events),
+gateway, humans (interactions a Discord client would send), transcript, twin (the test API).
 """
