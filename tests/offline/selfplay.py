@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
@@ -58,27 +59,36 @@ async def play(llm: OfflineLLM, code: str, seed: int, language: str = "",
     out = Outcome(tm, strat, None, statements)
     active = sorted(personas)
     for rnd in range(1, rounds + 1):
-        common = {**base, "statements": {s: statements[s] for s in active}, "round": rnd,
-                  "names": {s: names[s] for s in active}}
-        debates = await asyncio.gather(*(
-            llm.generate_json(_task(common, kind="debate", accusations=tuple(out.accusations),
-                                    candidates=tuple(c for c in active if c != s), **role(s)),
-                              DebateReply) for s in active))
-        out.debates += list(zip(active, debates, strict=True))
-        out.accusations += [(rnd, s, d.target, d.argument)
-                            for s, d in zip(active, debates, strict=True)]
-        votes = await asyncio.gather(*(
-            llm.generate_json(_task(common, kind="vote", accusations=tuple(out.accusations),
-                                    candidates=tuple(c for c in active if c != s), **role(s)),
-                              VoteReply) for s in active))
-        out.votes += list(zip(active, votes, strict=True))
-        tally = Counter(v.target for v in votes).most_common()
-        if len(tally) > 1 and tally[0][1] == tally[1][1]:
+        out_seat = await _round(llm, out, base, active, rnd, role)
+        if out_seat is None:
             continue  # a tie eliminates nobody
-        active.remove(tally[0][0])
-        if tally[0][0] == tm:
+        active.remove(out_seat)
+        if out_seat == tm:
             out.caught_round = rnd
             break
         if len(active) <= 2:
             break
     return out
+
+
+async def _round(llm: OfflineLLM, out: Outcome, base: dict[str, object], active: list[int],
+                 rnd: int, role: Callable[[int], dict[str, object]]) -> int | None:
+    """One debate and one blind vote; the seat eliminated by plurality, or None on a tie."""
+    common = {**base, "statements": {s: out.statements[s] for s in active}, "round": rnd}
+
+    def ask(kind: str, seat: int) -> Prompt:
+        return _task(common, kind=kind, accusations=tuple(out.accusations),
+                     candidates=tuple(c for c in active if c != seat), **role(seat))
+
+    debates = await asyncio.gather(*(llm.generate_json(ask("debate", s), DebateReply)
+                                     for s in active))
+    out.debates += list(zip(active, debates, strict=True))
+    out.accusations += [(rnd, s, d.target, d.argument) for s, d in zip(active, debates,
+                                                                         strict=True)]
+    votes = await asyncio.gather(*(llm.generate_json(ask("vote", s), VoteReply)
+                                   for s in active))
+    out.votes += list(zip(active, votes, strict=True))
+    tally = Counter(v.target for v in votes).most_common()
+    if len(tally) > 1 and tally[0][1] == tally[1][1]:
+        return None
+    return tally[0][0]

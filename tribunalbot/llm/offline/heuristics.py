@@ -67,6 +67,7 @@ RULES: tuple[Rule, ...] = (
     _r("blocking_io", r"\b\w+Sync\(", _JS),
     _r("await_in_loop", r"\bawait\b", _JS | _PY, in_loop=True),
     _r("unbounded_growth", r"\bself\.\w+\.append\("),
+    _r("blocking_sleep", r"\btime\.(sleep|Sleep)\("),
     # error handling
     _r("bare_except", r"^\s*except\s*:", _PY),
     _r("broad_except", r"^\s*except\s+(Exception|BaseException)\b", _PY),
@@ -133,9 +134,23 @@ def heuristic_findings(code: str, language: str) -> list[Finding]:
     found += _structural_findings(structure)
     found += _layer_findings(lines, structure)
     found += _taint_findings(lines)
+    found += _io_in_loop_findings(lines, structure)
     return found
 
 
+def _io_in_loop_findings(lines: list[str], structure: Structure) -> list[Finding]:
+    """A loop calling a local function that does I/O: the N+1 one level down."""
+    io_kinds = (LAYERS["network"], LAYERS["persistence"])
+    doing_io = {f.name for f in structure.functions
+                if any(p.search(x) for x in lines[f.start - 1 : f.end] for p in io_kinds)}
+    if not doing_io:
+        return []
+    call = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(doing_io))) + r")\(")
+    return [Finding(n, "io_call_in_loop") for n, text in enumerate(lines, start=1)
+            if structure.in_loop(n) and call.search(text) and not _PY_DEF_LINE.match(text)]
+
+
+_PY_DEF_LINE = re.compile(r"^\s*(async\s+)?(def|func|function)\b")
 _SOURCE = re.compile(r"\b(\w+)\s*:?=\s*(?:await\s+)?(?:req\.(?:params|query|body)|request\."
                      r"(?:args|form|files|json|values|get_json)|r\.(?:URL|FormValue)|sys\.argv)")
 _PATH_SINK = re.compile(r"\b(path\.join|os\.path\.join|filepath\.Join|sendFile|open|"

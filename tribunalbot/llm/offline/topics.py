@@ -75,6 +75,11 @@ TOPICS: dict[str, Topic] = {
                            "Start the calls together and gather them"),
     "copy_in_loop": Topic(_PERF, 2, "copies a buffer element by element",
                           "Copy it in one call or reuse the original slice"),
+    "io_call_in_loop": Topic(_PERF, 4, "calls a function that does network or database I/O "
+                             "once per item", "Batch the work into one call, or run the calls "
+                             "concurrently with a bound"),
+    "blocking_sleep": Topic(_PERF, 2, "blocks the caller while it sleeps", "Cap the total "
+                            "wait, or schedule the retry instead of holding the worker"),
     "perf_misc": Topic(_PERF, 2, "does avoidable work in a loop", "Hoist it out of the loop"),
     "unbounded_growth": Topic(_PERF, 3, "appends to a list that is never trimmed",
                               "Bound it or keep counters instead"),
@@ -153,8 +158,7 @@ TOPICS: dict[str, Topic] = {
                       "Collapse it"),
     # architecture
     "long_function": Topic(_ARCH, 3, "starts a long function that mixes several "
-                           "responsibilities", "Split parsing, persistence and formatting "
-                           "into separate units"),
+                           "responsibilities", "Split it into steps that each do one job"),
     "global_state": Topic(_ARCH, 3, "creates shared module-level state that every caller is "
                           "coupled to", "Inject it where it is used"),
     "too_many_args": Topic(_ARCH, 2, "takes too many parameters or statements for one unit",

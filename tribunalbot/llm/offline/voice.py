@@ -65,8 +65,8 @@ VOICES: dict[str, Voice] = {
          "Line {line} {problem}, so the cost grows with the input rather than staying flat. "
          "{fix}.",
          "On the hot path, line {line} {problem}. {fix}; it is the cheapest win here."),
-        ("Fix the per-item I/O loop first; the memory and latency figures follow, and the "
-         "throughput of the whole path with them.",
+        ("Fix the costliest item above first; the memory and latency figures follow, and "
+         "the throughput of the whole path with them.",
          "Measure the hot path after these changes: the latency and memory figures will show "
          "whether the per-item loop cost is gone."),
         "cache invalidation",
