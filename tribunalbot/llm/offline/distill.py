@@ -53,7 +53,7 @@ def _insights(data: dict[str, Any]) -> list[str]:
                    f"it {tell or 'did not match the code'}.")
     votes, correct = int(data.get("human_votes") or 0), int(data.get("human_correct") or 0)
     if votes:
-        out.append(f"{correct} of {votes} human votes named the Troublemaker.")
+        out.append(f"Against the {name} disguise, {correct} of {votes} human votes were right.")
     out.append("Check every recommendation against the lines it cites before trusting it.")
     return out
 
