@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -96,6 +97,14 @@ async def test_same_vote_clicked_twice_is_one_vote(store: Store) -> None:
     votes = await store.game_votes("g1")
     assert len(votes) == 1 and votes[0].seat == 2
     assert votes[0].at == T0  # a repeated click does not move the time of the last change
+
+
+async def test_a_burst_of_identical_clicks_is_one_vote(store: Store) -> None:
+    await _started(store)
+    changed = await asyncio.gather(*(store.cast_vote("g1", "u1", "Ann", 2, T0)
+                                     for _ in range(10)))
+    assert changed.count(True) == 1
+    assert await store.votes.count("g1") == 1
 
 
 async def test_changing_a_vote_keeps_one_row_and_the_time_of_change(store: Store) -> None:
