@@ -107,9 +107,23 @@ def _check_component(at: tuple[str | int, ...], item: dict[str, Any],
             problems.append(FieldError((*at, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED",
                                        "Component custom id cannot be duplicated"))
         seen.add(custom_id)
-    label = item.get("label")
-    if item.get("type") == BUTTON and isinstance(label, str) and len(label) > MAX_LABEL:
+    if item.get("type") == BUTTON:
+        problems += _check_button(at, item)
+    return problems
+
+
+def _check_button(at: tuple[str | int, ...], button: dict[str, Any]) -> list[FieldError]:
+    label = button.get("label")
+    problems = []
+    if isinstance(label, str) and len(label) > MAX_LABEL:
         problems.append(too_long((*at, "label"), MAX_LABEL))
+    # Styles 1-4 call back to the app and need a custom_id; link buttons need a url instead.
+    if button.get("style") in (1, 2, 3, 4) and not button.get("custom_id"):
+        problems.append(FieldError((*at, "custom_id"), "BASE_TYPE_REQUIRED",
+                                   "This field is required"))
+    if button.get("style") == 5 and (not button.get("url") or button.get("custom_id")):
+        problems.append(FieldError((*at, "url"), "BUTTON_COMPONENT_INVALID_URL",
+                                   "A link button needs a url and no custom_id"))
     return problems
 
 

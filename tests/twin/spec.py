@@ -15,6 +15,7 @@ from .errors import FieldError
 
 SPEC_FILE = "discord-openapi.json"
 REPO_ROOT = Path(__file__).resolve().parents[2]
+SHAPE_KEYWORDS = frozenset({"required", "additionalProperties", "type"})
 
 
 def specs_dir() -> Path:
@@ -130,7 +131,13 @@ def _problems(validator: Draft202012Validator | None, body: Any) -> list[FieldEr
 def _describe(error: ValidationError) -> FieldError:
     # anyOf/oneOf failures hide the real cause among every branch's complaints; the one that
     # got deepest into the body names the field that is actually wrong.
-    deepest = max(_leaves(error), key=lambda e: len(e.absolute_path))
+    leaves = _leaves(error)
+    # Branches rejected only for being another kind (a different "type" value, or null) are
+    # noise: the complaint that matters comes from the branch of the right kind.
+    relevant = [leaf for leaf in leaves if not _is_wrong_branch(leaf)] or leaves
+    # A broken limit (maxItems, pattern...) explains more than a branch's missing keys.
+    deepest = max(relevant, key=lambda e: (e.validator not in SHAPE_KEYWORDS,
+                                           len(e.absolute_path)))
     code = f"SPEC_{deepest.validator}".upper()
     return FieldError(tuple(deepest.absolute_path), code, _readable(deepest))
 
@@ -145,6 +152,13 @@ def _readable(error: ValidationError) -> str:
         return f"Must be {error.validator_value} or fewer in length."
     message: str = error.message
     return message if len(message) <= 200 else message[:197] + "..."
+
+
+def _is_wrong_branch(leaf: ValidationError) -> bool:
+    path = list(leaf.absolute_path)
+    discriminator = leaf.validator in ("enum", "const") and bool(path) and path[-1] == "type"
+    null_branch = leaf.validator == "type" and leaf.validator_value == "null"
+    return discriminator or null_branch
 
 
 def _leaves(error: ValidationError) -> list[ValidationError]:

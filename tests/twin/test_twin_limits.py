@@ -170,3 +170,31 @@ async def test_an_endpoint_the_twin_lacks_is_reported_not_faked(twin: Twin) -> N
     with pytest.raises(discord.NotFound):
         await bot.http.get_bans(twin.seeded.guild_id, limit=10)
     assert [v.kind for v in twin.violations] == ["unknown-route"]
+
+
+def button_rows(rows: int, per_row: int) -> list[dict[str, Any]]:
+    return [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b", "custom_id": f"b{r}-{c}"} for c in range(per_row)]}
+        for r in range(rows)]
+
+
+@pytest.mark.parametrize(("rows", "per_row"), [(6, 1), (1, 6)])
+async def test_more_than_5_rows_or_5_buttons_per_row_is_refused(
+        twin: Twin, rows: int, per_row: int) -> None:
+    # discord.py's View refuses these locally; a hand-built payload must still be refused.
+    bot, channel = await ready_channel(twin)
+    twin.expect_violations()
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    with pytest.raises(discord.HTTPException, match="5 or fewer"):
+        await bot.http.request(route, json={"content": "x",
+                                            "components": button_rows(rows, per_row)})
+    assert twin.messages(channel.id) == []
+
+
+async def test_a_callback_button_without_custom_id_is_refused(twin: Twin) -> None:
+    bot, channel = await ready_channel(twin)
+    twin.expect_violations()
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": "vote"}]}
+    with pytest.raises(discord.HTTPException, match="custom_id"):
+        await bot.http.request(route, json={"content": "x", "components": [row]})

@@ -218,8 +218,11 @@ class Twin:
         try:
             return await self.world.wait_until(lambda: interaction.callback_type, limit)
         except TimeoutError:
+            died = [repr(r.task.exception()) for r in self._clients
+                    if r.task.done() and not r.task.cancelled() and r.task.exception()]
+            hint = f" (a client died: {', '.join(died)})" if died else ""
             raise AssertionError(f"the bot did not respond to interaction {interaction.id} "
-                                 f"within {limit}s") from None
+                                 f"within {limit}s{hint}") from None
 
     def replies(self, interaction: Interaction) -> list[Message]:
         """The original response and the followups, ephemeral ones included."""
