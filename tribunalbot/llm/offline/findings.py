@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from tribunalbot.llm.offline.topics import TOPICS, Topic
 
-_READABLE = re.compile(r"[\w./:-]{2,40}")
+_READABLE = re.compile(r"[\w./:-]{1,40}")
 # Identifiers come from the code under review, which may be written to bait a leak: never echo
 # one that talks about roles or disguises.
 _UNSAFE = re.compile(r"troubl|sabot|impost|plant|mole|traitor|disguis|strateg|deep.?think|"

@@ -28,12 +28,13 @@ class Rule:
     languages: frozenset[str] = _ANY  # empty: every language
     in_loop: bool = False
     unless: re.Pattern[str] | None = None  # suppress when found on this or the next 4 lines
+    detail: int = 0  # regex group naming the identifier involved (0: none)
 
 
 def _r(topic: str, pattern: str, languages: frozenset[str] = _ANY, in_loop: bool = False,
-       unless: str | None = None, flags: int = 0) -> Rule:
+       unless: str | None = None, flags: int = 0, detail: int = 0) -> Rule:
     return Rule(topic, re.compile(pattern, flags), languages, in_loop,
-                re.compile(unless) if unless else None)
+                re.compile(unless) if unless else None, detail)
 
 
 RULES: tuple[Rule, ...] = (
@@ -90,8 +91,9 @@ RULES: tuple[Rule, ...] = (
     _r("mutable_default", r"^\s*def\s.*=\s*(\[\]|\{\})\s*[,)]", _PY),
     _r("naive_datetime", r"\bdate\.today\(|\bdatetime\.now\(\)|\bmoment\(\)|\btime\.Now\(\)"),
     # readability
-    _r("vague_name", r"^\s*(def|func|function)\s+(proc|do|doit|handle|process|tmp|data|f|g)\b"),
-    _r("vague_name", r"^\s*(const\s+|let\s+|var\s+)?([a-df-hl-mo-z])\s*:?=[^=]"),
+    _r("vague_name", r"^\s*(def|func|function)\s+(proc|do|doit|handle|process|tmp|data|f|g)\b",
+       detail=2),
+    _r("vague_name", r"^\s*(const\s+|let\s+|var\s+)?([a-df-hl-mo-z])\s*:?=[^=]", detail=2),
     _r("todo", r"\b(TODO|FIXME|XXX|HACK)\b"),
     _r("none_compare", r"[=!]=\s*None\b", _PY),
     _r("loose_equality", r"[^=!<>]==[^=]|^\s*var\s", _JS),
@@ -199,8 +201,9 @@ def _rule_findings(lines: list[str], language: str, structure: Structure) -> lis
             window = "\n".join(lines[index : index + 5])
             if rule.unless and rule.unless.search(window):
                 continue
-            # The matched text is code, not prose: keep it out of the review's sentences.
-            found.append(Finding(line, rule.topic))
+            # Only a named identifier goes into prose; the rest of the matched code does not.
+            name = match.group(rule.detail) if rule.detail else ""
+            found.append(Finding(line, rule.topic, name or ""))
     return found
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import keyword
 import logging
+import re
 import shutil
 import subprocess
 
@@ -88,6 +90,17 @@ def ruff_findings(code: str) -> list[Finding] | None:
     return _to_findings(diagnostics)
 
 
+_NAMED = re.compile(r"`([^`]{1,40})`|\"([^\"]{1,40})\"")
+
+
+def _named(message: str) -> str:
+    """The identifier a diagnostic names (in backticks or quotes), if any."""
+    match = _NAMED.search(message)
+    name = (match.group(1) or match.group(2)) if match else ""
+    # "(`except`)" after "catches everything with a bare except" says nothing new.
+    return "" if keyword.iskeyword(name) else name
+
+
 def _to_findings(diagnostics: object) -> list[Finding] | None:
     if not isinstance(diagnostics, list):
         return None
@@ -100,5 +113,6 @@ def _to_findings(diagnostics: object) -> list[Finding] | None:
         location = item.get("location")
         row = location.get("row") if isinstance(location, dict) else None
         if topic and isinstance(row, int):
-            found.append(Finding(row, topic, str(item.get("message", ""))[:80], f"ruff:{code}"))
+            found.append(Finding(row, topic, _named(str(item.get("message", ""))),
+                                 f"ruff:{code}"))
     return found
