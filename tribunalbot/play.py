@@ -16,10 +16,12 @@ from tribunalbot.cli import fail, new_game_id, new_seed
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.experience import build_context, distill
+from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
 from tribunalbot.llm.base import LLM, LLMError
-from tribunalbot.llm.usage import CallRecord, UsageLedger, prices_from_config
+from tribunalbot.llm.registry import build_llm
+from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
+from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.terminal import TerminalTable
 
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
@@ -85,9 +87,6 @@ def read_submission(path: str, limit: int) -> Submission:
 
 
 async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote: str) -> int:
-    from tribunalbot.llm.registry import build_llm
-    from tribunalbot.store import StoreError
-
     ledger = UsageLedger()
     table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None)
     try:
@@ -96,10 +95,8 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
             on_call = _recorder(ledger, store)
             llm = build_llm(config, args.provider, on_call=on_call)
             stack.push_async_callback(llm.aclose)
-            sinks = [store.game_sink] if store else []
             transcript = await stack.enter_async_context(_transcript(args.transcript))
-            return await _run(config, sub, args.seed, llm, table, store, sinks, transcript,
-                              ledger)
+            return await _run(config, sub, args.seed, llm, table, store, transcript, ledger)
     except StoreError as exc:
         return fail(str(exc))
     except LLMError as exc:
@@ -109,16 +106,11 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
 
 
 async def _run(config: Config, sub: Submission, seed: int | None, llm: LLM,
-               table: TerminalTable, store: object, sink_makers: list[object],
-               transcript: EventSink | None, ledger: UsageLedger) -> int:
-    from tribunalbot.store import Store
-
-    assert store is None or isinstance(store, Store)
+               table: TerminalTable, store: Store | None, transcript: EventSink | None,
+               ledger: UsageLedger) -> int:
     shared = jurors = ""
     if store is not None and config.storage.experience_top_k:
-        found = await store.similar_experiences(TERMINAL_GUILD, sub.code,
-                                                language=sub.language)
-        shared, jurors = build_context(found)
+        shared, jurors = await store.experience_context(TERMINAL_GUILD, sub.code, sub.language)
     setup = GameSetup(new_game_id(), sub.code, sub.language,
                       new_seed() if seed is None else seed, config.game, shared, jurors)
     sinks: list[EventSink] = [transcript] if transcript else []
@@ -140,21 +132,20 @@ def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) 
     print(f"  Replay this game with --seed {setup.seed}.", file=out)
 
 
-def _recorder(ledger: UsageLedger, store: object):  # type: ignore[no-untyped-def]
+def _recorder(ledger: UsageLedger, store: Store | None) -> OnCall:
     async def on_call(record: CallRecord) -> None:
         ledger(record)
         if store is not None:
-            await store.record_call(record)  # type: ignore[attr-defined]
+            await store.record_call(record)
     return on_call
 
 
 @asynccontextmanager
-async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterator[object]:
+async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterator[Store | None]:
     if args.no_db:
         yield None
         return
     from tribunalbot.history import default_db_path
-    from tribunalbot.store import open_store
 
     path = args.db or config.storage.database or default_db_path()
     await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)

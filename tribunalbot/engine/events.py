@@ -21,6 +21,7 @@ class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     public: ClassVar[bool] = True
     private_fields: ClassVar[frozenset[str]] = frozenset()
+    kind: str  # each record type narrows it to its own literal tag
 
     def public_view(self) -> Record:
         """A copy with every private field reset to its default."""
