@@ -4,6 +4,7 @@ per-webhook and per-channel message buckets, an optional global limit, and force
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -126,7 +127,8 @@ class RateLimiter:
 def _limited(retry_after: float, is_global: bool, scope: str,
              headers: dict[str, str]) -> Decision:
     retry_after = max(retry_after, 0.001)
-    headers = {**headers, "Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
+    headers = {**headers, "Via": "1.1 google",
+               "Retry-After": str(max(1, math.ceil(retry_after))),  # whole seconds, rounded up
                "X-RateLimit-Scope": scope}
     if is_global:
         headers["X-RateLimit-Global"] = "true"

@@ -80,3 +80,14 @@ async def test_foreign_webhooks_have_no_token_and_lose_their_buttons(twin: Twin)
 
     assert twin.world.messages[silently.id].components == []
     assert twin.world.messages[kept.id].components[0]["components"][0]["custom_id"] == "vote:1:0"
+
+
+async def test_humans_cannot_click_in_a_private_thread_they_are_not_in(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    assert twin.seeded is not None
+    thread = await channel.create_thread(name="secret")  # private: no type given
+    view = discord.ui.View(timeout=None)
+    view.add_item(VoteButton(1, 0))
+    message = await thread.send("vote", view=view)
+    with pytest.raises(PermissionError):
+        await twin.click(twin.seeded.humans["alice"], message, "vote:1:0")

@@ -186,11 +186,13 @@ class Twin:
         current = self.world.messages[_id(message)]
         if current.visible_to not in (None, user.id):
             raise PermissionError(f"{user.username} cannot see that ephemeral message")
+        where = self.world.channels[current.channel_id]
+        if not self.world.permissions(where, user.id) & Perm.VIEW_CHANNEL:
+            raise PermissionError(f"{user.username} cannot see channel {where.name!r}")
         component = humans.find_component(current, custom_id)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if values is not None:
             data["values"] = values
-        where = self.world.channels[current.channel_id]
         return await self._send(
             humans.new_interaction(self.core, 3, user, where, data, source=current), wait_ack)
 
