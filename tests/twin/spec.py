@@ -157,7 +157,7 @@ def _readable(error: ValidationError) -> str:
 def _is_wrong_branch(leaf: ValidationError) -> bool:
     path = list(leaf.absolute_path)
     discriminator = leaf.validator in ("enum", "const") and bool(path) and path[-1] == "type"
-    null_branch = leaf.validator == "type" and leaf.validator_value == "null"
+    null_branch = leaf.validator == "type" and bool(leaf.validator_value == "null")
     return discriminator or null_branch
 
 
