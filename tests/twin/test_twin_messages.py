@@ -3,6 +3,7 @@ response, editing a webhook message inside a thread, deleting, and channel histo
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -133,3 +134,20 @@ async def test_subcommands_and_permission_changes_reach_the_bot(twin: Twin) -> N
 
     assert twin.replies(first)[0].content == "top 5, webhooks: True"
     assert twin.replies(second)[0].content == "top 3, webhooks: False"
+
+
+async def test_a_webhook_posts_an_embed_and_a_file_into_a_thread(twin: Twin) -> None:
+    _, channel = await ready_channel(twin)
+    thread = await (await channel.send("topic")).create_thread(name="game")
+    hook = await channel.create_webhook(name="Personas")
+    transcript = discord.File(io.BytesIO(b"# Transcript\n"), filename="transcript.md")
+    reveal = discord.Embed(title="The Troublemaker was…", description="Grumpy Linter")
+
+    sent = await hook.send(embed=reveal, file=transcript, username="Clerk", thread=thread,
+                           wait=True)
+    downloaded = await sent.attachments[0].read()
+
+    assert downloaded == b"# Transcript\n"
+    text = twin.transcript(thread.id)
+    assert "embed: The Troublemaker was… — Grumpy Linter" in text
+    assert "attachment: transcript.md (13 bytes)" in text
