@@ -61,6 +61,22 @@ def test_fallback_heuristics_for_other_languages(name: str, needle: str, topic: 
     assert topic in topics_at(name, line_of(name, needle))
 
 
+@pytest.mark.parametrize(("needle", "topic"), [
+    ('mock.patch("billing.invoice.compute_total"', "mocks_the_unit"),
+    ("assert True", "vacuous_assert"),
+    ("def test_empty_invoice", "test_without_assert"),
+    ("@pytest.mark.skip", "skipped_test"),
+])
+def test_tests_that_cannot_fail_are_found(needle: str, topic: str) -> None:
+    assert topic in topics_at("invoice_tests.py", line_of("invoice_tests.py", needle))
+
+
+def test_asserts_in_a_test_file_are_not_a_smell() -> None:
+    assert not [f for f in analysis_of("invoice_tests.py").findings
+                if f.topic == "assert_in_code"]
+    assert [f for f in analysis_of("payment_retry.py").findings if f.topic == "assert_in_code"]
+
+
 def test_language_is_detected_when_not_given() -> None:
     assert analysis_of("worker_pool.go").language == "go"
     assert analysis_of("upload_handler.js").language == "javascript"

@@ -89,6 +89,9 @@ RULES: tuple[Rule, ...] = (
     _r("div_empty", r"/\s*len\(|/\s*\w+\.length\b|/\s*len\(\w+\)"),
     _r("index_empty", r"\)\[0\]|\.values\[0\]|\[0\]\s*$"),
     _r("mutable_default", r"^\s*def\s.*=\s*(\[\]|\{\})\s*[,)]", _PY),
+    _r("vacuous_assert", r"^\s*assert\s+(True|1|not False)\b|^\s*assert\s.+==.+\bor\b.+==", _PY),
+    _r("skipped_test", r"@(pytest\.mark\.skip|unittest\.skip)\b|\b(it|describe|test)\.skip\(|"
+       r"\bt\.Skip\("),
     _r("naive_datetime", r"\bdate\.today\(|\bdatetime\.now\(\)|\bmoment\(\)|\btime\.Now\(\)"),
     # readability
     _r("vague_name", r"^\s*(def|func|function)\s+(proc|do|doit|handle|process|tmp|data|f|g)\b",
@@ -137,6 +140,29 @@ def heuristic_findings(code: str, language: str) -> list[Finding]:
     found += _layer_findings(lines, structure)
     found += _taint_findings(lines)
     found += _io_in_loop_findings(lines, structure)
+    found += _test_findings(lines, structure)
+    return found
+
+
+_PATCH = re.compile(r"\bpatch(?:\.object)?\(\s*[\"'][\w.]*?(\w+)[\"']")
+_ASSERTS = re.compile(r"\bassert|\.assert\w*\(|\braises\(|\bexpect\(|\bt\.(Error|Fatal)")
+
+
+def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
+    """Tests that cannot fail: no assertion at all, or the unit under test mocked away."""
+    found: list[Finding] = []
+    for func in structure.functions:
+        if not func.name.lower().startswith("test"):
+            continue
+        body = lines[func.start : func.end]
+        if not any(_ASSERTS.search(x) for x in body):
+            found.append(Finding(func.start, "test_without_assert", func.name))
+        for offset, text in enumerate(body):
+            patched = _PATCH.search(text)
+            calls = "\n".join(body[offset + 1 : offset + 4])
+            if patched and re.search(rf"\b{patched.group(1)}\(", calls):
+                found.append(Finding(func.start + 1 + offset, "mocks_the_unit",
+                                     patched.group(1)))
     return found
 
 

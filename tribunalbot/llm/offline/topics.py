@@ -121,6 +121,15 @@ TOPICS: dict[str, Topic] = {
                              "Add a unit test per branch, failure path first"),
     "naive_datetime": Topic(_TEST, 2, "depends on the local clock and time zone",
                             "Inject the clock so a test can pin it"),
+    "mocks_the_unit": Topic(_TEST, 4, "patches out the very function the test calls, so the "
+                            "test can never fail", "Mock the collaborator, not the unit under "
+                            "test"),
+    "vacuous_assert": Topic(_TEST, 3, "asserts something that holds whatever the code does",
+                            "Assert on the exact value the code computed"),
+    "test_without_assert": Topic(_TEST, 3, "has a test with no assertion, so it passes "
+                                 "whatever happens", "Assert on the observable outcome"),
+    "skipped_test": Topic(_TEST, 2, "skips a test instead of fixing it", "Fix the flakiness "
+                          "or delete the test, and say which"),
     "test_style": Topic(_TEST, 2, "writes tests in a way that hides failures",
                         "Use plain asserts on observable behaviour"),
     # readability
