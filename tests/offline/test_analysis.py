@@ -105,7 +105,7 @@ def test_a_hanging_ruff_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     def hang(*args: object, **kwargs: object) -> None:
         raise subprocess.TimeoutExpired("ruff", ruffscan.RUFF_TIMEOUT_SECONDS)
 
-    monkeypatch.setattr(ruffscan.subprocess, "run", hang)
+    monkeypatch.setattr(subprocess, "run", hang)
     result = analyze(source("payment_retry.py"), "python")
     assert not result.used_ruff
     assert any(f.topic == "secret" for f in result.findings)

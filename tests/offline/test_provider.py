@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import subprocess
 import sys
 import types
@@ -35,7 +36,7 @@ async def test_ruff_runs_off_the_event_loop_once_per_code(monkeypatch: pytest.Mo
             loops_seen.append(False)
         return real_run(*args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(ruffscan.subprocess, "run", spy)
+    monkeypatch.setattr(subprocess, "run", spy)
     llm = OfflineLLM()
     replies = await asyncio.gather(*(llm.generate(speak_prompt("user_lookup.py", s))
                                      for s in SEATS))
@@ -80,7 +81,7 @@ async def test_distill_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     def missing(name: str) -> types.ModuleType:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
-    monkeypatch.setattr(provider.importlib, "import_module", missing)
+    monkeypatch.setattr(importlib, "import_module", missing)
     with pytest.raises(LLMError, match="offline distill not available"):
         await OfflineLLM().generate_json(Prompt("s", "p", Task(kind="distill")), DebateReply)
 

@@ -22,8 +22,9 @@ def keyword_hits(persona: str, text: str) -> int:
     return sum(1 for k in PERSONA_BY_KEY[persona].keywords if k in lower)
 
 
-async def public_review(llm: OfflineLLM, name: str, seat: int, **extra: object) -> str:
-    reply = parse_review((await llm.generate(speak_prompt(name, seat, **extra))).text)
+async def public_review(llm: OfflineLLM, name: str, seat: int, game: str = "g1",
+                        **extra: object) -> str:
+    reply = parse_review((await llm.generate(speak_prompt(name, seat, game, **extra))).text)
     assert reply.well_formed
     return reply.public
 
@@ -56,10 +57,10 @@ async def test_the_ghost_reviewer_also_hits_its_keywords(llm: OfflineLLM) -> Non
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
 async def test_reviews_are_about_the_same_length(llm: OfflineLLM, name: str) -> None:
-    counts = []
-    for seat in SEATS:
-        tm = {"troublemaker": True, "strategy": STRATEGIES[seat % 5].key} if seat == 3 else {}
-        counts.append(len((await public_review(llm, name, seat, **tm)).split()))
+    counts = [len((await public_review(llm, name, seat)).split()) for seat in SEATS]
+    for seat, strategy in zip(SEATS, STRATEGIES, strict=False):  # a Troublemaker per strategy
+        text = await public_review(llm, name, seat, troublemaker=True, strategy=strategy.key)
+        counts.append(len(text.split()))
     assert max(counts) <= 1.45 * min(counts), counts
 
 
