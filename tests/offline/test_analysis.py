@@ -118,3 +118,14 @@ def test_ruff_codes_map_to_persona_domains() -> None:
     assert ruffscan.topic_for("BLE001") == "broad_except"
     assert ruffscan.topic_for("C901") == "complexity"
     assert ruffscan.topic_for("ANN001") is None  # noise is dropped
+
+
+def test_huge_minified_lines_are_analysed_quickly() -> None:
+    import time
+
+    code = "var token_" + "a" * 40_000 + " = 1;\n" + "x" * 40_000 + "\n"
+    for language in ("javascript", "python", "go"):
+        started = time.perf_counter()
+        result = analyze(code, language)
+        assert time.perf_counter() - started < 2.0, language
+        assert result.line_count == 2

@@ -15,6 +15,7 @@ from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.structure import Structure, scan
 
 _ANY = frozenset[str]()
+MAX_LINE = 400  # characters of a line the patterns look at
 _PY = frozenset({"python"})
 _JS = frozenset({"javascript", "typescript"})
 _GO = frozenset({"go"})
@@ -214,8 +215,10 @@ def _layer_findings(lines: list[str], structure: Structure) -> list[Finding]:
 
 def _rule_findings(lines: list[str], language: str, structure: Structure) -> list[Finding]:
     found: list[Finding] = []
-    for index, text in enumerate(lines):
+    for index, full in enumerate(lines):
         line = index + 1
+        # Minified or generated lines can be huge; patterns with \w* would backtrack for ages.
+        text = full[:MAX_LINE]
         for rule in RULES:
             if rule.languages and language not in rule.languages:
                 continue

@@ -120,7 +120,11 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     where = f" (line {flaw.line})" if flaw.line and f"line {flaw.line}" not in flaw.reason else ""
     argument = rng.choice(ARGUMENTS).format(name=_name(task, target.seat), quote=flaw.quote,
                                             reason=flaw.reason, where=where, should=flaw.should)
-    notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
+    if task.troublemaker:
+        notes = (f"Deflecting onto seat {target.seat} through a real gap in their review "
+                 f"(weight {flaw.weight:.1f}), to draw votes elsewhere.")
+    else:
+        notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
     return DebateReply(target=target.seat, quote=flaw.quote, argument=argument,
                        private_notes=notes)
 

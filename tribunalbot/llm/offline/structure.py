@@ -20,6 +20,7 @@ _BRACE_DEF = re.compile(
     r"|\.(?:get|post|put|patch|delete)\(\s*[\"'`]([^\"'`]+)"  # express-style route handler
     r"|(\w+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>"  # arrow assigned to a name
 )
+MAX_HEAD = 400  # characters of a line that header patterns look at
 _BRANCH = re.compile(r"^\s*(if|elif|else|except|catch|case|switch|\} else|\} catch)\b|\?\s")
 
 
@@ -84,7 +85,7 @@ def _scan_python(lines: list[str]) -> Structure:
 
 def _py_note_line(out: Structure, funcs: list[tuple[int, Function]], raw: str, number: int,
                   indent: int, unit: int) -> None:
-    match = _PY_DEF.match(raw)
+    match = _PY_DEF.match(raw[:MAX_HEAD])
     if funcs:
         func = funcs[-1][1]
         func.end = number
@@ -113,16 +114,17 @@ def _scan_braces(lines: list[str]) -> Structure:
     funcs: list[tuple[int, Function]] = []
     for number, raw in enumerate(lines, start=1):
         text = re.sub(r"//.*$", "", raw)
+        head = text[:MAX_HEAD]  # patterns only need a line's start; huge lines backtrack
         out.depth.append(depth)
         out.loop_depth.append(len(loops))
         if funcs:
             _brace_note_line(funcs[-1], raw, number, depth)
-        header = _BRACE_DEF.search(text)
+        header = _BRACE_DEF.search(head)
         if header and "{" in text:
             name = next((g for g in header.groups() if g), "handler")
             funcs.append((depth, Function(name, number, number)))
             out.functions.append(funcs[-1][1])
-        if _BRACE_LOOP.search(text) and "{" in text:
+        if _BRACE_LOOP.search(head) and "{" in text:
             loops.append(depth)
         depth = max(0, depth + text.count("{") - text.count("}"))
         loops = [d for d in loops if d < depth]
@@ -138,5 +140,5 @@ def _brace_note_line(entry: tuple[int, Function], raw: str, number: int, depth: 
     rel = depth - base - 1
     if rel > func.max_depth and raw.strip() and not raw.strip().startswith("}"):
         func.max_depth, func.deepest_line = rel, number
-    if _BRANCH.search(raw):
+    if _BRANCH.search(raw[:MAX_HEAD]):
         func.branches += 1
