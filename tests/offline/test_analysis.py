@@ -129,3 +129,18 @@ def test_huge_minified_lines_are_analysed_quickly() -> None:
         result = analyze(code, language)
         assert time.perf_counter() - started < 2.0, language
         assert result.line_count == 2
+
+
+def test_string_built_sql_is_found_without_ruff_in_every_python_form() -> None:
+    code = (
+        "def find(cur, name):\n"
+        "    cur.execute(\"SELECT * FROM users WHERE name = '{}'\".format(name))\n"
+        "    q = \"DELETE FROM t WHERE id = %s\" % name\n"
+        "    cur.execute(q)\n"
+        "    cur.execute(\"SELECT * FROM t WHERE id = ?\", (name,))\n"
+        "    cur.execute(f\"UPDATE t SET a = {name}\")\n"
+        "    cur.execute(\"SELECT a FROM t WHERE b = '\" + name + \"'\")\n"
+    )
+    lines = {f.line for f in analyze(code, "python", use_ruff=False).findings
+             if f.topic == "sql_injection"}
+    assert lines == {2, 3, 6, 7}  # the parameterized query on line 5 is fine

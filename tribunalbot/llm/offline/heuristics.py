@@ -44,6 +44,8 @@ RULES: tuple[Rule, ...] = (
     _r("sql_injection", rf"=\s*f[\"']{_SQL}", flags=re.I),
     _r("sql_injection", rf"\"{_SQL}[^\"]*\"\s*(%|\+)|'{_SQL}[^']*'\s*(%|\+)", flags=re.I),
     _r("sql_injection", rf"Sprintf\(\s*\"{_SQL}", _GO, flags=re.I),
+    _r("sql_injection", rf"\"{_SQL}[^\"]*\"\.format\(|'{_SQL}[^']*'\.format\(", _PY,
+       flags=re.I),
     _r("sql_injection", rf"`{_SQL}[^`]*\$\{{", _JS, flags=re.I),
     _r("secret", r"(?i)\b\w*(api_?key|secret|token|passw(or)?d|passwd)\w*\s*[:=]\s*"
        r"[\"'`][^\"'`\s]{6,}[\"'`]"),

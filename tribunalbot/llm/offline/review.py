@@ -20,8 +20,8 @@ from tribunalbot.llm.offline.voice import (
 )
 
 ITEMS = 3  # findings per review, the same for everyone: length must not be a tell
-TARGET_WORDS = 130
-SLACK = 12
+TARGET_WORDS = 125
+SLACK = 8
 
 
 def select_findings(analysis: Analysis, domains: list[str], count: int,
@@ -111,8 +111,21 @@ def _notes(picks: list[Finding], analysis: Analysis) -> str:
     sources = sorted({f.source for f in picks})
     lines = ", ".join(str(f.line) for f in picks)
     engine = "ruff and pattern checks" if analysis.used_ruff else "pattern checks"
+    worst = max(picks, key=lambda f: f.severity)
     return (f"Confidence: {0.5 + 0.09 * top:.2f}. Grounded in {engine} "
-            f"({', '.join(sources)}) at lines {lines}.")
+            f"({', '.join(sources)}) at lines {lines}. Most serious: line {worst.line} "
+            f"{worst.problem}, so it should be fixed first.")
+
+
+def _make_room(items: list[str], extra: int, target: int) -> list[str]:
+    """Drop the least important honest items until the planted one fits the common length.
+
+    Items are in priority order; at least two stay, so the review is still mostly honest.
+    """
+    budget = int(target * 0.8)  # what the items may take; opener and closer take the rest
+    while len(items) > 2 and sum(len(i.split()) for i in items) + extra > budget:
+        items = items[:-1]
+    return items
 
 
 def items_for(words: int) -> int:
@@ -124,17 +137,22 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
                  words: int = 2 * TARGET_WORDS) -> str:
     voice = voice_for(task.persona)
     count = items_for(words)
-    honest = count - 1 if task.troublemaker else count
+    # The Troublemaker keeps about 80% honest: all its findings but one when the budget is
+    # roomy (3 + 1 planted, trimmed to the same length below), else one finding swapped out.
+    honest = count - 1 if task.troublemaker and count < ITEMS else count
     picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     items = render_items(voice, picks, own, rng)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
+    target = min(TARGET_WORDS, int(words * 0.8))
     planted: tuple[PlantedClaim, ...] = ()
     if task.troublemaker:
         others = set(task.personas.values()) - {task.persona or ""}
         sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
                                 voice.subject, analysis, others, rng)
+        items = _make_room(items, len(sentence.split()), target)
+        picks = picks[: len(items)]  # the notes list only what is actually said
         items.insert(rng.randint(0, len(items)), sentence)
         planted = (claim,)
     parts = [_opener(task, voice, rng), *items]
@@ -142,7 +160,6 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
         fix = picks[0].info.fix
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
-    target = min(TARGET_WORDS, int(words * 0.8))
     parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)
