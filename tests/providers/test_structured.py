@@ -13,7 +13,12 @@ from tribunalbot.llm.adapter import Call
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.errors import BadRequest, InvalidReply
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
-from tribunalbot.llm.structured import extract_json, strict_schema, strip_think
+from tribunalbot.llm.structured import (
+    extract_json,
+    strict_compatible,
+    strict_schema,
+    strip_think,
+)
 from tribunalbot.llm.usage import UsageLedger
 
 from .conftest import Factory
@@ -234,3 +239,42 @@ async def test_reasoning_fields_are_not_the_answer(fake_llm: FakeLLMServer,
 async def test_configured_mechanism(kind: str, wanted: str, expected: str,
                                     make_llm: Factory) -> None:
     assert make_llm(kind, structured_output=wanted).mode == expected
+
+
+class Tally(BaseModel):
+    round: int
+    tally: dict[str, int] = Field(default_factory=dict)
+    tags: set[str] = Field(default_factory=set)
+
+
+def test_maps_keep_their_value_schema_and_are_not_strict() -> None:
+    schema = strict_schema(Tally)
+    # Closing the map would let a constrained decoder produce nothing but {}.
+    assert schema["properties"]["tally"] == {"type": "object",
+                                             "additionalProperties": {"type": "integer"}}
+    assert "uniqueItems" not in json.dumps(schema)
+    assert not strict_compatible(schema)
+    assert strict_compatible(strict_schema(VoteReply))
+    assert strict_compatible(strict_schema(Outer))
+
+
+async def test_a_map_schema_steps_down_for_that_call_only(
+        fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted('{"round": 2, "tally": {"4": 3}, "tags": []}'),
+                    Scripted(VOTE))
+    llm = make_llm("openai")
+    assert (await llm.generate_json(PROMPT, Tally)).tally == {"4": 3}
+    await llm.generate_json(PROMPT, VoteReply)
+    formats = [b["response_format"]["type"] for b in fake_llm.bodies("openai")]
+    assert formats == ["json_object", "json_schema"] and llm.mode == "json_schema"
+
+
+async def test_parallel_refusals_never_move_the_mode_back_up(make_llm: Factory) -> None:
+    llm = make_llm("openai")
+    llm.mode = "prompt"  # another call already went to the bottom of the ladder
+    refused = BadRequest("refused")
+    refused.detail = BAD_FORMAT["error"]["message"]
+    late = Call(PROMPT, strict_schema(VoteReply), "json_schema")  # sent before that happened
+    retry = llm._downgrade(refused, late, llm.build(late)[1])
+    assert retry is not None and retry.mode == "json_mode"  # this call steps down one rung
+    assert llm.mode == "prompt"

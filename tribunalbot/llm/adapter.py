@@ -25,6 +25,7 @@ from tribunalbot.llm.structured import (
     next_mode,
     parse_json_reply,
     repair_instruction,
+    strict_compatible,
     strict_schema,
     strip_think,
 )
@@ -152,13 +153,21 @@ class HttpLLM(ABC):
                     raise InvalidReply(self._cut_off_message(request))
             raise InvalidReply(f"{self.name} ({self.model}) returned an empty reply twice")
 
+    def _json_mode_for(self, schema: dict[str, Any]) -> Mode:
+        """The run's mechanism, or the next one down for a schema strict servers cannot take
+        (an open map); that call alone steps down, the run keeps its mechanism."""
+        if self.mode == "json_schema" and not strict_compatible(schema):
+            return next_mode(self.mode, self.modes) or self.mode
+        return self.mode
+
     async def generate_json(self, request: Prompt, schema: type[Model]) -> Model:
         strict = strict_schema(schema)
         call = Call(request, strict)
         problem = ""
         async with self._primed(request):
             for _ in range(2):  # the first reply, then one repair carrying the error
-                decoded, record = await self._send(dataclasses.replace(call, mode=self.mode))
+                mode = self._json_mode_for(strict)
+                decoded, record = await self._send(dataclasses.replace(call, mode=mode))
                 text, cut = strip_think(decoded.text)
                 try:
                     result = parse_json_reply(text, schema)
@@ -221,9 +230,11 @@ class HttpLLM(ABC):
         lower = next_mode(call.mode, self.modes)
         if lower is None:
             return None
-        log.warning("%s (%s) refused structured output %r; using %r from now on",
-                    self.name, self.model, call.mode, lower)
-        self.mode = lower
+        if LADDER.index(lower) > LADDER.index(self.mode):
+            # Parallel calls refused at different rungs: the run only ever moves down.
+            log.warning("%s (%s) refused structured output %r; using %r from now on",
+                        self.name, self.model, call.mode, lower)
+            self.mode = lower
         return dataclasses.replace(call, mode=lower)
 
     def _record(self, call: Call, start: float, attempts: int, outcome: str,

@@ -23,7 +23,7 @@ LADDER: tuple[Mode, ...] = ("json_schema", "json_mode", "prompt")
 _UNSUPPORTED = frozenset({
     "default", "title", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
     "multipleOf", "minLength", "maxLength", "pattern", "format", "maxItems", "minItems",
-    "examples",
+    "examples", "uniqueItems", "minProperties", "maxProperties", "discriminator",
 })
 _THINK_PAIR_RE = re.compile(r"<think>.*?</think>|◁think▷.*?◁/think▷", re.S)
 _FENCE_RE = re.compile(r"```[a-zA-Z0-9_-]*\s*\n(.*?)```", re.S)
@@ -39,8 +39,10 @@ def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:
     """`schema`'s JSON schema rewritten for strict servers.
 
     References are inlined, every object gets `additionalProperties: false` and lists all of its
-    properties as required (optional fields keep their null branch from pydantic), and keywords
-    strict modes reject are dropped.
+    properties as required (optional fields keep their null branch from pydantic), `oneOf`
+    becomes `anyOf`, and keywords strict modes reject are dropped. A map (`dict[str, X]`) keeps
+    its value schema: forcing it closed would only ever allow `{}`, so such a schema is not
+    `strict_compatible` and is asked for without a native schema.
     """
     raw = schema.model_json_schema()
     defs = raw.pop("$defs", {})
@@ -67,10 +69,28 @@ def _rewrite(node: Any, defs: dict[str, Any], depth: int) -> Any:
     # Property names are data, not keywords: a field called "format" must survive.
     if "properties" in node:
         out["properties"] = {k: _rewrite(v, defs, depth + 1) for k, v in node["properties"].items()}
+    if "oneOf" in out:  # strict modes know anyOf only; pydantic validates the exclusivity
+        out["anyOf"] = out.pop("oneOf")
     if out.get("type") == "object":
+        if isinstance(out.get("additionalProperties"), dict) and "properties" not in out:
+            return out  # a map: its keys are data
         out["additionalProperties"] = False
         out["required"] = list(out.get("properties", {}))
     return out
+
+
+def strict_compatible(schema: Any) -> bool:
+    """Whether every object in `schema` is closed, as strict servers require."""
+    if isinstance(schema, list):
+        return all(strict_compatible(item) for item in schema)
+    if not isinstance(schema, dict):
+        return True
+    if isinstance(schema.get("additionalProperties"), dict):
+        return False
+    children = [value for key, value in schema.items()
+                if key not in ("enum", "const", "required", "properties")]
+    children += list((schema.get("properties") or {}).values())  # names are data, not keywords
+    return all(strict_compatible(child) for child in children)
 
 
 def strip_think(text: str) -> tuple[str, bool]:
