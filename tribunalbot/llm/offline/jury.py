@@ -55,10 +55,9 @@ def build_case(task: Task, seat: int, analysis: Analysis, rng: random.Random,
                careful: bool) -> Case:
     statement = task.statements.get(seat, "")
     found = contradictions(statement, analysis) if careful else []
-    domain = task.personas.get(seat, "")
     best = max(found, key=lambda c: c.weight, default=None)
     score = sum(c.weight for c in found) + rng.gauss(0.0, NOISE)
-    return Case(seat, score, best or _fallback(statement, analysis, domain))
+    return Case(seat, score, best)  # the fallback flaw is found later, for the target only
 
 
 def _accusers(task: Task) -> dict[int, list[int]]:
@@ -116,7 +115,7 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     else:
         cases = honest_cases(task, analysis, rng)
     target = max(cases, key=lambda c: c.score)
-    flaw = target.best or _fallback(task.statements.get(target.seat, ""), analysis, "")
+    flaw = _flaw(task, target, analysis)
     where = f" (line {flaw.line})" if flaw.line and f"line {flaw.line}" not in flaw.reason else ""
     argument = rng.choice(ARGUMENTS).format(name=_name(task, target.seat), quote=flaw.quote,
                                             reason=flaw.reason, where=where, should=flaw.should)
@@ -138,17 +137,22 @@ def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
         cases = [Case(c.seat, c.score + _pressure(task, c.seat), c.best)
                  for c in honest_cases(task, analysis, rng)]
     target = max(cases, key=lambda c: c.score)
-    return VoteReply(target=target.seat, reason=_vote_reason(task, target))
+    return VoteReply(target=target.seat, reason=_vote_reason(task, target, analysis))
 
 
-def _vote_reason(task: Task, case: Case) -> str:
+def _flaw(task: Task, case: Case, analysis: Analysis) -> Contradiction:
+    if case.best is not None:
+        return case.best
+    return _fallback(task.statements.get(case.seat, ""), analysis,
+                     task.personas.get(case.seat, ""))
+
+
+def _vote_reason(task: Task, case: Case, analysis: Analysis) -> str:
     accused = len(_accusers(task).get(case.seat, []))
-    if case.best and case.best.weight >= 1.0:
-        return f"{_name(task, case.seat)}'s review does not survive the code: " \
-               f"{case.best.reason}."
+    flaw = _flaw(task, case, analysis)
+    if flaw.weight >= 1.0:
+        return f"{_name(task, case.seat)}'s review does not survive the code: {flaw.reason}."
     if accused:
         noun = "accusation" if accused == 1 else "accusations"
-        return f"{accused} {noun} against {_name(task, case.seat)} stand, and " \
-               f"{case.best.reason if case.best else 'nothing in the code answers them'}."
-    return f"{_name(task, case.seat)}'s review reads least like the code I see: " \
-           f"{case.best.reason if case.best else 'it is vague'}."
+        return f"{accused} {noun} against {_name(task, case.seat)} stand, and {flaw.reason}."
+    return f"{_name(task, case.seat)}'s review reads least like the code I see: {flaw.reason}."
