@@ -84,8 +84,9 @@ class VotingTable:
 
 
 def comparable(events: list[ev.Record]) -> list[dict[str, object]]:
-    """A log without wall-clock stamps (records made after a cut carry a new time)."""
-    return [e.model_dump(exclude={"at", "scores"}) for e in events]
+    """A log without its records' own time stamps (a resumed game's clock starts again);
+    everything else, scores included, must match."""
+    return [e.model_dump(exclude={"at"}) for e in events]
 
 
 CallKey = Callable[[Prompt], tuple[str, int | None, int]]

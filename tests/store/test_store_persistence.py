@@ -67,7 +67,7 @@ async def test_a_finished_game_is_fully_projected(store: Store) -> None:
     assert {v.user_id: v.seat for v in await store.game_votes(setup.game_id)} == VOTES
 
 
-@pytest.mark.parametrize("cut", [0, 1, 4, 11, 16, 23, 35, -3])
+@pytest.mark.parametrize("cut", [0, 1, 4, 11, 16, 22, 23, 35, -3])
 async def test_resume_after_interruption_repeats_no_work_and_ends_the_same(
     tmp_path: Path, cut: int,
 ) -> None:
