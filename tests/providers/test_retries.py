@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -114,7 +115,7 @@ async def test_deadline_stops_retries_early(fake_llm: FakeLLMServer, make_llm: F
     fake_llm.script("openai", Scripted(status=429, body={"error": {"message": "wait"}},
                                        headers={"retry-after": "90"}))
     with pytest.raises(RateLimited):
-        await make_llm("openai", call_deadline_seconds=60).generate(PROMPT)
+        await make_llm("openai", call_deadline_seconds=45).generate(PROMPT)
     assert _count(fake_llm, "openai") == 1 and clock.sleeps == []
 
 
@@ -207,3 +208,47 @@ def test_retry_after_forms() -> None:
     assert retry_after({"retry-after-ms": "20", "retry-after": "9"}) == 0.02
     assert retry_after({"retry-after": "soon"}) is None
     assert retry_after({}) is None
+
+
+async def test_a_long_retry_after_is_capped(fake_llm: FakeLLMServer, make_llm: Factory,
+                                            clock: FakeClock) -> None:
+    fake_llm.script("openai", Scripted(status=503, body={"error": {"message": "Slow Down"}},
+                                       headers={"retry-after": "3600"}),
+                    Scripted(status=429, body={"error": {"message": "wait"}},
+                             headers={"retry-after": "0"}),
+                    Scripted("ok"))
+    assert (await make_llm("openai").generate(PROMPT)).text == "ok"
+    assert clock.sleeps == [60.0, 1.0]  # capped; a zero hint falls back to the backoff
+
+
+async def test_openrouter_error_finish_in_a_200_is_retried(
+        fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted("partial", finish="error"), Scripted("whole"))
+    assert (await make_llm("openai").generate(PROMPT)).text == "whole"
+    assert _count(fake_llm, "openai") == 2
+
+
+ECHOED = "Zq7EchoedPlainSecret42"  # no API-key shape: only the known secret can hide it
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
+@pytest.mark.parametrize("status", [401, 400, 500, 200])
+async def test_an_echoed_key_never_leaks(kind: str, status: int, fake_llm: FakeLLMServer,
+                                         make_llm: Factory, ledger: UsageLedger,
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv(KEY_ENV, ECHOED)
+    caplog.set_level(logging.DEBUG)
+    said = f"bad request from key {ECHOED} (prefix {ECHOED[:12]}...)"
+    body: object = ({"error": said} if kind == "ollama" else
+                    {"type": "error", "error": {"type": "api_error", "message": said}})
+    fake_llm.script(kind, *[Scripted(status=status, body=body)] * 4)
+    llm = make_llm(kind, api_key_env=KEY_ENV)
+    with pytest.raises(LLMError) as caught:
+        await llm.generate(PROMPT)
+    seen = [str(caught.value), repr(caught.value), caught.value.detail, caplog.text,
+            repr(llm.ctx), repr(llm.transport.ctx), repr(ledger.records)]
+    assert "bad request from key" in caught.value.detail  # the server's words are kept
+    assert all(ECHOED[:12] not in text for text in seen)
+    sent = fake_llm.requests[0].headers
+    assert ECHOED in (sent.get("x-api-key") or sent["Authorization"])  # it was really sent

@@ -16,12 +16,36 @@ _KEY_RE = re.compile(r"\b(?:sk|gsk|sk-ant|sk-or|key)[-_][A-Za-z0-9*_\-.]{6,}")
 _EXCERPT = 300
 
 
+_FRAGMENT = 8  # servers echo a masked key ("sk-abc...wxyz"): any run this long of it is hidden
+
+
 def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
-    """`text` with known secrets and anything shaped like an API key replaced."""
+    """`text` with known secrets (and long pieces of them) and anything shaped like an API
+    key replaced."""
     for secret in secrets:
         if secret:
-            text = text.replace(secret, "[redacted]")
+            text = _hide_pieces(text.replace(secret, "[redacted]"), secret)
     return _KEY_RE.sub("[redacted]", text)
+
+
+def _hide_pieces(text: str, secret: str) -> str:
+    """Replace every run of at least `_FRAGMENT` characters that also occurs in `secret`."""
+    if len(secret) < _FRAGMENT:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        # The longest run starting here that is a substring of the secret (grown one by one).
+        length = _FRAGMENT
+        if text[i:i + length] not in secret:
+            out.append(text[i])
+            i += 1
+            continue
+        while i + length < len(text) and text[i:i + length + 1] in secret:
+            length += 1
+        out.append("[redacted]")
+        i += length
+    return "".join(out)
 
 
 def excerpt(text: str, secrets: tuple[str, ...] = ()) -> str:

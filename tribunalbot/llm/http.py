@@ -1,8 +1,9 @@
 """The HTTP layer shared by the adapters: one client, limits, retries and error mapping.
 
 Retries use tenacity with an injectable sleep and clock, so tests can count attempts and
-delays without waiting. The concurrency permit is held only while a request is in flight,
-never while backing off, so one throttled call does not starve the others.
+delays without waiting. The concurrency permit is held while a request waits for its turn
+under the requests-per-minute limit and while it is in flight, never while backing off, so
+one throttled call does not starve the others. Server wait hints are capped at `MAX_HINT`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -50,6 +51,7 @@ _QUOTA_WORDS = ("quota", "spend limit", "spend_limit", "billing", "insufficient 
 _MODEL_WORDS = ("model_not_found", "model not found", "does not exist", "unknown model",
                 "not_found_error")
 _RETRY_STATUSES = frozenset({408, 409, 429, 498, 500, 502, 503, 504, 529})
+MAX_HINT = 60.0  # a longer Retry-After is capped; the call deadline still bounds the wait
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class ErrorContext:
     base_url: str
     api_key_env: str | None
     has_key: bool
-    secrets: tuple[str, ...]
+    secrets: tuple[str, ...] = field(repr=False)  # never in a repr, a log or a traceback
     not_found_hint: str  # provider-specific advice, e.g. "pull it with `ollama pull X`"
 
 
@@ -102,7 +104,13 @@ def error_fields(data: object) -> tuple[str, str]:
 
 def body_error(data: object) -> tuple[int, str, str] | None:
     """An error carried by an HTTP 200 body (OpenRouter, Anthropic overload, Ollama)."""
-    if not isinstance(data, dict) or not (data.get("error") or data.get("type") == "error"):
+    if not isinstance(data, dict):
+        return None
+    choices = data.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    if isinstance(first, dict) and first.get("finish_reason") == "error":
+        return 502, "the generation failed upstream (finish_reason: error)", ""  # OpenRouter
+    if not (data.get("error") or data.get("type") == "error"):
         return None
     message, words = error_fields(data)
     err = data.get("error")
@@ -225,23 +233,24 @@ class Transport:
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
-        if isinstance(exc, ProviderError) and exc.retry_after is not None:
-            return float(exc.retry_after)
+        if isinstance(exc, ProviderError) and exc.retry_after:
+            return min(float(exc.retry_after), MAX_HINT)
         # Exponential backoff from 0.5 s, capped at 8 s, with up to 25 % jitter downwards.
         base: float = min(0.5 * 2.0 ** (state.attempt_number - 1), 8.0)
         return base * (1.0 - 0.25 * float(self.rng()))
 
     async def _attempt(self, method: str, path: str, body: JSON | None, deadline: float,
                        ctx: ErrorContext) -> JSON:
-        if self.limiter is not None:
-            await self.limiter.acquire()
-        remaining = deadline - self.clock()
-        if remaining <= 0:
-            raise ProviderError(f"{self.ctx.provider}: call deadline "
-                                f"({self.settings.call_deadline_seconds:.0f}s) exceeded")
-        read = min(self.settings.timeout_seconds, remaining)
-        limit = httpx.Timeout(read, connect=min(10.0, read))
         async with self.semaphore:
+            # Counted inside the slot, so a request is counted when it really starts.
+            if self.limiter is not None:
+                await self.limiter.acquire()
+            remaining = deadline - self.clock()  # after any wait for a slot or the RPM limit
+            if remaining <= 0:
+                raise ProviderError(f"{self.ctx.provider}: call deadline "
+                                    f"({self.settings.call_deadline_seconds:.0f}s) exceeded")
+            read = min(self.settings.timeout_seconds, remaining)
+            limit = httpx.Timeout(read, connect=min(10.0, read))
             response = await self._send(method, path, body, limit)
         return self._decode(response, ctx)
 
