@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from tribunalbot.config import Config, ProviderSettings
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.base import LLMError, Prompt, Task
-from tribunalbot.llm.errors import ModelNotFound
+from tribunalbot.llm.errors import ModelNotFound, ProviderUnavailable
 from tribunalbot.llm.registry import build_provider
 
 PROBE = Prompt(
@@ -63,8 +63,10 @@ async def _probe(llm: HttpLLM, where: str) -> tuple[bool, str]:
             f"model NOT listed (server offers: {', '.join(names[:8]) or 'none'})")
     except ModelNotFound:
         listed = "model list not offered"  # many compatible servers have no /models
-    except LLMError as exc:
+    except ProviderUnavailable as exc:
         return False, f"{where}: not reachable: {exc}"
+    except LLMError as exc:  # it answered, but refused: the key, the account, the request
+        return False, f"{where}: reachable but refused: {exc}"
     try:
         reply = await llm.generate_json(PROBE, Probe)
     except LLMError as exc:

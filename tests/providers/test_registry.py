@@ -98,6 +98,18 @@ async def test_concurrency_is_limited(fake_llm: FakeLLMServer, monkeypatch: pyte
     await llm.aclose()
 
 
+async def test_requests_per_minute_limit_spaces_real_requests(
+        fake_llm: FakeLLMServer, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    config = _config(fake_llm)
+    config.providers["compat"].requests_per_minute = 2
+    llm = build_llm(config, "compat", clock=clock, sleep=clock.sleep)
+    await asyncio.gather(*(llm.generate(_prompt("p")) for _ in range(5)))
+    # Two start at once, two a minute later, the fifth a minute after that.
+    assert clock.sleeps == [60.0, 60.0] and len(fake_llm.bodies("openai")) == 5
+    await llm.aclose()
+
+
 async def test_prime_then_fan_out(fake_llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
                                   ) -> None:
     config = _config(fake_llm)
@@ -199,3 +211,16 @@ async def test_doctor_missing_key_and_unreachable(fake_llm: FakeLLMServer, clock
     text = "\n".join(lines)
     assert f"set the environment variable {KEY_ENV}" in text
     assert "not reachable" in text and "is the server running" in text
+
+
+async def test_doctor_on_a_refused_key_names_the_variable_not_the_key(
+        fake_llm: FakeLLMServer, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    config = _config(fake_llm)
+    fake_llm.script("anthropic", Scripted(status=401, body={"type": "error", "error": {
+        "type": "authentication_error", "message": f"invalid x-api-key {SECRET[:14]}..."}}))
+    lines: list[str] = []
+    assert await run_doctor(config, out=lines.append, clock=clock, sleep=clock.sleep) == 1
+    [cloud] = [line for line in lines if " cloud:" in line]
+    assert cloud.startswith("FAIL") and "reachable but refused" in cloud and KEY_ENV in cloud
+    assert SECRET[:10] not in "\n".join(lines)
