@@ -11,19 +11,11 @@ import pytest
 from . import conftest
 from .model import Perm
 from .spec import missing_spec_reason
-from .tinybot import TinyBot
+from .tinybot import ready_channel
 from .twin import Twin
 
 pytestmark = pytest.mark.twin
 
-
-async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
-    world = twin.seed()
-    bot = TinyBot(twin)
-    await twin.start_client(bot)
-    channel = bot.get_channel(world.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return bot, channel
 
 
 async def test_a_2500_character_message_is_refused_and_recorded(twin: Twin) -> None:

@@ -9,19 +9,11 @@ from typing import Any
 import discord
 import pytest
 
-from .tinybot import TinyBot
+from .tinybot import ready_channel
 from .twin import Twin
 
 pytestmark = pytest.mark.twin
 
-
-async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
-    world = twin.seed()
-    bot = TinyBot(twin)
-    await twin.start_client(bot)
-    channel = bot.get_channel(world.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return bot, channel
 
 
 async def test_a_global_sync_overwrites_the_whole_scope_and_keeps_ids(twin: Twin) -> None:

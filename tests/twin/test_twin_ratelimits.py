@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import time
 
-import discord
 import pytest
 
-from .tinybot import TinyBot
+from .tinybot import ready_channel
 from .twin import Twin
 
 pytestmark = pytest.mark.twin
 EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"
 CREATE = "/channels/{channel_id}/messages"
 
-
-async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
-    world = twin.seed()
-    bot = TinyBot(twin)
-    await twin.start_client(bot)
-    channel = bot.get_channel(world.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return bot, channel
 
 
 async def test_a_forced_429_is_retried_transparently_by_the_bot_client(twin: Twin) -> None:

@@ -8,19 +8,11 @@ import discord
 import pytest
 
 from .model import PRIVATE_THREAD
-from .tinybot import TinyBot, VoteButton
+from .tinybot import VoteButton, ready_channel
 from .twin import Twin
 
 pytestmark = pytest.mark.twin
 
-
-async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
-    world = twin.seed()
-    bot = TinyBot(twin)
-    await twin.start_client(bot)
-    channel = bot.get_channel(world.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return bot, channel
 
 
 async def test_a_thread_without_a_type_is_private_like_on_discord(twin: Twin) -> None:

@@ -110,3 +110,13 @@ class TinyBot(commands.Bot):
         # No type=: discord.py and the API both make this a PRIVATE thread (facts #1).
         thread = await interaction.channel.create_thread(name="Quiet room")
         await interaction.response.send_message(f"opened {thread.type.name}")
+
+
+async def ready_channel(twin: Twin) -> tuple[TinyBot, discord.TextChannel]:
+    """Seed the twin, log a TinyBot in, and return it with its view of the first channel."""
+    world = twin.seed()
+    bot = TinyBot(twin)
+    await twin.start_client(bot)
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    return bot, channel
