@@ -48,6 +48,13 @@ class Call:
     mode: Mode | None = None
     turns: Turns = ()
 
+    def chat_messages(self) -> list[dict[str, str]]:
+        """Chat-style messages: the shared prefix as the system message, then the player."""
+        messages = [{"role": "system", "content": self.prompt.shared}] if self.prompt.shared else []
+        messages.append({"role": "user", "content": self.personal})
+        messages.extend({"role": role, "content": text} for role, text in self.turns)
+        return messages
+
     @property
     def personal(self) -> str:
         if self.schema is None:

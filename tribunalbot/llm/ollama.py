@@ -52,17 +52,12 @@ class OllamaLLM(HttpLLM):
 
     def build(self, call: Call) -> tuple[str, JSON]:
         prompt = call.prompt
-        messages: list[dict[str, str]] = []
-        if prompt.shared:
-            messages.append({"role": "system", "content": prompt.shared})
-        messages.append({"role": "user", "content": call.personal})
-        messages.extend({"role": role, "content": text} for role, text in call.turns)
         # num_ctx stays constant across calls: changing it reloads the model and its cache.
         options: dict[str, Any] = {"num_ctx": self.settings.num_ctx,
                                    "num_predict": self.output_budget(prompt)}
         if prompt.temperature is not None and "temperature" not in self.dropped:
             options["temperature"] = prompt.temperature
-        body: JSON = {"model": self.model, "messages": messages, "stream": False,
+        body: JSON = {"model": self.model, "messages": call.chat_messages(), "stream": False,
                       "keep_alive": self.settings.keep_alive, "options": options}
         if "think" not in self.dropped:
             body["think"] = False  # reasoning would eat the budget of a vote or a review

@@ -46,12 +46,7 @@ class OpenAICompatLLM(HttpLLM):
 
     def build(self, call: Call) -> tuple[str, JSON]:
         prompt = call.prompt
-        messages: list[dict[str, str]] = []
-        if prompt.shared:
-            messages.append({"role": "system", "content": prompt.shared})
-        messages.append({"role": "user", "content": call.personal})
-        messages.extend({"role": role, "content": text} for role, text in call.turns)
-        body: JSON = {"model": self.model, "messages": messages,
+        body: JSON = {"model": self.model, "messages": call.chat_messages(),
                       self.output_field: self.output_budget(prompt)}
         if prompt.temperature is not None and "temperature" not in self.dropped:
             body["temperature"] = prompt.temperature
