@@ -223,6 +223,13 @@ def anthropic_problems(headers: dict[str, str], body: Any) -> list[str]:
     if system is not None and not (isinstance(system, str) or all(
             isinstance(b, dict) and b.get("type") == "text" and b.get("text") for b in system)):
         problems.append("system must be a string or a list of non-empty text blocks")
+    blocks = system if isinstance(system, list) else []
+    marks = [b["cache_control"] for b in blocks if isinstance(b, dict) and "cache_control" in b]
+    if len(marks) > 4:
+        problems.append("at most 4 cache_control breakpoints")
+    problems += [f"cache_control must be {{type: ephemeral[, ttl: 5m|1h]}}, got {m!r}"
+                 for m in marks if not isinstance(m, dict) or m.get("type") != "ephemeral"
+                 or set(m) - {"type", "ttl"} or m.get("ttl", "5m") not in ("5m", "1h")]
     fmt = (body.get("output_config") or {}).get("format")
     if fmt is not None and (fmt.get("type") != "json_schema" or "schema" not in fmt):
         problems.append("output_config.format must be {type: json_schema, schema}")

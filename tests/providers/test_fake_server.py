@@ -27,6 +27,11 @@ def test_anthropic_checks() -> None:
     assert any("max_tokens" in p for p in anthropic_problems(HEADERS, no_cap))
     system_message = {**GOOD_ANTHROPIC, "messages": [{"role": "system", "content": "x"}]}
     assert anthropic_problems(HEADERS, system_message)
+    marked = {**GOOD_ANTHROPIC, "system": [
+        {"type": "text", "text": "code", "cache_control": {"type": "ephemeral"}}]}
+    assert anthropic_problems(HEADERS, marked) == []
+    marked["system"][0]["cache_control"] = {"type": "persistent"}
+    assert any("cache_control" in p for p in anthropic_problems(HEADERS, marked))
 
 
 def test_ollama_checks() -> None:
