@@ -290,7 +290,8 @@ class Twin:
         return self.core.violations
 
     def expect_violations(self) -> None:
-        """This test provokes refusals on purpose: teardown will not fail on them."""
+        """This test provokes refusals on purpose: teardown will not fail on them (it still
+        fails on a twin reply that broke the spec)."""
         self.violations_expected = True
 
     # ---- discord.py clients ------------------------------------------------------------------
