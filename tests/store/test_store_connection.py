@@ -41,8 +41,8 @@ def test_no_usable_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) 
 
 async def test_pragmas_and_vec_extension(tmp_path: Path) -> None:
     async with open_store(tmp_path / "t.db") as store:
-        assert (await store.db.fetchone("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
-        assert (await store.db.fetchone("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+        assert await store.db.fetchone("PRAGMA journal_mode") == ("wal",)
+        assert await store.db.fetchone("PRAGMA foreign_keys") == (1,)
         busy = await store.db.fetchone("PRAGMA busy_timeout")
         assert busy is not None and busy[0] >= 5000
         version = await store.db.fetchone("SELECT vec_version()")

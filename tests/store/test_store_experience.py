@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,13 +13,14 @@ import pytest
 
 from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.config import StorageSettings
+from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import ExperienceRecord, build_context, distill, game_facts
-from tribunalbot.engine.game import run_game
+from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.offline.distill import offline_distill
 from tribunalbot.llm.scripted import ScriptedLLM
-from tribunalbot.store import Store, open_store
+from tribunalbot.store import Store, embedding, open_store
 from tribunalbot.store.embedding import DIMENSIONS, embed, embed_async, split_identifier
 
 SQL_A = """def get_user(conn, user_id):
@@ -76,9 +78,16 @@ def test_embedding_is_identical_across_processes() -> None:
     assert outputs.pop().strip() == repr(embed(SQL_B, "python"))
 
 
-async def test_big_inputs_are_embedded_off_the_loop() -> None:
-    big = SQL_B * 200
-    assert await embed_async(big, "python") == embed(big, "python")
+async def test_embedding_runs_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[int] = []
+
+    def recording(text: str, language: str = "") -> list[float]:
+        threads.append(threading.get_ident())
+        return embed(text, language)
+
+    monkeypatch.setattr(embedding, "embed", recording)
+    assert await embed_async(SQL_B, "python") == embed(SQL_B, "python")
+    assert threads and threading.get_ident() not in threads
 
 
 async def test_retrieval_never_crosses_guilds(store: Store) -> None:
@@ -123,7 +132,7 @@ async def test_top_k_is_ordered_by_similarity(store: Store) -> None:
     assert await store.experiences.similar("g", SQL_A, 3) == []
 
 
-async def _finished_game() -> tuple[list, object]:  # type: ignore[type-arg]
+async def _finished_game() -> tuple[list[ev.Record], GameSetup]:
     setup = make_setup()
     result = await run_game(setup, scripted_llm(), VotingTable({"u1": 1, "u2": 4}),
                             clock=FixedClock())
@@ -142,7 +151,7 @@ async def test_distill_is_one_call_and_the_log_overrides_the_model() -> None:
                 "insights": ["Planted advice dismissed the injection."]}
 
     llm = ScriptedLLM(reply)
-    record = await distill(llm, setup, events)  # type: ignore[arg-type]
+    record = await distill(llm, setup, events)
     assert len(llm.calls) == 1
     assert record.strategy == facts["strategy"] and record.caught_round == facts["caught_round"]
     assert record.troublemaker_persona == facts["troublemaker_persona"]
@@ -154,7 +163,7 @@ async def test_distill_is_one_call_and_the_log_overrides_the_model() -> None:
 async def test_offline_distill_builds_a_record_from_the_facts() -> None:
     events, setup = await _finished_game()
     llm = ScriptedLLM(lambda p: offline_distill(p.task, ExperienceRecord))
-    record = await distill(llm, setup, events)  # type: ignore[arg-type]
+    record = await distill(llm, setup, events)
     facts = game_facts(events)
     assert record.code_pattern.startswith("python:") and "SQL" in record.code_pattern
     assert record.key_findings and set(record.key_findings) <= set(facts["verdict"])
@@ -165,7 +174,7 @@ async def test_offline_distill_builds_a_record_from_the_facts() -> None:
 async def test_distill_refuses_an_unfinished_game() -> None:
     events, setup = await _finished_game()
     with pytest.raises(ValueError, match="not been revealed"):
-        await distill(scripted_llm(), setup, events[:5])  # type: ignore[arg-type]
+        await distill(scripted_llm(), setup, events[:5])
 
 
 def test_context_splits_neutral_findings_from_juror_hints() -> None:
@@ -205,7 +214,7 @@ async def test_a_past_game_informs_the_next_one_without_leaking_roles(store: Sto
     played = await run_game(first, scripted_llm(), VotingTable({"u1": 1}),
                             sinks=[store.game_sink("first")], clock=FixedClock())
     offline = ScriptedLLM(lambda p: offline_distill(p.task, ExperienceRecord))
-    record = await distill(offline, first, played.events)  # type: ignore[arg-type]
+    record = await distill(offline, first, played.events)
     await store.save_experience("A", record, code=first.code, game_id="first")
 
     shared, jurors = await store.experience_context("A", first.code, "python")

@@ -15,7 +15,7 @@ from tests.store.store_helpers import (
     scripted_llm,
 )
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import GameResult, run_game
+from tribunalbot.engine.game import EventSink, GameResult, run_game
 from tribunalbot.store import Store, open_store
 
 VOTES = {"u1": 1, "u2": 2, "u3": 4}
@@ -25,7 +25,7 @@ class Interrupted(Exception):
     pass
 
 
-def crash_after(cut: int):  # type: ignore[no-untyped-def]
+def crash_after(cut: int) -> EventSink:
     """A sink that stops the game right after record `cut` was persisted."""
     async def sink(seq: int, record: ev.Record) -> None:
         if seq == cut:

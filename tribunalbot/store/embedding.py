@@ -25,8 +25,6 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 DIMENSIONS = 128
-# Above this size the tokenizer and the AST walk take long enough to stall the event loop.
-OFFLOAD_CHARS = 4_000
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -101,15 +99,15 @@ def _bucket(feature: str) -> tuple[int, float]:
     return value % DIMENSIONS, (1.0 if (value >> 63) & 1 else -1.0)
 
 
-def hash_features(counts: Mapping[str, float], dimensions: int = DIMENSIONS) -> list[float]:
+def hash_features(counts: Mapping[str, float]) -> list[float]:
     """Sublinear-tf signed feature hashing, L2-normalized (all zeros for empty input)."""
-    vector = [0.0] * dimensions
+    vector = [0.0] * DIMENSIONS
     for feature, weight in counts.items():
         if weight <= 0:
             continue
         index, sign = _bucket(feature)
         scaled = 1.0 + math.log(weight) if weight >= 1 else weight
-        vector[index % dimensions] += sign * scaled
+        vector[index] += sign * scaled
     norm = math.sqrt(sum(v * v for v in vector))
     return [v / norm for v in vector] if norm else vector
 
@@ -120,9 +118,8 @@ def embed(text: str, language: str = "") -> list[float]:
 
 
 async def embed_async(text: str, language: str = "") -> list[float]:
-    """`embed`, moved to a worker thread for inputs big enough to block the loop."""
-    if len(text) <= OFFLOAD_CHARS:
-        return embed(text, language)
+    """`embed` on a worker thread: the regex pass and the AST parse of a 4000-character
+    submission take milliseconds, which would stall every other game on the loop."""
     return await asyncio.to_thread(embed, text, language)
 
 
