@@ -12,7 +12,7 @@ from tribunalbot.engine.personas import STRATEGIES
 from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
-from tribunalbot.llm.offline.evidence import contradictions, sentences
+from tribunalbot.llm.offline.evidence import contradictions, quote_around, sentences
 
 from .conftest import EXAMPLE_NAMES, analysis_of, source
 from .selfplay import Outcome, play
@@ -122,6 +122,8 @@ def test_quotes_never_split_abbreviations() -> None:
     text = "I read this at 2 a.m. and it hurt. Line 4 is wrong."
     spans = [text[a:b] for a, b in sentences(text)]
     assert spans == ["I read this at 2 a.m. and it hurt.", "Line 4 is wrong."]
+    quote = quote_around(text, 0, len(text), 0)
+    assert quote == "I read this at 2 a.m. and it hurt. Line 4 is wrong"
 
 
 def test_seeded_generators_are_independent_of_global_random() -> None:

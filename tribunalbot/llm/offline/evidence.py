@@ -83,7 +83,7 @@ def quote_around(text: str, start: int, end: int, anchor: int) -> str:
     it: a quote cut mid-word reads as a misquote.
     """
     if end - start <= MAX_QUOTE:
-        return text[start:end].strip()
+        return text[start:end].strip().rstrip(".!?;:,")  # the accusation supplies its own
     cuts = [start, *(m.end() for m in _CLAUSE.finditer(text, start, end)), end]
     lo = max(c for c in cuts if c <= max(anchor, start))
     hi = min(c for c in cuts if c > lo)
