@@ -3,8 +3,9 @@
 Plays every example for 1 and 3 rounds with a scripted player whose AI jury never catches the
 Troublemaker, so every round is played (the worst case; `--offline` uses the offline provider,
 whose jury usually ends the game in round 1). Each Prompt is recorded and tokens are estimated
-as characters / 4. The cacheable share is the part of all prompt tokens inside `Prompt.shared`,
-which the adapters map to each provider's prompt cache. One example is also played with its
+as characters / 4 (a JSON call also counts the schema instruction its adapter appends). The
+cacheable share is the part of all prompt tokens inside `Prompt.shared`, which the adapters
+map to each provider's prompt cache. One example is also played with its
 code repeated 2x and 4x, to show how a game grows with code size.
 
     python bench/prompt_tokens.py [--offline] [--examples DIR]
@@ -21,7 +22,7 @@ import itertools
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.replies import format_review
 from tribunalbot.llm.base import LLM, Completion, Model, Prompt
 from tribunalbot.llm.scripted import Reply, ScriptedLLM
+from tribunalbot.llm.structured import json_instruction, strict_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES: dict[Path, bytes] = {}  # read before the event loop's work starts
@@ -55,7 +57,9 @@ class Recorder:
         return await self.inner.generate(request)
 
     async def generate_json(self, request: Prompt, schema: type[Model]) -> Model:
-        self.prompts.append(request)
+        # Counted as a network adapter sends it: the schema rides in the personal part.
+        instruction = json_instruction(strict_schema(schema))
+        self.prompts.append(replace(request, personal=f"{request.personal}\n\n{instruction}"))
         return await self.inner.generate_json(request, schema)
 
     async def aclose(self) -> None:
