@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
 import sys
-import uuid
 from pathlib import Path
 
 from tribunalbot import __version__
@@ -46,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--db", type=Path)
     stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
     sub.add_parser("doctor", help="check every configured provider")
+    bot = sub.add_parser("bot", help="run the Discord bot (token from $DISCORD_TOKEN)")
+    bot.add_argument("--db", type=Path)
+    bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
+                     help="register commands in one guild at once (for development)")
     return parser
 
 
@@ -70,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             from tribunalbot.play import play_command
 
             return play_command(args, config)
+        if args.command == "bot":
+            from tribunalbot.bot import run_bot
+
+            return run_bot(config, args.db, args.sync_guild)
         return asyncio.run(_other(args, config))
     except KeyboardInterrupt:
         return fail("interrupted", 130)
@@ -93,10 +99,3 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
 
     return await run_doctor(config)
 
-
-def new_game_id() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-def new_seed() -> int:
-    return secrets.randbelow(2**31)

@@ -12,12 +12,13 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.cli import fail, new_game_id, new_seed
+from tribunalbot.cli import fail
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config

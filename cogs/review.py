@@ -1,0 +1,141 @@
+"""`/review` and the "Send to Tribunal" message command: check the code, open the thread,
+start the game. Every refusal is one ephemeral sentence, before anything is spent."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.render import announcement
+from cogs.text import clip, code_from_message
+from tribunalbot.codeinput import CodeInputError, Submission, check_code
+from tribunalbot.ids import new_game_id, new_seed
+
+if TYPE_CHECKING:
+    from tribunalbot.bot import TribunalBot
+
+Interaction = discord.Interaction[Any]
+NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create Public Threads",
+          "send_messages_in_threads": "Send Messages in Threads",
+          "send_messages": "Send Messages", "embed_links": "Embed Links"}
+
+
+class PasteModal(discord.ui.Modal, title="Code for the Tribunal"):
+    code: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Paste the code to review", style=discord.TextStyle.paragraph,
+        custom_id="tribunal:paste", max_length=4000)
+
+    def __init__(self, cog: Review) -> None:
+        super().__init__(timeout=600)
+        self.cog = cog
+
+    async def on_submit(self, interaction: Interaction) -> None:
+        await self.cog.begin(interaction, self.code.value.encode(), "pasted code")
+
+
+class Review(commands.Cog):
+    def __init__(self, bot: TribunalBot) -> None:
+        self.bot = bot
+        self.last_game: dict[int, float] = {}  # user id -> monotonic time of their last game
+        self.menu = app_commands.ContextMenu(name="Send to Tribunal", callback=self.from_message)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+
+    @app_commands.command(name="review", description="Put code on trial before the Tribunal")
+    @app_commands.describe(code="the code (or attach a file, or leave both empty to paste)",
+                           file="a source file to review")
+    @app_commands.guild_only()
+    async def review(self, interaction: Interaction, code: str | None = None,
+                     file: discord.Attachment | None = None) -> None:
+        if file is not None:
+            limit = self.bot.config.game.max_code_bytes
+            if file.size > limit:
+                await _refuse(interaction, f"{file.filename} is {file.size:,} bytes; the limit "
+                              f"is {limit:,} bytes.")
+                return
+            await self.begin(interaction, await file.read(), file.filename)
+        elif code:
+            await self.begin(interaction, code.encode(), "the code option")
+        else:
+            await interaction.response.send_modal(PasteModal(self))
+
+    async def from_message(self, interaction: Interaction, message: discord.Message) -> None:
+        if message.attachments:
+            attachment = message.attachments[0]
+            if attachment.size > self.bot.config.game.max_code_bytes:
+                await _refuse(interaction, f"{attachment.filename} is too large to review.")
+                return
+            await self.begin(interaction, await attachment.read(), attachment.filename)
+            return
+        code = code_from_message(message.content) or message.content
+        await self.begin(interaction, code.encode(), "that message")
+
+    async def begin(self, interaction: Interaction, data: bytes, name: str) -> None:
+        problem = await self._why_not(interaction)
+        if problem is None:
+            try:
+                submission = check_code(data, name, self.bot.config.game.max_code_bytes)
+            except CodeInputError as exc:
+                problem = f"{exc}."
+        if problem is not None:
+            await _refuse(interaction, problem)
+            return
+        await self._convene(interaction, submission)
+
+    async def _why_not(self, interaction: Interaction) -> str | None:
+        """The first reason this member cannot start a game here, in plain words."""
+        channel = interaction.channel
+        if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
+            return "Run /review in a server text channel (not in a thread or a DM)."
+        overrides = await self.bot.guild_overrides(interaction.guild_id)
+        allowed = overrides.get("allowed_channels") or []
+        if allowed and str(channel.id) not in allowed:
+            return "The Tribunal does not sit in this channel; ask a moderator where it does."
+        missing = [label for perm, label in NEEDED.items()
+                   if not getattr(interaction.app_permissions, perm)]
+        if missing:
+            return ("I need these permissions in this channel first: " + ", ".join(missing)
+                    + ".")
+        cooldown = self.bot.config.discord.user_cooldown_seconds
+        wait = self.last_game.get(interaction.user.id, -1e9) + cooldown - time.monotonic()
+        if wait > 0:
+            return f"You can start another game in {int(wait) + 1} s."
+        cap = int(overrides.get("max_concurrent_games",
+                                self.bot.config.discord.max_concurrent_games_per_guild))
+        if self.bot.runner.running_in(interaction.guild_id) >= cap:
+            return f"{cap} games are already running here; wait for one to finish."
+        return None
+
+    async def _convene(self, interaction: Interaction, submission: Submission) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        lines = len(submission.code.splitlines())
+        embed = announcement(submission.language, lines, interaction.user.display_name)
+        response = await interaction.response.send_message(embed=embed)
+        message = response.resource
+        assert isinstance(message, discord.InteractionMessage)
+        self.last_game[interaction.user.id] = time.monotonic()
+        game_id = new_game_id()
+        # From the message: a public thread (a channel thread without a type is private).
+        thread = await message.create_thread(
+            name=clip(f"Tribunal · {submission.name} · {game_id[:6]}", 100),
+            auto_archive_duration=1440)
+        await self.bot.runner.start(guild_id=interaction.guild_id,
+                                    channel_id=interaction.channel_id, thread_id=thread.id,
+                                    starter=interaction.user, submission=submission,
+                                    game_id=game_id, seed=new_seed())
+
+
+async def _refuse(interaction: Interaction, message: str) -> None:
+    await interaction.response.send_message(message, ephemeral=True)
+
+
+async def setup(bot: TribunalBot) -> None:
+    await bot.add_cog(Review(bot))

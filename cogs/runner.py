@@ -1,0 +1,198 @@
+"""Owns every running game: starts, resumes after a restart, ends, and takes votes.
+
+Each game runs in one task that this runner awaits or cancels; a failure is logged and told
+to the players in the thread, and the game is closed, never left stuck."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.poster import ThreadPoster
+from cogs.table import DiscordTable
+from tribunalbot.codeinput import Submission
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.experience import distill
+from tribunalbot.engine.game import GameSetup, run_game
+from tribunalbot.llm.base import LLMError
+from tribunalbot.store import StoredGame
+from tribunalbot.store.votes import VoteRejected
+
+if TYPE_CHECKING:
+    from tribunalbot.bot import TribunalBot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LiveGame:
+    game_id: str
+    guild_id: int
+    starter_id: int
+    thread_id: int
+    table: DiscordTable
+    task: asyncio.Task[None] | None = None
+
+
+class GameRunner:
+    def __init__(self, bot: TribunalBot) -> None:
+        self.bot = bot
+        self.live: dict[str, LiveGame] = {}
+
+    def running_in(self, guild_id: int) -> int:
+        return sum(1 for g in self.live.values() if g.guild_id == guild_id)
+
+    def game_in_thread(self, thread_id: int) -> LiveGame | None:
+        return next((g for g in self.live.values() if g.thread_id == thread_id), None)
+
+    # ---- starting and resuming -----------------------------------------------------------
+
+    async def start(self, *, guild_id: int, channel_id: int, thread_id: int,
+                    starter: discord.abc.User, submission: Submission, game_id: str,
+                    seed: int) -> None:
+        settings = await self.bot.game_settings(guild_id)
+        shared, jurors = await self.bot.store.experience_context(
+            str(guild_id), submission.code, submission.language)
+        setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
+                          shared, jurors)
+        await self.bot.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
+                                         starter_name=starter.display_name,
+                                         thread=str(thread_id))
+        self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[])
+
+    async def resume_all(self) -> None:
+        for game in await self.bot.store.unfinished_games():
+            try:
+                await self._resume(game)
+            except Exception:
+                log.exception("could not resume game %s", game.game_id)
+
+    async def _resume(self, game: StoredGame) -> None:
+        if game.game_id in self.live:
+            return
+        if game.thread_id is None:
+            await self._append_abort(game.game_id, "it never got a thread")
+            return
+        try:
+            await self.bot.fetch_channel(int(game.thread_id))
+        except (discord.NotFound, discord.Forbidden):
+            await self._append_abort(game.game_id, "its thread is gone")
+            return
+        self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
+                    int(game.thread_id), int(game.starter_id), prior=game.events)
+
+    def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
+               starter_id: int, prior: list[ev.Record]) -> None:
+        interval = self.bot.config.discord.post_interval_seconds
+        poster = ThreadPoster(self.bot, guild_id, channel_id, thread_id, interval)
+        table = DiscordTable(self.bot, setup.game_id, poster, resumed=bool(prior))
+        if prior:
+            table.shown = [e.public_view() for e in prior if e.public]
+            started = next((e for e in prior if isinstance(e, ev.GameStarted)), None)
+            if started is not None:
+                table.roster = table.roster.of(started)
+        live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
+        self.live[setup.game_id] = live
+        live.task = asyncio.create_task(self._play(live, setup, prior),
+                                        name=f"tribunal-{setup.game_id}")
+
+    async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
+        llm = await self.bot.llm_for(live.guild_id)
+        try:
+            result = await run_game(setup, llm, live.table, prior=prior,
+                                    sinks=[self.bot.store.game_sink(setup.game_id)])
+        except asyncio.CancelledError:
+            raise
+        except LLMError as exc:
+            await self._abort(live, f"the model provider failed: {exc}")
+            return
+        except Exception:
+            log.exception("game %s failed", setup.game_id)
+            await self._abort(live, "an internal error stopped it (the operator's log says more)")
+            return
+        finally:
+            self.live.pop(setup.game_id, None)
+        await self._remember(live, setup, result.events, llm)
+
+    async def _remember(self, live: LiveGame, setup: GameSetup, events: list[ev.Record],
+                        llm: object) -> None:
+        """Distill off the critical path: the reveal is already posted."""
+        try:
+            record = await distill(llm, setup, events)  # type: ignore[arg-type]
+            await self.bot.store.save_experience(str(live.guild_id), record, code=setup.code,
+                                                 game_id=setup.game_id)
+        except Exception:
+            log.exception("distilling game %s failed", setup.game_id)
+
+    async def _abort(self, live: LiveGame, reason: str) -> None:
+        await self._append_abort(live.game_id, reason)
+        try:
+            await live.table.poster.as_bot(f"⚠️ This game was stopped: {reason}")
+        except discord.HTTPException:
+            log.warning("could not tell thread %s that game %s stopped", live.thread_id,
+                        live.game_id)
+
+    async def _append_abort(self, game_id: str, reason: str) -> None:
+        seq = await self.bot.store.games.event_count(game_id)
+        await self.bot.store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
+
+    # ---- humans --------------------------------------------------------------------------
+
+    async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
+        try:
+            changed = await self.bot.store.cast_vote(game_id, str(user.id), user.display_name,
+                                                     seat)
+        except VoteRejected as exc:
+            return str(exc)
+        live = self.live.get(game_id)
+        name = live.table.roster.name(seat) if live else f"seat {seat}"
+        if live is not None:
+            await live.table.refresh_status()
+        verb = "is now" if changed else "stays"
+        return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
+
+    async def close_ballot_early(self, game_id: str, user: discord.abc.User) -> str:
+        live = self.live.get(game_id)
+        if live is None:
+            return "This game is over."
+        if not self._may_steer(live, user):
+            return "Only the game's starter or a moderator can close the ballot."
+        live.table.closed_early.set()
+        return "The ballot will close as soon as the AI tribunal has finished."
+
+    async def end(self, thread_id: int, user: discord.abc.User) -> str:
+        live = self.game_in_thread(thread_id)
+        if live is None:
+            return "There is no running game in this thread."
+        if not self._may_steer(live, user):
+            return "Only the game's starter or a moderator can end it."
+        if live.task is not None:
+            live.task.cancel()
+            await asyncio.gather(live.task, return_exceptions=True)
+        await self._abort(live, f"ended by {user.display_name}")
+        return "The game is ended."
+
+    @staticmethod
+    def _may_steer(live: LiveGame, user: discord.abc.User) -> bool:
+        if user.id == live.starter_id:
+            return True
+        perms = getattr(user, "guild_permissions", None)
+        return bool(perms and (perms.manage_threads or perms.manage_guild))
+
+    async def shutdown(self) -> None:
+        """Stop every game task; their logs stay in the store and resume at the next start."""
+        tasks = [g.task for g in self.live.values() if g.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def effective_settings(base: GameSettings, overrides: dict[str, object] | None) -> GameSettings:
+    keys = set(GameSettings.model_fields)
+    chosen = {k: v for k, v in (overrides or {}).items() if k in keys}
+    return GameSettings.model_validate({**base.model_dump(), **chosen}) if chosen else base

@@ -1,0 +1,140 @@
+"""`/tribunal …`: leaderboard, stats, history, end, settings, forget-me. Thin: ask the store
+or the runner, render the answer."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import ValidationError
+
+from cogs.runner import effective_settings
+from cogs.text import clip
+
+if TYPE_CHECKING:
+    from tribunalbot.bot import TribunalBot
+
+Interaction = discord.Interaction[Any]
+MIN_GAMES = 3
+
+
+def _percent(rate: float | None) -> str:
+    return "–" if rate is None else f"{rate:.0%}"
+
+
+class Tribunal(commands.GroupCog, group_name="tribunal",
+               group_description="The Tribunal's records and settings"):
+    def __init__(self, bot: TribunalBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Top human jurors in this server")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: Interaction) -> None:
+        rows = await self.bot.store.votes.leaderboard(str(interaction.guild_id),
+                                                      min_games=MIN_GAMES)
+        lines = [f"**{i}.** {r.user_name}: {r.points} pts ({r.correct}/{r.games} right)"
+                 for i, r in enumerate(rows, 1)]
+        text = "\n".join(lines) or f"Nobody has played {MIN_GAMES} games here yet."
+        await interaction.response.send_message(
+            embed=discord.Embed(title="🏆 Tribunal leaderboard", description=text))
+
+    @app_commands.command(description="How often humans and the AI jury catch the Troublemaker")
+    @app_commands.guild_only()
+    async def stats(self, interaction: Interaction) -> None:
+        rates = await self.bot.store.votes.catch_rates(str(interaction.guild_id))
+        text = (f"Games finished: **{rates.games}**\n"
+                f"AI jury caught it: **{_percent(rates.ai_rate)}**\n"
+                f"Humans' verdict caught it: **{_percent(rates.human_rate)}** "
+                f"({rates.human_votes_correct}/{rates.human_votes} votes right)")
+        await interaction.response.send_message(
+            embed=discord.Embed(title="📊 Tribunal statistics", description=text))
+
+    @app_commands.command(description="Recent games in this server")
+    @app_commands.guild_only()
+    async def history(self, interaction: Interaction) -> None:
+        games = await self.bot.store.votes.recent_games(str(interaction.guild_id), 10)
+        lines = [f"`{g.game_id}` {g.created_at[:16].replace('T', ' ')} {g.language}: "
+                 + (f"{g.troublemaker_persona} ({g.strategy}), AI "
+                    + (f"caught it in round {g.caught_round}" if g.caught_round else "fooled")
+                    if g.status == "finished" else g.status) for g in games]
+        await interaction.response.send_message(
+            embed=discord.Embed(title="📜 Recent tribunals",
+                                description=clip("\n".join(lines) or "No games yet.", 4096)),
+            ephemeral=True)
+
+    @app_commands.command(description="Stop the game in this thread (starter or moderator)")
+    @app_commands.guild_only()
+    async def end(self, interaction: Interaction) -> None:
+        answer = await self.bot.runner.end(interaction.channel_id or 0, interaction.user)
+        await interaction.response.send_message(answer, ephemeral=True)
+
+    @app_commands.command(name="settings", description="Show or change this server's settings")
+    @app_commands.describe(key="max_rounds, vote_window_seconds, event_chance, word_budget, "
+                           "allowed_channels, provider, max_concurrent_games",
+                           value="new value (JSON or text); empty to show the settings")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(self, interaction: Interaction, key: str | None = None,
+                       value: str | None = None) -> None:
+        guild = str(interaction.guild_id)
+        current = await self.bot.guild_overrides(interaction.guild_id or 0)
+        if key is None or value is None:
+            shown = json.dumps(current, indent=1) if current else "(all defaults)"
+            await interaction.response.send_message(f"```json\n{clip(shown, 1800)}\n```",
+                                                    ephemeral=True)
+            return
+        problem = self._check_setting(key, value)
+        if problem is None:
+            current[key] = _parse(value)
+            await self.bot.store.set_guild_settings(guild, current)
+        await interaction.response.send_message(problem or f"`{key}` is now `{value}`.",
+                                                ephemeral=True)
+
+    def _check_setting(self, key: str, value: str) -> str | None:
+        parsed = _parse(value)
+        if key == "provider":
+            ok = parsed in self.bot.config.providers
+            return None if ok else f"No provider named {value!r} is configured."
+        if key == "allowed_channels":
+            ok = isinstance(parsed, list) and all(str(c).isdigit() for c in parsed)
+            return None if ok else 'Give a JSON list of channel ids, e.g. ["123", "456"].'
+        if key == "max_concurrent_games":
+            ok = isinstance(parsed, int) and 1 <= parsed <= 20
+            return None if ok else "Give a whole number from 1 to 20."
+        try:
+            effective_settings(self.bot.config.game, {key: parsed})
+        except ValidationError as exc:
+            return f"`{key}`: {exc.errors()[0]['msg']}."
+        if key not in type(self.bot.config.game).model_fields:
+            return f"Unknown setting `{key}`."
+        return None
+
+    @app_commands.command(name="forget-me", description="Delete your votes and scores")
+    async def forget_me(self, interaction: Interaction) -> None:
+        removed = await self.bot.store.votes.forget_user(str(interaction.user.id))
+        await interaction.response.send_message(
+            f"Done: {removed} record(s) about you were deleted or anonymized.", ephemeral=True)
+
+    async def cog_app_command_error(self, interaction: Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.MissingPermissions):
+            await interaction.response.send_message(
+                "You need the Manage Server permission for that.", ephemeral=True)
+            return
+        raise error
+
+
+def _parse(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+async def setup(bot: TribunalBot) -> None:
+    await bot.add_cog(Tribunal(bot))

@@ -1,0 +1,69 @@
+"""The real bot against the Discord twin, with the offline provider and a real database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.twin.conftest import twin  # noqa: F401 - the fixture
+from tests.twin.twin import Twin
+from tribunalbot.bot import TribunalBot
+from tribunalbot.config import Config
+from tribunalbot.store import Store, connect_store
+
+CODE = '''import sqlite3
+
+DB_PASSWORD = "hunter2"
+
+
+def find_user(conn, name):
+    cursor = conn.cursor()
+    cursor.execute(f"SELECT * FROM users WHERE name = '{name}'")
+    try:
+        return cursor.fetchall()
+    except:
+        return None
+'''
+
+
+def fast_config(**game: Any) -> Config:
+    return Config.model_validate({
+        "game": {"vote_window_seconds": 2, "event_chance": 0.0, **game},
+        "discord": {"post_interval_seconds": 0.0, "user_cooldown_seconds": 0},
+    })
+
+
+@dataclass
+class Arena:
+    twin: Twin
+    db: Path
+    store: Store
+    make_bot: Callable[..., TribunalBot]
+
+
+@pytest.fixture
+async def arena(twin: Twin, tmp_path: Path) -> AsyncIterator[Arena]:  # noqa: F811
+    seeded = twin.seed()
+    twin.set_rate_limit("channel", 1000, 60)  # pacing is the bot's own job; tested apart
+    twin.set_rate_limit("webhook", 1000, 2)
+    store = await connect_store(tmp_path / "bot.db")
+
+    bots: list[TribunalBot] = []
+
+    def make_bot(config: Config | None = None) -> TribunalBot:
+        bot = TribunalBot(config or fast_config(), store, sync_guild=seeded.guild_id,
+                          **twin.client_options())
+        bots.append(bot)
+        return bot
+
+    try:
+        yield Arena(twin, tmp_path / "bot.db", store, make_bot)
+    finally:
+        for bot in bots:  # stop every game before the database goes away
+            if not bot.is_closed():
+                await twin.stop_client(bot)
+        await store.close()
