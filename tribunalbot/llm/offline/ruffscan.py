@@ -1,7 +1,7 @@
 """Ruff's diagnostics of Python code, mapped to finding topics.
 
-Ruff runs as a subprocess on stdin with `--isolated`, so the project's own ruff configuration
-(which excludes nothing we review, but selects differently) never changes what a game sees.
+Ruff runs as a subprocess on stdin with `--isolated`, so whatever ruff configuration happens to
+sit in the working directory never changes what a game sees: same code, same findings.
 This module is synchronous on purpose: callers run it in a worker thread.
 """
 

@@ -1,10 +1,10 @@
 """How each persona sounds: phrase tables, not branches.
 
-Every review has the same skeleton (opener, three items, optional event sentence, closer), so
-all personas come out about the same length: length must never be a tell. Each closer carries
-at least two of its persona's keywords, so the engine's keyword check passes whatever the
-findings were. Honest phrasing avoids the vocabulary the jury treats as suspicious (heavy
-technology, rewrites, runtime model calls, "is fine").
+Every review has the same skeleton (opener, about three items, asides, closer), padded or
+trimmed so that all personas come out about the same length: length must never be a tell.
+Each closer carries at least two of its persona's keywords, so the engine's keyword check
+passes whatever the findings were. Honest phrasing avoids the vocabulary the jury treats as
+suspicious (heavy technology, rewrites, runtime model calls, "is fine").
 """
 
 from __future__ import annotations
