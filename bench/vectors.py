@@ -22,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.store import Store, open_store
 from tribunalbot.store.embedding import DIMENSIONS
 
@@ -36,20 +37,14 @@ def unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
     return x
 
 
-async def fill(store: Store, guild: str, vectors: np.ndarray, first_id: int) -> None:
-    """Bulk insert experiences and vectors (the store's `save` does the same row by row)."""
-    record = '{"code_pattern":"bench","language":"python"}'
+async def fill(store: Store, guild: str, vectors: np.ndarray) -> np.ndarray:
+    """Bulk-load experiences through the store; returns their ids, row for row."""
+    record = ExperienceRecord(code_pattern="bench", language="python")
+    ids: list[int] = []
     for start in range(0, len(vectors), BATCH):
         chunk = vectors[start:start + BATCH]
-        ids = range(first_id + start, first_id + start + len(chunk))
-        async with store.db.transaction() as tx:
-            await tx.executemany(
-                "INSERT INTO experiences (id, guild_id, language, record, created_at) "
-                "VALUES (?, ?, 'python', ?, '2026-01-01')",
-                [(i, guild, record) for i in ids])
-            await tx.executemany(
-                "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
-                [(i, guild, v.tobytes()) for i, v in zip(ids, chunk, strict=True)])
+        ids += await store.experiences.save_many(guild, [(record, v.tobytes()) for v in chunk])
+    return np.array(ids)
 
 
 def numpy_top_k(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray) -> list[int]:
@@ -87,15 +82,12 @@ async def run(path: Path) -> tuple[list[float], list[float], int]:
     async with open_store(path) as store:
         started = time.perf_counter()
         big = unit_vectors(rng, BIG_SIZE)
-        await fill(store, BIG_GUILD, big, 1)
-        next_id = BIG_SIZE + 1
+        big_ids = await fill(store, BIG_GUILD, big)
         for g in range(SMALL_GUILDS):
-            await fill(store, f"small{g}", unit_vectors(rng, SMALL_SIZE), next_id)
-            next_id += SMALL_SIZE
-        await store.db.fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+            await fill(store, f"small{g}", unit_vectors(rng, SMALL_SIZE))
+        await store.db.checkpoint()
         total = BIG_SIZE + SMALL_GUILDS * SMALL_SIZE
         print(f"inserted {total:,} vectors in {time.perf_counter() - started:.1f} s")
-        big_ids = np.arange(1, BIG_SIZE + 1)
         queries = unit_vectors(rng, QUERIES)
         await measure(store, BIG_GUILD, big, big_ids, queries[:10])  # warm caches
         vec_ms, np_ms = await measure(store, BIG_GUILD, big, big_ids, queries)

@@ -21,7 +21,13 @@ from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.offline.distill import offline_distill
 from tribunalbot.llm.scripted import ScriptedLLM
 from tribunalbot.store import Store, embedding, open_store
-from tribunalbot.store.embedding import DIMENSIONS, embed, embed_async, split_identifier
+from tribunalbot.store.embedding import (
+    DIMENSIONS,
+    embed,
+    embed_async,
+    split_identifier,
+    to_blob,
+)
 
 SQL_A = """def get_user(conn, user_id):
     return conn.execute('SELECT * FROM users WHERE id=?', (user_id,))
@@ -227,3 +233,17 @@ async def test_a_past_game_informs_the_next_one_without_leaking_roles(store: Sto
         assert shared in prompt.shared
         assert (jurors in prompt.text) is (not prompt.task.troublemaker)
         assert jurors not in prompt.shared
+
+
+async def test_bulk_save_hands_out_fresh_ids_and_finds_each_vector(store: Store) -> None:
+    first = await store.save_experience("g", _record(code_pattern="single"), code=FILE_A)
+    items = [(_record(code_pattern=name), to_blob(embed(code, "python")))
+             for name, code in (("sql_a", SQL_A), ("sql_b", SQL_B))]
+    ids = await store.experiences.save_many("g", items)
+    assert ids == [first + 1, first + 2]
+    for exp_id, (record, blob) in zip(ids, items, strict=True):
+        nearest = await store.experiences.nearest("g", blob, 1)
+        assert nearest[0][0] == exp_id
+        hit = (await store.experiences.similar("g", SQL_A if exp_id == ids[0] else SQL_B, 1))[0]
+        assert hit.record == record
+    assert await store.experiences.count("g") == 3

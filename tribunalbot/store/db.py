@@ -160,6 +160,12 @@ class Database:
     async def close(self) -> None:
         await self._conn.close()
 
+    async def checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file (after a bulk load, so reads and the
+        file's size reflect the data, not a growing WAL)."""
+        async with self._lock:
+            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         async with self._lock:
             rows = await self._conn.execute_fetchall(sql, params)
@@ -221,12 +227,3 @@ class Transaction:
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT and return the new row id."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
-        await cursor.close()
-        if rowid is None:
-            raise StoreError("insert did not produce a row id")
-        return rowid

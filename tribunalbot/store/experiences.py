@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tribunalbot.engine.experience import ExperienceRecord
@@ -36,17 +37,30 @@ class ExperienceRepo:
     ) -> int:
         """Store a record and its embedding in one transaction; returns the experience id."""
         vector = await embed_async(embedding_text(record, code), record.language)
+        ids = await self.save_many(guild, [(record, to_blob(vector))], game_id=game_id)
+        return ids[0]
+
+    async def save_many(
+        self, guild: str, items: Sequence[tuple[ExperienceRecord, bytes]], *,
+        game_id: str | None = None,
+    ) -> list[int]:
+        """Store records with ready float32 embeddings (imports, backfills) in one
+        transaction; returns their ids in order."""
         async with self._db.transaction() as tx:
-            exp_id = await tx.insert(
-                "INSERT INTO experiences (guild_id, game_id, language, record, created_at) "
-                "VALUES (?,?,?,?,?)",
-                (guild, game_id, record.language, record.model_dump_json(), now_iso()),
-            )
-            await tx.execute(
+            # The write lock is held, so nobody else can take the ids handed out here.
+            top = await tx.fetchone("SELECT coalesce(max(id), 0) FROM experiences")
+            first = int(top[0]) + 1 if top else 1
+            ids = list(range(first, first + len(items)))
+            created = now_iso()
+            await tx.executemany(
+                "INSERT INTO experiences (id, guild_id, game_id, language, record, created_at) "
+                "VALUES (?,?,?,?,?,?)",
+                [(i, guild, game_id, record.language, record.model_dump_json(), created)
+                 for i, (record, _) in zip(ids, items, strict=True)])
+            await tx.executemany(
                 "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
-                (exp_id, guild, to_blob(vector)),
-            )
-        return exp_id
+                [(i, guild, blob) for i, (_, blob) in zip(ids, items, strict=True)])
+        return ids
 
     async def similar(
         self, guild: str, code: str, k: int, *, language: str = ""
