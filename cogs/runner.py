@@ -116,6 +116,7 @@ class GameRunner:
             await self._abort(live, "an internal error stopped it (the operator's log says more)")
             return
         finally:
+            live.table.stop()
             self.live.pop(setup.game_id, None)
         await self._remember(live, setup, result.events, llm)
 
@@ -152,7 +153,7 @@ class GameRunner:
         live = self.live.get(game_id)
         name = live.table.roster.name(seat) if live else f"seat {seat}"
         if live is not None:
-            await live.table.refresh_status()
+            live.table.refresh_soon()
         verb = "is now" if changed else "stays"
         return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
 

@@ -35,6 +35,7 @@ class DiscordTable:
         self.ballot_message: discord.Message | None = None
         self.phase = "Reviews"
         self.deadline: datetime | None = None
+        self._pending_refresh: asyncio.Task[None] | None = None
 
     # ---- the Table protocol --------------------------------------------------------------
 
@@ -84,6 +85,20 @@ class DiscordTable:
         text = render.transcript_markdown(self.shown, self.roster)
         file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
         await self.poster.as_bot("📜 The full transcript:", file=file)
+
+    def refresh_soon(self, delay: float = 3.0) -> None:
+        """Coalesce a burst of clicks into one status edit (edits are rate limited too)."""
+        if self._pending_refresh is None or self._pending_refresh.done():
+            self._pending_refresh = asyncio.create_task(self._refresh_after(delay))
+
+    async def _refresh_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self.refresh_status()
+
+    def stop(self) -> None:
+        """Cancel the table's own pending work (owned here, so nothing outlives the game)."""
+        if self._pending_refresh is not None:
+            self._pending_refresh.cancel()
 
     async def refresh_status(self) -> None:
         """One status message per game, edited in place."""

@@ -64,7 +64,8 @@ class StorageSettings(Strict):
 class DiscordSettings(Strict):
     token_env: str = "DISCORD_TOKEN"
     avatar_base_url: str | None = None
-    post_interval_seconds: float = Field(1.2, ge=0.0, le=30.0)
+    # Discord lets about 30 messages a minute into one channel; 2 s keeps a game under it.
+    post_interval_seconds: float = Field(2.0, ge=0.0, le=30.0)
     user_cooldown_seconds: int = Field(60, ge=0)
     max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
 
