@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -93,6 +94,28 @@ async def test_a_deferred_reply_is_edited_then_followed_up(twin: Twin) -> None:
     assert original.content == "done thinking" and not original.flags & FLAG_LOADING
     assert followup.content == "and one more thing"
     assert original.edited_timestamp is not None
+
+
+async def test_interaction_ids_are_current_snowflakes(twin: Twin) -> None:
+    # discord.py derives created_at and expires_at (15 min) from the id (facts §9.4).
+    bot = await started(twin)
+    assert twin.seeded is not None
+    seen: list[tuple[datetime, bool]] = []
+
+    @bot.tree.command(name="when", description="when was this",
+                      guild=discord.Object(twin.seeded.guild_id))
+    async def when(interaction: discord.Interaction[Any]) -> None:
+        seen.append((interaction.created_at, interaction.is_expired()))
+        await interaction.response.send_message("now")
+
+    await bot.tree.sync(guild=discord.Object(twin.seeded.guild_id))
+    used = await twin.slash(twin.seeded.humans["alice"], "when")
+
+    [(created, expired)] = seen
+    now = datetime.now(UTC)
+    assert abs((now - created).total_seconds()) < 5 and not expired
+    reply = twin.replies(used)[0]
+    assert abs((now - discord.utils.snowflake_time(reply.id)).total_seconds()) < 5
 
 
 async def test_an_interaction_unanswered_for_3_seconds_fails_like_discord(twin: Twin) -> None:
