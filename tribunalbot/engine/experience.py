@@ -66,8 +66,9 @@ class ExperienceRecord(BaseModel):
         return self.caught_round is None
 
 
-class _Setup(Protocol):
-    """What distill needs of a `GameSetup` (kept structural so this module stays leaf-level)."""
+class DistillSetup(Protocol):
+    """What distill needs of a `GameSetup` (structural, so this module need not import the
+    game loop; the store extends it with what it persists)."""
 
     @property
     def game_id(self) -> str: ...
@@ -125,7 +126,7 @@ apart from honest advice. Do not mention seats, player numbers or reviewer names
 Reply with the JSON object only."""
 
 
-def _distill_prompt(setup: _Setup, facts: dict[str, Any]) -> Prompt:
+def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
     verdict = "\n".join(f"- {v}" for v in facts["verdict"]) or "- (none)"
     struck = "\n".join(f"- {s}" for s in facts["struck"]) or "- (none)"
     caught = facts["caught_round"]
@@ -141,7 +142,7 @@ def _distill_prompt(setup: _Setup, facts: dict[str, Any]) -> Prompt:
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 
-async def distill(llm: LLM, setup: _Setup, events: Sequence[ev.Record]) -> ExperienceRecord:
+async def distill(llm: LLM, setup: DistillSetup, events: Sequence[ev.Record]) -> ExperienceRecord:
     """One `generate_json` call; the facts of the game override whatever the model said."""
     facts = game_facts(events)
     record = await llm.generate_json(_distill_prompt(setup, facts), ExperienceRecord)
@@ -201,18 +202,17 @@ def _shared_context(records: Sequence[ExperienceRecord]) -> str:
 
 
 def _juror_context(records: Sequence[ExperienceRecord]) -> str:
-    played: Counter[str] = Counter()
+    played: Counter[str] = Counter()  # strategy key -> similar games it was played in
     fooled: Counter[str] = Counter()
     for record in records:
-        name = _strategy_name(record.strategy)
-        if name:
-            played[name] += 1
-            fooled[name] += record.fooled_ai_jury
-    lines = [
-        f"- {name}: fooled the AI jury in {fooled[name]} of {n} similar game(s) "
-        f"({_tell(name)})"
-        for name, n in played.most_common()
-    ]
+        if record.strategy in STRATEGY_BY_KEY:
+            played[record.strategy] += 1
+            fooled[record.strategy] += record.fooled_ai_jury
+    lines = []
+    for key, n in played.most_common():
+        strategy = STRATEGY_BY_KEY[key]
+        lines.append(f"- {strategy.name}: fooled the AI jury in {fooled[key]} of {n} similar "
+                     f"game(s) ({strategy.tell})")
     insights = [i.strip() for r in records for i in r.insights if not _SEATING.search(i)]
     lines += [f"- {i}" for i in dict.fromkeys(insights)][:MAX_ITEMS]
     if not lines:
@@ -220,15 +220,3 @@ def _juror_context(records: Sequence[ExperienceRecord]) -> str:
     return "What past juries learned on similar code (for honest reviewers only):\n" + "\n".join(
         lines
     )
-
-
-def _strategy_name(key: str) -> str:
-    strategy = STRATEGY_BY_KEY.get(key)
-    return strategy.name if strategy else ""
-
-
-def _tell(name: str) -> str:
-    for strategy in STRATEGY_BY_KEY.values():
-        if strategy.name == name:
-            return strategy.tell
-    return ""

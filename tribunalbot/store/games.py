@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.experience import DistillSetup
 from tribunalbot.store.db import Database, StoreError, Transaction
 
 if TYPE_CHECKING:
@@ -28,15 +29,9 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
-class SetupLike(Protocol):
+class SetupLike(DistillSetup, Protocol):
     """The fields of `engine.game.GameSetup` that the store keeps."""
 
-    @property
-    def game_id(self) -> str: ...
-    @property
-    def code(self) -> str: ...
-    @property
-    def language(self) -> str: ...
     @property
     def seed(self) -> int: ...
     @property
