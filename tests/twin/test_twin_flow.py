@@ -32,6 +32,12 @@ async def test_a_review_runs_from_slash_command_to_button_click(twin: Twin) -> N
     thread_id, game = await run_review(twin, bot)
     elapsed = time.perf_counter() - started
 
+    # Logged in, synced the guild's commands, replied in the channel, threaded the reply.
+    assert [r.status for r in twin.requests(route="/users/@me")] == [200]
+    [sync] = twin.requests("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+    assert sync.status == 200 and {c["name"] for c in sync.body} >= {"review", "paste"}
+    [reply] = twin.messages(world.channel)
+    assert reply.id == thread_id and reply.embeds[0]["title"] == "A tribunal is convened"
     thread = twin.world.channels[thread_id]
     assert thread.type == PUBLIC_THREAD and thread.parent_id == world.channel.id
     transcript = twin.transcript(thread)
