@@ -176,3 +176,22 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="newer than this Tribunal"):
         async with open_store(path):
             pass
+
+
+async def test_existing_file_in_a_read_only_directory_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The file itself is writable, but SQLite could not create its -wal file beside it.
+    path = tmp_path / "t.db"
+    async with open_store(path):
+        pass
+    for sidecar in ("t.db-wal", "t.db-shm"):
+        (tmp_path / sidecar).unlink(missing_ok=True)
+    before = path.read_bytes()
+    real_access = os.access
+    monkeypatch.setattr(dbmod.os, "access",
+                        lambda p, mode: False if Path(p) == tmp_path else real_access(p, mode))
+    with pytest.raises(StoreError, match=r"directory .* is not writable.*-wal"):
+        async with open_store(path):
+            pass
+    assert path.read_bytes() == before

@@ -70,8 +70,11 @@ def check_path(path: Path) -> Path:
         raise StoreError(f"cannot create the database directory {parent}: {exc}") from None
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         raise StoreError(f"database file {path} is not readable and writable by this user")
-    if not path.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise StoreError(f"cannot create the database file in {parent}: directory not writable")
+    # Even for an existing file: in WAL mode SQLite creates its -wal and -shm files beside it.
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"the directory {parent} is not writable by this user; the database and its "
+            "write-ahead log (-wal, -shm files) must be created there")
     return path
 
 

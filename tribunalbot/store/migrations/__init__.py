@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 from tribunalbot.store.db import Database, StoreError
@@ -23,7 +24,8 @@ class Migration:
     sql: str
 
 
-def migrations() -> list[Migration]:
+@cache  # read once, at import: migrate() then reads no file on the event loop
+def migrations() -> tuple[Migration, ...]:
     """Every packaged migration, in order; the numbering must be 1..n without gaps."""
     found = []
     for entry in resources.files(__package__).iterdir():
@@ -33,7 +35,7 @@ def migrations() -> list[Migration]:
     found.sort(key=lambda m: m.version)
     if [m.version for m in found] != list(range(1, len(found) + 1)):
         raise StoreError(f"migration files are not numbered 1..n: {[m.name for m in found]}")
-    return found
+    return tuple(found)
 
 
 LATEST = len(migrations())
