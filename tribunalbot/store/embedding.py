@@ -18,6 +18,7 @@ import ast
 import asyncio
 import hashlib
 import math
+import threading
 import re
 import warnings
 from collections import Counter, defaultdict
@@ -77,13 +78,19 @@ def features(text: str, language: str = "") -> dict[str, float]:
     return counts
 
 
+# One parse at a time across threads: CPython 3.11 before 3.11.8 can fail concurrent
+# ast.parse calls with "AST constructor recursion depth mismatch", and catch_warnings edits
+# process-wide state. Embeddings run on worker threads, so several may overlap.
+_PARSE_LOCK = threading.Lock()
+
+
 def _python_node_kinds(text: str) -> Counter[str]:
     """Counts of AST node kinds; empty when the text is not Python."""
     try:
-        with warnings.catch_warnings():
+        with _PARSE_LOCK, warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences in reviewed code
             tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
         return Counter()
     # Names, loads and stores are everywhere; they say nothing about what the code does.
     skip = {"Module", "Name", "Load", "Store", "Constant", "Attribute", "arguments", "arg",
