@@ -18,8 +18,8 @@ import ast
 import asyncio
 import hashlib
 import math
-import threading
 import re
+import threading
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Mapping
