@@ -19,9 +19,7 @@ MAX_WEBHOOKS_PER_CHANNEL = 15
 @route("GET", "/channels/{channel_id}/webhooks")
 async def list_channel_webhooks(call: Call) -> Reply:
     world = call.world
-    channel = world.channel(call.params["channel_id"])
-    world.require(channel, world.app.id, Perm.MANAGE_WEBHOOKS)
-    require_webhook_channel(channel)
+    channel = webhook_channel(call)
     hooks = [h for h in world.webhooks.values() if h.channel_id == channel.id]
     # Tokens come back only for webhooks this application created (facts #6).
     return Reply([payloads.webhook(world, h, with_token=h.application_id == world.app.id)
@@ -31,9 +29,7 @@ async def list_channel_webhooks(call: Call) -> Reply:
 @route("POST", "/channels/{channel_id}/webhooks")
 async def create_channel_webhook(call: Call) -> Reply:
     world = call.world
-    channel = world.channel(call.params["channel_id"])
-    world.require(channel, world.app.id, Perm.MANAGE_WEBHOOKS)
-    require_webhook_channel(channel)
+    channel = webhook_channel(call)
     body: dict[str, Any] = call.body or {}
     require_form(limits.check_webhook_username(body.get("name"), "name"))
     if sum(1 for h in world.webhooks.values() if h.channel_id == channel.id) \
@@ -48,11 +44,16 @@ async def create_channel_webhook(call: Call) -> Reply:
     return Reply(payloads.webhook(world, hook, with_token=True))
 
 
-def require_webhook_channel(channel: Channel) -> None:
-    # Threads have no webhooks of their own: use the parent's with thread_id (facts §2.1).
+def webhook_channel(call: Call) -> Channel:
+    """The channel of a webhook list/create: needs MANAGE_WEBHOOKS, and is no thread (threads
+    have no webhooks of their own: use the parent's with thread_id, facts §2.1)."""
+    world = call.world
+    channel = world.channel(call.params["channel_id"])
+    world.require(channel, world.app.id, Perm.MANAGE_WEBHOOKS)
     if channel.is_thread:
         raise errors.DiscordError(400, errors.WRONG_CHANNEL_TYPE,
                                   "Cannot execute action on this channel type")
+    return channel
 
 
 @route("POST", EXECUTE, bot_auth=False)
