@@ -175,9 +175,11 @@ async def create_followup(call: Call) -> Reply:
 def _followup_of(call: Call) -> Message:
     interaction = find_by_token(call, call.params["webhook_token"])
     message_id = int(call.params["message_id"])
-    if message_id not in [*interaction.followup_ids, interaction.original_message_id]:
+    message = call.world.messages.get(message_id)
+    if message_id not in [*interaction.followup_ids, interaction.original_message_id] \
+            or message is None or message.deleted:
         raise errors.not_found(errors.UNKNOWN_MESSAGE, "Message")
-    return call.world.messages[message_id]
+    return message
 
 
 async def get_followup(call: Call) -> Reply:
@@ -190,3 +192,8 @@ async def edit_followup(call: Call) -> Reply:
     require_form(limits.check_message(body))
     actions.edit(call.core, message, body, call.files)
     return Reply(payloads.message(call.world, message))
+
+
+async def delete_followup(call: Call) -> Reply:
+    actions.delete(call.core, _followup_of(call))
+    return Reply(None, 204)

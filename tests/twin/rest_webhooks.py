@@ -145,6 +145,8 @@ async def edit_webhook_message(call: Call) -> Reply:
 
 @route("DELETE", MESSAGE, bot_auth=False)
 async def delete_webhook_message(call: Call) -> Reply:
+    if call.params["webhook_id"] == str(call.world.app.id):
+        return await rest_interactions.delete_followup(call)
     hook = call.world.webhook(call.params["webhook_id"], call.params["webhook_token"])
     actions.delete(call.core, webhook_message(call, hook))
     return Reply(None, 204)

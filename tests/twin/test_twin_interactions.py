@@ -96,6 +96,31 @@ async def test_a_deferred_reply_is_edited_then_followed_up(twin: Twin) -> None:
     assert original.edited_timestamp is not None
 
 
+async def test_a_followup_can_be_deleted_once(twin: Twin) -> None:
+    bot = await started(twin)
+    assert twin.seeded is not None
+    outcome: list[int] = []
+
+    @bot.tree.command(name="oops", description="posts and retracts",
+                      guild=discord.Object(twin.seeded.guild_id))
+    async def oops(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message("working")
+        extra = await interaction.followup.send("a line to retract", wait=True)
+        await extra.delete()
+        try:
+            await extra.delete()
+        except discord.NotFound as gone:
+            outcome.append(gone.code)
+
+    await bot.tree.sync(guild=discord.Object(twin.seeded.guild_id))
+    used = await twin.slash(twin.seeded.humans["alice"], "oops")
+    await twin.wait_for(lambda: outcome)
+
+    assert outcome == [10008]
+    assert [m.content for m in twin.messages(twin.seeded.channel)] == ["working"]
+    assert len(used.followup_ids) == 1
+
+
 async def test_interaction_ids_are_current_snowflakes(twin: Twin) -> None:
     # discord.py derives created_at and expires_at (15 min) from the id (facts §9.4).
     bot = await started(twin)
