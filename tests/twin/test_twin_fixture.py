@@ -78,7 +78,7 @@ async def test_every_twin_reply_goes_through_the_spec_check_and_is_never_excused
     async with aiohttp.ClientSession() as http, http.get(
             f"{twin.base_url}/api/v10/users/@me",
             headers={"Authorization": f"Bot {twin.token}"}) as reply:
-        assert reply.status == 200 and reply.content_type == "application/json"
+        assert reply.status == 200 and reply.headers["Content-Type"] == "application/json"
 
     [violation] = twin.violations
     assert violation.kind == "response-spec" and "discriminator" in violation.detail

@@ -77,7 +77,8 @@ async def refused_raw(twin: Twin, method: str, path: str, body: Any,
     headers = {"Authorization": f"Bot {twin.token}"} if auth else {}
     async with aiohttp.ClientSession() as http, http.request(
             method, f"{twin.base_url}/api/v10{path}", json=body, headers=headers) as reply:
-        assert reply.status == 400 and reply.content_type == "application/json"
+        # Exactly this: discord.py parses no JSON under "...; charset=utf-8" (facts #15).
+        assert reply.status == 400 and reply.headers["Content-Type"] == "application/json"
         found: dict[str, Any] = await reply.json()
         return found
 
