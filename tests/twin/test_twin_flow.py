@@ -5,6 +5,7 @@ context menu, a file round trip through the CDN, deferral and followups."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,35 @@ async def test_a_review_runs_from_slash_command_to_button_click(twin: Twin) -> N
     reply = twin.replies(click)[0]
     assert reply.visible_to == bob.id and "seat 2" in reply.content
     assert "seat 2 noted" not in twin.transcript(thread)
+
+
+# Keys discord.py reads with try/except KeyError: Discord omits them, a null crashes the
+# parse (facts #19).
+OMITTED_NOT_NULL = frozenset({"interaction_metadata", "thread", "webhook_id", "application_id",
+                              "member", "message_reference", "referenced_message", "guild_id"})
+
+
+def nulls_among_omittable(body: Any) -> list[str]:
+    if isinstance(body, list):
+        return [key for item in body for key in nulls_among_omittable(item)]
+    if not isinstance(body, dict):
+        return []
+    found = [k for k, v in body.items() if v is None and k in OMITTED_NOT_NULL]
+    return found + [key for v in body.values() for key in nulls_among_omittable(v)]
+
+
+async def test_optional_keys_are_omitted_never_null(twin: Twin) -> None:
+    twin.seed()
+    bot = TinyBot(twin)
+    await twin.start_client(bot)
+    thread_id, game = await run_review(twin, bot)
+    assert twin.seeded is not None
+    await twin.click(twin.seeded.humans["bob"], twin.messages(thread_id)[-1], f"vote:{game}:0")
+
+    replies = [r.response for r in twin.requests()]
+    frames = [f for s in twin.hub.sessions.values() for f in s.history]
+    assert {f["t"] for f in frames} >= {"MESSAGE_CREATE", "THREAD_CREATE", "INTERACTION_CREATE"}
+    assert nulls_among_omittable(replies) == [] and nulls_among_omittable(frames) == []
 
 
 async def test_the_webhook_is_created_once_and_reused(twin: Twin) -> None:
