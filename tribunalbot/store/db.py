@@ -10,6 +10,7 @@ loaded on that same thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import os
 import sqlite3
@@ -186,16 +187,24 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
+                await self._conn.execute("BEGIN IMMEDIATE")
                 yield Transaction(self._conn)
                 await self._conn.execute("COMMIT")
             except BaseException:
-                # Also after a failed COMMIT: the shared connection must never be left inside
-                # a transaction, or every later game's BEGIN would fail.
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                # Also after a failed COMMIT, and after a cancellation that interrupted the
+                # BEGIN itself: the shared connection must never be left inside a transaction,
+                # or every later game's BEGIN would fail.
+                await self._rollback()
                 raise
+
+    async def _rollback(self) -> None:
+        """Queued on the connection's thread behind anything still running there (a BEGIN
+        whose caller was cancelled still executes), so it always lands last; shielded so a
+        second cancellation cannot skip it. 'No transaction is active' means nothing to undo.
+        """
+        with contextlib.suppress(Exception):
+            await asyncio.shield(self._conn.execute("ROLLBACK"))
 
     async def script(self, sql: str) -> None:
         """Run a multi-statement script (it manages its own transaction)."""
