@@ -55,9 +55,15 @@ class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answer = await _bot(interaction).runner.close_ballot_early(self.game_id,
-                                                                   interaction.user)
+        answer = await _bot(interaction).runner.close_ballot_early(
+            self.game_id, interaction.user, is_moderator(interaction))
         await interaction.response.send_message(answer, ephemeral=True)
+
+
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    """Judged from the permissions Discord resolved for this member in this channel."""
+    perms = interaction.permissions
+    return perms.manage_threads or perms.manage_guild
 
 
 def ballot_view(game_id: str, choices: list[tuple[int, str]]) -> discord.ui.View:

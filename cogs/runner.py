@@ -157,33 +157,27 @@ class GameRunner:
         verb = "is now" if changed else "stays"
         return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
 
-    async def close_ballot_early(self, game_id: str, user: discord.abc.User) -> str:
+    async def close_ballot_early(self, game_id: str, user: discord.abc.User,
+                                 moderator: bool) -> str:
         live = self.live.get(game_id)
         if live is None:
             return "This game is over."
-        if not self._may_steer(live, user):
+        if not (moderator or user.id == live.starter_id):
             return "Only the game's starter or a moderator can close the ballot."
         live.table.closed_early.set()
         return "The ballot will close as soon as the AI tribunal has finished."
 
-    async def end(self, thread_id: int, user: discord.abc.User) -> str:
+    async def end(self, thread_id: int, user: discord.abc.User, moderator: bool) -> str:
         live = self.game_in_thread(thread_id)
         if live is None:
             return "There is no running game in this thread."
-        if not self._may_steer(live, user):
+        if not (moderator or user.id == live.starter_id):
             return "Only the game's starter or a moderator can end it."
         if live.task is not None:
             live.task.cancel()
             await asyncio.gather(live.task, return_exceptions=True)
         await self._abort(live, f"ended by {user.display_name}")
         return "The game is ended."
-
-    @staticmethod
-    def _may_steer(live: LiveGame, user: discord.abc.User) -> bool:
-        if user.id == live.starter_id:
-            return True
-        perms = getattr(user, "guild_permissions", None)
-        return bool(perms and (perms.manage_threads or perms.manage_guild))
 
     async def shutdown(self) -> None:
         """Stop every game task; their logs stay in the store and resume at the next start."""

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from cogs.buttons import is_moderator
 from cogs.runner import effective_settings
 from cogs.text import clip
 
@@ -69,7 +70,8 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
     @app_commands.command(description="Stop the game in this thread (starter or moderator)")
     @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
-        answer = await self.bot.runner.end(interaction.channel_id or 0, interaction.user)
+        answer = await self.bot.runner.end(interaction.channel_id or 0, interaction.user,
+                                           is_moderator(interaction))
         await interaction.response.send_message(answer, ephemeral=True)
 
     @app_commands.command(name="settings", description="Show or change this server's settings")
@@ -77,7 +79,7 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
                            "allowed_channels, provider, max_concurrent_games",
                            value="new value (JSON or text); empty to show the settings")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
+    # Discord applies default permissions to whole groups only, so this check is the gate.
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: Interaction, key: str | None = None,
                        value: str | None = None) -> None:

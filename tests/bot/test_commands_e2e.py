@@ -1,0 +1,162 @@
+"""The rest of the Discord surface: the message command, files, records, settings, steering
+a game, provider failures, restarts, cooldowns and caps."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.conftest import CODE, Arena, fast_config
+from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
+from tests.twin.humans import TwinFile
+from tests.twin.model import PUBLIC_THREAD, Perm
+from tribunalbot.config import Config
+
+pytestmark = pytest.mark.twin
+
+
+def moderator(arena: Arena):
+    world = arena.twin.world
+    guild = world.guilds[arena.twin.seeded.guild_id]
+    role = world.add_role(guild, "Mods", Perm.MANAGE_GUILD | Perm.MANAGE_THREADS
+                          | Perm.USE_APPLICATION_COMMANDS | Perm.VIEW_CHANNEL
+                          | Perm.SEND_MESSAGES)
+    user = world.add_user("mod")
+    world.add_member(guild, user, [role])
+    return user
+
+
+def threads(arena: Arena) -> list[int]:
+    return [c.id for c in arena.twin.world.channels.values() if c.type == PUBLIC_THREAD]
+
+
+async def test_send_to_tribunal_reviews_a_messages_code_block(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot())
+    bob = twin.seeded.humans["bob"]
+    posted = twin.post_as(bob, twin.seeded.channel, f"can someone check this?\n```py\n{CODE}```")
+    interaction = await twin.context_menu(twin.seeded.humans["alice"], "Send to Tribunal",
+                                          posted)
+    thread_id = interaction.original_message_id or 0
+    reveal = await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    assert reveal is not None
+    plain = twin.post_as(bob, twin.seeded.channel, "   ")
+    refused = await twin.context_menu(bob, "Send to Tribunal", plain)
+    assert "empty" in twin.replies(refused)[0].content
+
+
+async def test_a_file_is_reviewed_and_its_language_detected(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot())
+    js = b"const q = 'SELECT * FROM t WHERE id = ' + req.query.id;\ndb.query(q);\n"
+    interaction = await twin.slash(twin.seeded.humans["alice"], "review",
+                                   file=TwinFile("handler.js", js))
+    thread_id = interaction.original_message_id or 0
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    announcement = twin.world.messages[thread_id]
+    assert "javascript" in announcement.embeds[0]["description"]
+    binary = await twin.slash(twin.seeded.humans["bob"], "review",
+                              file=TwinFile("a.out", b"\x7fELF\x00\x00"))
+    assert "binary" in twin.replies(binary)[0].content
+
+
+async def test_records_after_a_game(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot())
+    thread_id, _ = await play_review(arena, code=CODE)
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    alice = twin.seeded.humans["alice"]
+    stats = twin.replies(await twin.slash(alice, "tribunal stats"))[0]
+    assert "Games finished: **1**" in stats.embeds[0]["description"]
+    history = twin.replies(await twin.slash(alice, "tribunal history"))[0]
+    games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
+    assert games[0].game_id in history.embeds[0]["description"]
+    board = twin.replies(await twin.slash(alice, "tribunal leaderboard"))[0]
+    assert "Nobody has played 3 games" in board.embeds[0]["description"]
+
+
+async def test_settings_need_manage_server_and_are_validated(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot())
+    mod = moderator(arena)
+    member = await twin.slash(twin.seeded.humans["alice"], "tribunal settings", key="max_rounds",
+                              value="1")
+    assert "Manage Server" in twin.replies(member)[0].content
+    bad = await twin.slash(mod, "tribunal settings", key="max_rounds", value="0")
+    assert "max_rounds" in twin.replies(bad)[0].content
+    unknown = await twin.slash(mod, "tribunal settings", key="colour", value="1")
+    assert "Unknown setting" in twin.replies(unknown)[0].content
+    ok = await twin.slash(mod, "tribunal settings", key="max_rounds", value="1")
+    assert "is now" in twin.replies(ok)[0].content
+    thread_id, _ = await play_review(arena, code=CODE)
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    assert "round 2" not in twin.transcript(thread_id)
+
+
+async def test_only_the_starter_or_a_moderator_closes_the_ballot(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot(fast_config(vote_window_seconds=600)))
+    thread_id, ballot = await play_review(arena, code=CODE)
+    close = next(i for i in vote_ids(ballot) if i.startswith("tribunal:close:"))
+    refused = await twin.click(twin.seeded.humans["bob"], ballot, close)
+    assert "Only the game's starter" in twin.replies(refused)[0].content
+    await twin.click(twin.seeded.humans["alice"], ballot, close)
+    assert await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+
+
+async def test_end_stops_a_running_game(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot(fast_config(vote_window_seconds=600)))
+    thread_id, _ = await play_review(arena, code=CODE)
+    bob = twin.seeded.humans["bob"]
+    refused = await twin.slash(bob, "tribunal end", channel=thread_id)
+    assert "Only the game's starter" in twin.replies(refused)[0].content
+    ended = await twin.slash(moderator(arena), "tribunal end", channel=thread_id)
+    assert "ended" in twin.replies(ended)[0].content
+    assert await twin.wait_for_message(thread_id, lambda m: "was stopped" in m.content)
+    games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
+    assert games[0].status == "aborted"
+
+
+async def test_a_provider_outage_is_told_in_the_thread(arena: Arena) -> None:
+    twin = arena.twin
+    config = Config.model_validate({
+        "default_provider": "down",
+        "providers": {"down": {"kind": "openai", "base_url": "http://127.0.0.1:9/v1",
+                               "model": "m", "timeout_seconds": 0.5,
+                               "call_deadline_seconds": 1.0}},
+        "discord": {"post_interval_seconds": 0, "user_cooldown_seconds": 0}})
+    await twin.start_client(arena.make_bot(config))
+    interaction = await twin.slash(twin.seeded.humans["alice"], "review", code=CODE)
+    thread_id = interaction.original_message_id or 0
+    notice = await twin.wait_for_message(thread_id, lambda m: "was stopped" in m.content,
+                                         timeout=20)
+    assert "model provider" in notice.content
+    games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
+    assert games[0].status == "aborted"
+
+
+async def test_a_game_whose_thread_vanished_is_closed_at_restart(arena: Arena) -> None:
+    twin = arena.twin
+    first = arena.make_bot(fast_config(vote_window_seconds=600))
+    await twin.start_client(first)
+    thread_id, _ = await play_review(arena, code=CODE)
+    await twin.stop_client(first)
+    del twin.world.channels[thread_id]
+    await twin.start_client(arena.make_bot())  # resumes unfinished games in setup_hook
+    games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
+    assert games[0].status == "aborted"
+
+
+async def test_cooldown_and_the_guild_cap(arena: Arena) -> None:
+    twin = arena.twin
+    config = fast_config(vote_window_seconds=600).model_copy(update={
+        "discord": fast_config().discord.model_copy(update={
+            "user_cooldown_seconds": 300, "max_concurrent_games_per_guild": 1})})
+    await twin.start_client(arena.make_bot(config))
+    await play_review(arena, code=CODE)
+    alice, bob = twin.seeded.humans["alice"], twin.seeded.humans["bob"]
+    again = await twin.slash(alice, "review", code=CODE)
+    assert "You can start another game in" in twin.replies(again)[0].content
+    other = await twin.slash(bob, "review", code=CODE)
+    assert "1 games are already running" in twin.replies(other)[0].content
+    assert len(threads(arena)) == 1
