@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 from types import ModuleType
@@ -34,7 +35,7 @@ def test_no_usable_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) 
     def no_module(name: str) -> object:
         raise ImportError(name)
 
-    monkeypatch.setattr(dbmod.importlib, "import_module", no_module)
+    monkeypatch.setattr(importlib, "import_module", no_module)
     with pytest.raises(StoreError, match=r"pip install pysqlite3-binary"):
         dbmod.sqlite_driver(_fake_stdlib(can_load=False))
 
@@ -139,18 +140,26 @@ async def test_read_only_file_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
-async def test_unwritable_file_is_refused_even_for_root(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("denied", "message"), [
+    ("ro.db", r"ro\.db is not readable and writable"),
+    # the file is writable, but SQLite could not create its -wal file beside it
+    (".", r"directory .* is not writable.*-wal"),
+])
+async def test_unwritable_file_or_directory_is_refused_even_for_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, denied: str, message: str,
 ) -> None:
     # Root bypasses permission bits, so simulate what a normal user would be told.
     path = tmp_path / "ro.db"
     async with open_store(path):
         pass
+    for sidecar in ("ro.db-wal", "ro.db-shm"):
+        (tmp_path / sidecar).unlink(missing_ok=True)
     before = path.read_bytes()
+    blocked = (tmp_path / denied).resolve()
     real_access = os.access
-    monkeypatch.setattr(dbmod.os, "access",
-                        lambda p, mode: False if Path(p) == path else real_access(p, mode))
-    with pytest.raises(StoreError, match=r"ro\.db is not readable and writable"):
+    monkeypatch.setattr(os, "access",
+                        lambda p, mode: False if Path(p) == blocked else real_access(p, mode))
+    with pytest.raises(StoreError, match=message):
         async with open_store(path):
             pass
     assert path.read_bytes() == before
@@ -177,21 +186,3 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
         async with open_store(path):
             pass
 
-
-async def test_existing_file_in_a_read_only_directory_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The file itself is writable, but SQLite could not create its -wal file beside it.
-    path = tmp_path / "t.db"
-    async with open_store(path):
-        pass
-    for sidecar in ("t.db-wal", "t.db-shm"):
-        (tmp_path / sidecar).unlink(missing_ok=True)
-    before = path.read_bytes()
-    real_access = os.access
-    monkeypatch.setattr(dbmod.os, "access",
-                        lambda p, mode: False if Path(p) == tmp_path else real_access(p, mode))
-    with pytest.raises(StoreError, match=r"directory .* is not writable.*-wal"):
-        async with open_store(path):
-            pass
-    assert path.read_bytes() == before
