@@ -147,3 +147,25 @@ def test_games_are_stored_and_listed(tmp_path: Path, capsys) -> None:
     assert len([line for line in listing.splitlines() if "finished" in line]) == 2
     assert main(["stats", "--db", str(tmp_path / "t.db")]) == 0
     assert capsys.readouterr().out.strip()
+
+
+def test_offline_games_report_and_store_their_calls(tmp_path: Path, capsys) -> None:
+    import asyncio
+
+    from tribunalbot.store import connect_store
+
+    assert play(tmp_path, str(EXAMPLES[0]), "--vote", "none", "--seed", "8") == 0
+    out = capsys.readouterr().out
+    assert "Usage: " in out and " calls, " in out
+
+    async def totals() -> tuple[int, int]:
+        store = await connect_store(tmp_path / "t.db")
+        try:
+            (game,) = await store.votes.recent_games(None, 5)
+            usage = await store.ops.usage(game.game_id)
+            return usage.calls, usage.input_tokens
+        finally:
+            await store.close()
+
+    calls, tokens = asyncio.run(totals())
+    assert calls >= 20 and tokens > 1000

@@ -10,6 +10,7 @@ from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.anthropic import AnthropicLLM
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import AuthError
+from tribunalbot.llm.metered import MeteredLLM
 from tribunalbot.llm.ollama import OllamaLLM
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
 from tribunalbot.llm.router import PersonaRouter
@@ -29,7 +30,7 @@ def build_provider(name: str, settings: ProviderSettings, *, on_call: OnCall | N
         # Imported lazily: the offline player pulls in its analysers, which no network game needs.
         offline = importlib.import_module("tribunalbot.llm.offline")
         llm: LLM = offline.OfflineLLM()
-        return llm
+        return MeteredLLM(llm, name, settings.model, on_call) if on_call else llm
     if settings.api_key_env and not settings.api_key():
         raise AuthError(f"provider {name!r} needs an API key: set the environment variable "
                         f"{settings.api_key_env}")
