@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create Public Threads",
           "send_messages_in_threads": "Send Messages in Threads",
-          "send_messages": "Send Messages", "embed_links": "Embed Links"}
+          "send_messages": "Send Messages", "embed_links": "Embed Links",
+          "attach_files": "Attach Files"}
 
 
 class PasteModal(discord.ui.Modal, title="Code for the Tribunal"):

@@ -84,7 +84,11 @@ class DiscordTable:
     async def _post_transcript(self) -> None:
         text = render.transcript_markdown(self.shown, self.roster)
         file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
-        await self.poster.as_bot("📜 The full transcript:", file=file)
+        try:
+            await self.poster.as_bot("📜 The full transcript:", file=file)
+        except discord.Forbidden:  # the reveal is out; a missing file must not spoil the game
+            await self.poster.as_bot("(I could not attach the transcript: I need the Attach "
+                                     "Files permission here.)")
 
     def refresh_soon(self, delay: float = 3.0) -> None:
         """Coalesce a burst of clicks into one status edit (edits are rate limited too)."""
