@@ -33,6 +33,10 @@ class UsageError(Exception):
     """A bad command line; the message says which option and why."""
 
 
+class _SetupError(Exception):
+    """Something around the game (not the game) could not be prepared."""
+
+
 def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
         config = _with_overrides(config, args)
@@ -102,8 +106,8 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
         return fail(str(exc))
     except LLMError as exc:
         return fail(f"the model provider failed: {exc}")
-    except OSError as exc:
-        return fail(f"cannot write the transcript: {exc}")
+    except _SetupError as exc:
+        return fail(str(exc))
 
 
 async def _run(config: Config, sub: Submission, seed: int | None, llm: LLM,
@@ -149,7 +153,11 @@ async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterato
     from tribunalbot.history import default_db_path
 
     path = args.db or config.storage.database or default_db_path()
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    try:  # the first game on a machine: the data directory may not exist yet
+        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the database folder {path.parent}: "
+                         f"{exc.strerror}") from None
     async with open_store(path, config.storage) as store:
         yield store
 
@@ -160,7 +168,10 @@ async def _transcript(path: Path | None) -> AsyncIterator[EventSink | None]:
     if path is None:
         yield None
         return
-    handle = await asyncio.to_thread(path.open, "w", encoding="utf-8")
+    try:
+        handle = await asyncio.to_thread(path.open, "w", encoding="utf-8")
+    except OSError as exc:
+        raise _SetupError(f"cannot write the transcript {path}: {exc.strerror}") from None
 
     async def write(seq: int, record: ev.Record) -> None:
         payload = record.public_payload()

@@ -169,3 +169,14 @@ def test_offline_games_report_and_store_their_calls(tmp_path: Path, capsys) -> N
 
     calls, tokens = asyncio.run(totals())
     assert calls >= 20 and tokens > 1000
+
+
+def test_unusable_paths_are_named(tmp_path: Path, capsys) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["play", str(EXAMPLES[0]), "--vote", "none",
+                 "--db", str(blocker / "sub" / "t.db")]) == 1
+    assert "cannot create the database folder" in capsys.readouterr().err
+    assert main(["play", str(EXAMPLES[0]), "--vote", "none", "--no-db",
+                 "--transcript", str(blocker / "t.jsonl")]) == 1
+    assert "cannot write the transcript" in capsys.readouterr().err
