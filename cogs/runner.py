@@ -20,6 +20,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.llm.base import LLMError
+from tribunalbot.routing import route_recorder
 from tribunalbot.store import StoredGame
 from tribunalbot.store.votes import VoteRejected
 
@@ -103,9 +104,11 @@ class GameRunner:
 
     async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
         llm = await self.bot.llm_for(live.guild_id)
+        provider = await self.bot.provider_for(live.guild_id)
+        sinks = [self.bot.store.game_sink(setup.game_id),
+                 route_recorder(self.bot.store, self.bot.config, setup.game_id, provider)]
         try:
-            result = await run_game(setup, llm, live.table, prior=prior,
-                                    sinks=[self.bot.store.game_sink(setup.game_id)])
+            result = await run_game(setup, llm, live.table, prior=prior, sinks=sinks)
         except asyncio.CancelledError:
             raise
         except LLMError as exc:

@@ -60,10 +60,13 @@ class TribunalBot(commands.Bot):
     async def game_settings(self, guild_id: int) -> GameSettings:
         return effective_settings(self.config.game, await self.guild_overrides(guild_id))
 
+    async def provider_for(self, guild_id: int) -> str:
+        chosen = (await self.guild_overrides(guild_id)).get("provider")
+        return chosen if chosen in self.config.providers else self.config.default_provider
+
     async def llm_for(self, guild_id: int) -> LLM:
         """The guild's provider (or the default), built once and shared by its games."""
-        chosen = (await self.guild_overrides(guild_id)).get("provider")
-        name = chosen if chosen in self.config.providers else self.config.default_provider
+        name = await self.provider_for(guild_id)
         if name not in self._llms:
             self._llms[name] = build_llm(self.config, name, on_call=self.store.record_call)
         return self._llms[name]

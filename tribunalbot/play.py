@@ -22,6 +22,7 @@ from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
+from tribunalbot.routing import route_recorder
 from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.terminal import TerminalTable
 
@@ -101,7 +102,8 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
             llm = build_llm(config, args.provider, on_call=on_call)
             stack.push_async_callback(llm.aclose)
             transcript = await stack.enter_async_context(_transcript(args.transcript))
-            return await _run(config, sub, args.seed, llm, table, store, transcript, ledger)
+            return await _run(config, sub, args.seed, args.provider, llm, table, store,
+                              transcript, ledger)
     except StoreError as exc:
         return fail(str(exc))
     except LLMError as exc:
@@ -110,7 +112,8 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
         return fail(str(exc))
 
 
-async def _run(config: Config, sub: Submission, seed: int | None, llm: LLM,
+async def _run(config: Config, sub: Submission, seed: int | None, provider: str | None,
+               llm: LLM,
                table: TerminalTable, store: Store | None, transcript: EventSink | None,
                ledger: UsageLedger) -> int:
     shared = jurors = ""
@@ -121,7 +124,8 @@ async def _run(config: Config, sub: Submission, seed: int | None, llm: LLM,
     sinks: list[EventSink] = [transcript] if transcript else []
     if store is not None:
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
-        sinks.insert(0, store.game_sink(setup.game_id))
+        sinks[:0] = [store.game_sink(setup.game_id),
+                     route_recorder(store, config, setup.game_id, provider)]
     result = await run_game(setup, llm, table, sinks=sinks)
     _footer(table.out, setup, ledger, config)
     if store is not None:

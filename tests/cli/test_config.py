@@ -67,3 +67,18 @@ def test_secrets_come_only_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     assert "sk-secret" not in config.model_dump_json()
     with pytest.raises(ValueError):
         Config.model_validate(tomllib.loads('[providers.p]\nkind = "openai"\napi_key = "x"\n'))
+
+
+def test_persona_routes_pick_provider_and_model() -> None:
+    from tribunalbot.routing import route_of
+
+    config = Config.model_validate({
+        "providers": {"big": {"kind": "openai", "model": "large"},
+                      "small": {"kind": "ollama", "model": "tiny"}},
+        "default_provider": "small",
+        "personas": {"security_guardian": {"provider": "big"},
+                     "architect": {"provider": "big", "model": "other"}}})
+    assert route_of(config, None, "dx_advocate") == ("small", "tiny")
+    assert route_of(config, "offline", "dx_advocate") == ("offline", "offline")
+    assert route_of(config, None, "security_guardian") == ("big", "large")
+    assert route_of(config, None, "architect") == ("big", "other")

@@ -180,3 +180,22 @@ def test_unusable_paths_are_named(tmp_path: Path, capsys) -> None:
     assert main(["play", str(EXAMPLES[0]), "--vote", "none", "--no-db",
                  "--transcript", str(blocker / "t.jsonl")]) == 1
     assert "cannot write the transcript" in capsys.readouterr().err
+
+
+def test_each_seat_records_its_provider_and_model(tmp_path: Path, capsys) -> None:
+    import asyncio
+
+    from tribunalbot.store import connect_store
+
+    assert play(tmp_path, str(EXAMPLES[0]), "--vote", "none", "--seed", "2") == 0
+    capsys.readouterr()
+
+    async def routes() -> set[tuple[str, str]]:
+        store = await connect_store(tmp_path / "t.db")
+        try:
+            rows = await store.db.fetchall("SELECT provider, model FROM players")
+            return {(r[0], r[1]) for r in rows}
+        finally:
+            await store.close()
+
+    assert asyncio.run(routes()) == {("offline", "offline")}

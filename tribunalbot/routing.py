@@ -1,0 +1,29 @@
+"""Which provider and model played each seat, recorded with the game (players table)."""
+
+from __future__ import annotations
+
+from tribunalbot.config import Config
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import EventSink
+from tribunalbot.store import Store
+
+
+def route_of(config: Config, provider: str | None, persona: str) -> tuple[str, str]:
+    """The (provider, model) a persona's calls go to, as `build_llm` routes them."""
+    name = provider or config.default_provider
+    route = config.personas.get(persona)
+    if route is not None:
+        name = route.provider
+        return name, route.model or config.providers[name].model
+    return name, config.providers[name].model
+
+
+def route_recorder(store: Store, config: Config, game_id: str,
+                   provider: str | None) -> EventSink:
+    """A sink placed after the store's own: once the seats exist, note who played them."""
+    async def record(seq: int, event: ev.Record) -> None:
+        if isinstance(event, ev.GameStarted):
+            for player in event.players:
+                name, model = route_of(config, provider, player.persona)
+                await store.games.set_route(game_id, player.seat, name, model)
+    return record
