@@ -46,9 +46,10 @@ class Roster:
 def announcement(language: str, lines: int, starter: str) -> discord.Embed:
     embed = discord.Embed(
         title="⚖️ The Tribunal is convened",
-        description=(f"{starter} submitted {lines} lines of {language}. Eight reviewers will "
-                     "review it, debate and vote. One of them is secretly a **Troublemaker** "
-                     "planting subtly wrong advice. Follow the thread and vote on who it is."),
+        description=(f"{starter} submitted {lines} lines of {language}. A panel of AI "
+                     "reviewers will review it, debate and vote. One of them is secretly a "
+                     "**Troublemaker** planting subtly wrong advice. Follow the thread and vote "
+                     "on who it is."),
         colour=0x5865F2)
     return embed
 
