@@ -160,3 +160,17 @@ async def test_scoring_cases() -> None:
     got = {s.user_id: (s.points, s.jury_missed_bonus, s.early_bonus)
            for s in missed.revealed.scores}
     assert got == {"a": (3, True, True), "b": (2, True, False), "c": (0, False, False)}
+
+
+def test_the_verdict_lists_each_cited_line_once_without_segues_or_planted_claims() -> None:
+    from tribunalbot.engine.rules import verdict
+
+    statements = {
+        1: ev.Statement(seat=1, text="Outside my usual beat, line 8 builds SQL from input. "
+                        "Line 3 is fine."),
+        2: ev.Statement(seat=2, text="Line 8 is injectable too. Line 12 has no timeout."),
+        3: ev.Statement(seat=3, text="Line 5 should move behind a plugin registry."),
+    }
+    found = verdict(statements, ["Line 5 should move behind a plugin registry."])
+    assert found == ("Line 3 is fine.", "Line 8 builds SQL from input.",
+                     "Line 12 has no timeout.")

@@ -116,14 +116,25 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     findings: list[str] = []
     lines_seen: set[str] = set()
     for seat in sorted(statements):
-        for sentence in _SENTENCE.findall(statements[seat].text):
+        for found in _SENTENCE.findall(statements[seat].text):
+            sentence = found.strip()
             ref = _LINE_REF.search(sentence)
             if ref is None or ref.group(1) in lines_seen or _is_planted(sentence, planted):
                 continue
             lines_seen.add(ref.group(1))
-            findings.append(sentence.strip()[:300])
+            findings.append(_lead_trimmed(sentence, ref.start())[:300])
     findings.sort(key=lambda f: int(_LINE_REF.search(f).group(1)))  # type: ignore[union-attr]
     return tuple(findings[:limit])
+
+
+def _lead_trimmed(sentence: str, at: int) -> str:
+    """'Outside my usual beat, line 52 …' → 'Line 52 …': the verdict lists findings, not
+    the reviewers' segues."""
+    lead = sentence[:at].rstrip()
+    if lead.endswith((",", ":")) and len(lead.split()) <= 10:
+        rest = sentence[at:]
+        return rest[0].upper() + rest[1:]
+    return sentence
 
 
 def _is_planted(sentence: str, claims: Sequence[str]) -> bool:
