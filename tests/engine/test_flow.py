@@ -173,3 +173,20 @@ async def test_each_phase_prefix_extends_the_previous_one() -> None:
     assert len(order) >= 3
     for earlier, later in itertools.pairwise(order):
         assert later.startswith(earlier)
+
+
+async def test_an_invalid_json_reply_is_asked_again_with_the_error() -> None:
+    honest = make_responder()
+
+    def sloppy(prompt: Prompt) -> str:
+        if prompt.task.kind == "vote" and prompt.task.attempt == 1:
+            return '{"target": "nobody"}'
+        return honest(prompt)
+
+    llm = ScriptedLLM(sloppy)
+    result = await run_game(setup(8, max_rounds=1), llm, RecordingTable(), clock=FixedClock())
+    votes = [p for p in llm.calls if p.task.kind == "vote"]
+    assert {p.task.attempt for p in votes} == {1, 2}
+    assert all("not valid" in p.personal for p in votes if p.task.attempt == 2)
+    (tally,) = public_of(result.events, ev.AIVotes)
+    assert len(tally.votes) == 8

@@ -13,7 +13,8 @@ from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
 from tribunalbot.engine.rules import keyword_hits, rng_for
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
-from tribunalbot.llm.base import LLM, LLMError, Model, Prompt, Task
+from tribunalbot.llm.base import LLM, Model, Prompt, Task
+from tribunalbot.llm.errors import InvalidReply
 
 
 @dataclass
@@ -131,9 +132,7 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
         task = seating.task(kind, seat, rnd, attempt, **seen)
         try:
             reply = await llm.generate_json(Prompt(shared, personal, task), schema)
-        except LLMError as exc:
-            if "validat" not in str(exc).lower() and "json" not in str(exc).lower():
-                raise
+        except InvalidReply as exc:  # the model answered, badly: ask again, say what was wrong
             note = prompts.reinforcement("schema", persona, str(exc))
             continue
         problem = _reply_problem(reply, candidates)

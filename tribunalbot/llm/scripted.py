@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ValidationError
 
-from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Usage
+from tribunalbot.llm.base import Completion, Model, Prompt, Usage
+from tribunalbot.llm.errors import InvalidReply
 
 Reply = str | BaseModel | dict[str, object]
 Responder = Callable[[Prompt], Reply | Awaitable[Reply]]
@@ -63,7 +64,8 @@ class ScriptedLLM:
         try:
             return schema.model_validate_json(_as_text(reply))
         except ValidationError as exc:
-            raise LLMError(f"scripted reply does not match {schema.__name__}: {exc}") from exc
+            raise InvalidReply(f"scripted reply does not match {schema.__name__}: {exc}"
+                               ) from exc
 
     async def aclose(self) -> None:
         return None
