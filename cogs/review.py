@@ -3,6 +3,7 @@ start the game. Every refusal is one ephemeral sentence, before anything is spen
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from tribunalbot.ids import new_game_id, new_seed
 if TYPE_CHECKING:
     from tribunalbot.bot import TribunalBot
 
+log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create Public Threads",
           "send_messages_in_threads": "Send Messages in Threads",
@@ -124,14 +126,20 @@ class Review(commands.Cog):
         assert isinstance(message, discord.InteractionMessage)
         self.last_game[interaction.user.id] = time.monotonic()
         game_id = new_game_id()
-        # From the message: a public thread (a channel thread without a type is private).
-        thread = await message.create_thread(
-            name=clip(f"Tribunal · {submission.name} · {game_id[:6]}", 100),
-            auto_archive_duration=1440)
-        await self.bot.runner.start(guild_id=interaction.guild_id,
-                                    channel_id=interaction.channel_id, thread_id=thread.id,
-                                    starter=interaction.user, submission=submission,
-                                    game_id=game_id, seed=new_seed())
+        try:
+            # From the message: a public thread (a channel thread without a type is private).
+            thread = await message.create_thread(
+                name=clip(f"Tribunal · {submission.name} · {game_id[:6]}", 100),
+                auto_archive_duration=1440)
+            await self.bot.runner.start(guild_id=interaction.guild_id,
+                                        channel_id=interaction.channel_id, thread_id=thread.id,
+                                        starter=interaction.user, submission=submission,
+                                        game_id=game_id, seed=new_seed())
+        except Exception:
+            log.exception("could not convene game %s", game_id)
+            await interaction.followup.send(
+                "I could not open the tribunal here (the operator's log says why). Nothing "
+                "was spent; try again in a moment.", ephemeral=True)
 
 
 async def _refuse(interaction: Interaction, message: str) -> None:

@@ -160,3 +160,20 @@ async def test_cooldown_and_the_guild_cap(arena: Arena) -> None:
     other = await twin.slash(bob, "review", code=CODE)
     assert "1 games are already running" in twin.replies(other)[0].content
     assert len(threads(arena)) == 1
+
+
+async def test_a_failure_to_convene_is_told_privately(arena: Arena) -> None:
+    twin = arena.twin
+    bot = arena.make_bot()
+    await twin.start_client(bot)
+
+    async def broken(**kwargs: object) -> None:
+        raise RuntimeError("disk full")
+
+    bot.runner.start = broken  # type: ignore[method-assign]
+    alice = twin.seeded.humans["alice"]
+    interaction = await twin.slash(alice, "review", code=CODE)
+    notice = await twin.wait_for(lambda: next(
+        (m for m in twin.replies(interaction) if m.visible_to == alice.id), None))
+    assert "could not open the tribunal" in notice.content
+    assert "disk full" not in notice.content
