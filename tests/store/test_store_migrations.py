@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tribunalbot.store import StoreError, connect_store
 from tribunalbot.store import migrations as mig
 from tribunalbot.store.db import Database
+from tribunalbot.store.embedding import DIMENSIONS
+from tribunalbot.store.experiences import ExperienceRepo
+
+L2_VERSION = 4  # 0004 recreated experience_vectors with distance_metric=L2
 
 
 async def _schema(db: Database) -> list[tuple[object, ...]]:
@@ -55,6 +60,114 @@ async def test_every_earlier_version_upgrades_to_the_same_schema(
     finally:
         await fresh.close()
         await old.close()
+
+
+def _old_vectors() -> tuple[np.ndarray, list[str]]:
+    """What a database before 0004 may hold: unit vectors in several guilds, one vector of
+    another length and one all-zero vector (stored from code without a single feature)."""
+    rng = np.random.default_rng(11)
+    vectors = rng.standard_normal((60, DIMENSIONS)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors[7] *= 5.0
+    vectors[8] = 0.0
+    return vectors, ["A" if i % 3 else "B" for i in range(len(vectors))]
+
+
+async def _write_experiences(db: Database, vectors: np.ndarray, guilds: list[str]) -> None:
+    async with db.transaction() as tx:
+        for i, (vector, guild) in enumerate(zip(vectors, guilds, strict=True), start=1):
+            await tx.execute(
+                "INSERT INTO experiences (id, guild_id, language, record, created_at) "
+                "VALUES (?, ?, 'python', '{}', '2026-01-01')", (i, guild))
+            await tx.execute(
+                "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
+                (i, guild, vector.tobytes()))
+
+
+async def _stored_vectors(db: Database) -> dict[int, tuple[str, bytes]]:
+    rows = await db.fetchall("SELECT rowid, guild_id, embedding FROM experience_vectors")
+    return {int(r[0]): (str(r[1]), bytes(r[2])) for r in rows}
+
+
+async def _cosine_search(db: Database, guild: str, query: np.ndarray
+                         ) -> list[tuple[int, float]]:
+    """A guild-scoped top-10 through the table as it is, whatever its metric."""
+    rows = await db.fetchall(
+        "SELECT rowid, distance FROM experience_vectors "
+        "WHERE embedding MATCH ? AND k = 10 AND guild_id = ? ORDER BY distance",
+        (query.tobytes(), guild))
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+@pytest.mark.parametrize("start", range(3, L2_VERSION))
+async def test_vectors_survive_the_switch_to_l2(tmp_path: Path, start: int) -> None:
+    vectors, guilds = _old_vectors()
+    db = await Database.open(tmp_path / "t.db")
+    try:
+        await mig.migrate(db, target=start)
+        await _write_experiences(db, vectors, guilds)
+        queries = np.vstack([vectors[1], vectors[2], -vectors[4], vectors[7] / 5.0])
+        # cosine distances before: the zero vector's is NULL, so leave it out of the guild
+        before = []
+        await db.execute("DELETE FROM experience_vectors WHERE rowid = 9")
+        for guild in ("A", "B"):
+            before += [await _cosine_search(db, guild, q) for q in queries]
+        await db.execute("INSERT INTO experience_vectors (rowid, guild_id, embedding) "
+                         "VALUES (9, ?, ?)", (guilds[8], vectors[8].tobytes()))
+
+        assert await mig.migrate(db) == mig.LATEST
+        stored = await _stored_vectors(db)
+        # every vector with a direction is copied into its guild; unit vectors byte for byte
+        assert set(stored) == set(range(1, len(vectors) + 1)) - {9}
+        for exp_id, (guild, blob) in stored.items():
+            assert guild == guilds[exp_id - 1]
+            if exp_id != 8:
+                assert blob == vectors[exp_id - 1].tobytes()
+        assert np.allclose(np.frombuffer(stored[8][1], np.float32), vectors[7] / 5.0, atol=1e-6)
+        assert await db.fetchone("SELECT count(*) FROM experiences") == (len(vectors),)
+        # the store answers with the same ids and the same cosine distances as before
+        repo = ExperienceRepo(db)
+        after = []
+        for guild in ("A", "B"):
+            after += [await repo.nearest(guild, q.tobytes(), 10) for q in queries]
+        for old_hits, new_hits in zip(before, after, strict=True):
+            assert [h[0] for h in new_hits] == [h[0] for h in old_hits]
+            assert np.allclose([h[1] for h in new_hits], [h[1] for h in old_hits], atol=2e-6)
+        # and the table itself now measures L2: orthogonal-ish unit vectors are ~sqrt(2) apart
+        raw = await _cosine_search(db, "A", vectors[1])
+        assert raw[0] == (2, pytest.approx(0.0, abs=1e-6))
+        assert np.allclose([d for _, d in raw], [np.sqrt(2 * d) for _, d in after[0]],
+                           atol=1e-5)
+    finally:
+        await db.close()
+
+
+async def test_a_failed_switch_to_l2_leaves_the_cosine_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    vectors, guilds = _old_vectors()
+    vectors[8] = vectors[9]  # no zero vector: the cosine table could not search past it
+    db = await Database.open(tmp_path / "t.db")
+    try:
+        await mig.migrate(db, target=L2_VERSION - 1)
+        await _write_experiences(db, vectors, guilds)
+        before = await _stored_vectors(db)
+        search = await _cosine_search(db, "A", vectors[1])
+        real = mig.migrations()
+        broken = mig.Migration(L2_VERSION, real[L2_VERSION - 1].name,
+                               real[L2_VERSION - 1].sql + "\nTHIS IS NOT SQL;")
+        monkeypatch.setattr(
+            mig, "migrations", lambda: [*real[:L2_VERSION - 1], broken, *real[L2_VERSION:]])
+        with pytest.raises(StoreError, match="0004"):
+            await mig.migrate(db)
+        assert await mig.schema_version(db) == L2_VERSION - 1
+        assert await _stored_vectors(db) == before
+        assert await _cosine_search(db, "A", vectors[1]) == search  # still cosine
+        monkeypatch.undo()
+        assert await mig.migrate(db) == mig.LATEST
+        assert set(await _stored_vectors(db)) == set(before)
+    finally:
+        await db.close()
 
 
 async def test_a_failing_migration_changes_nothing(

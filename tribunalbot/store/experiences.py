@@ -1,14 +1,52 @@
-"""Distilled experiences and their vectors (sqlite-vec `vec0`, partitioned by guild)."""
+"""Distilled experiences and their vectors (sqlite-vec `vec0`, partitioned by guild).
+
+The vec0 table ranks by L2 distance, which on unit vectors orders exactly like cosine distance
+(|a - b|^2 = 2 x cosine distance; see migration 0004). So every vector that enters the table or
+a search is a unit vector: the embedding already is, anything else is normalized here, and the
+all-zero vector (code without a single feature) has no direction, so it is neither stored nor
+searched with. Distances are reported as cosine distances.
+"""
 
 from __future__ import annotations
 
+import array
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.store.db import Database
-from tribunalbot.store.embedding import embed_async, to_blob
+from tribunalbot.store.embedding import DIMENSIONS, embed_async, to_blob
 from tribunalbot.store.games import now_iso
+
+# float32 normalization leaves |v| within ~1e-7 of 1; a vector further off is normalized.
+_UNIT_TOLERANCE = 1e-5
+
+
+def unit_blob(vector: list[float] | bytes) -> bytes | None:
+    """`vector` as float32 bytes of unit length, or None for the zero vector.
+
+    A vector that already has unit length is passed through byte for byte."""
+    values = array.array("f")
+    if isinstance(vector, bytes):
+        values.frombytes(vector)
+    else:
+        values.extend(vector)
+    if len(values) != DIMENSIONS:
+        raise ValueError(f"an embedding has {DIMENSIONS} float32 values, not {len(values)}")
+    norm = math.hypot(*values)
+    if not math.isfinite(norm):
+        raise ValueError("an embedding must not contain NaN or infinite values")
+    if norm == 0.0:
+        return None
+    if abs(norm - 1.0) <= _UNIT_TOLERANCE:
+        return vector if isinstance(vector, bytes) else values.tobytes()
+    return to_blob([v / norm for v in values])
+
+
+def cosine_distance(l2: float) -> float:
+    """The cosine distance of two unit vectors from their L2 distance: 1 - a.b = |a - b|^2 / 2."""
+    return l2 * l2 / 2.0
 
 
 @dataclass(frozen=True)
@@ -45,7 +83,9 @@ class ExperienceRepo:
         game_id: str | None = None,
     ) -> list[int]:
         """Store records with ready float32 embeddings (imports, backfills) in one
-        transaction; returns their ids in order."""
+        transaction; returns their ids in order. Embeddings are normalized if needed; a
+        record whose embedding is all zeros is stored without a vector (never retrieved)."""
+        blobs = [unit_blob(blob) for _, blob in items]
         async with self._db.transaction() as tx:
             # The write lock is held, so nobody else can take the ids handed out here.
             top = await tx.fetchone("SELECT coalesce(max(id), 0) FROM experiences")
@@ -59,7 +99,8 @@ class ExperienceRepo:
                  for i, (record, _) in zip(ids, items, strict=True)])
             await tx.executemany(
                 "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
-                [(i, guild, blob) for i, (_, blob) in zip(ids, items, strict=True)])
+                [(i, guild, blob) for i, blob in zip(ids, blobs, strict=True)
+                 if blob is not None])
         return ids
 
     async def similar(
@@ -77,8 +118,12 @@ class ExperienceRepo:
 
     async def nearest(self, guild: str, vector: list[float] | bytes, k: int
                       ) -> list[tuple[int, float]]:
-        """(experience id, cosine distance) of the k nearest vectors, nearest first."""
-        blob = vector if isinstance(vector, bytes) else to_blob(vector)
+        """(experience id, cosine distance) of the k nearest vectors, nearest first.
+
+        A zero query vector (code without a single feature) is similar to nothing."""
+        blob = unit_blob(vector)
+        if blob is None or k <= 0:
+            return []
         if self._share:
             hits = await self._db.fetchall(
                 "SELECT rowid, distance FROM experience_vectors "
@@ -91,7 +136,7 @@ class ExperienceRepo:
                 "WHERE embedding MATCH ? AND k = ? AND guild_id = ? ORDER BY distance",
                 (blob, k, guild),
             )
-        return [(int(h[0]), float(h[1])) for h in hits]
+        return [(int(h[0]), cosine_distance(float(h[1]))) for h in hits]
 
     async def _records(self, hits: list[tuple[int, float]]) -> list[Retrieved]:
         if not hits:

@@ -1,0 +1,106 @@
+"""Exact k-NN through the vec0 table (L2 on unit vectors) against a NumPy cosine brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tribunalbot.engine.experience import ExperienceRecord
+from tribunalbot.store import Store
+from tribunalbot.store.embedding import DIMENSIONS
+from tribunalbot.store.experiences import ExperienceRepo, unit_blob
+
+RECORD = ExperienceRecord(code_pattern="vectors", language="python")
+K = 7
+
+
+def random_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Float32 vectors in random directions with random lengths (most of them unit length)."""
+    x = rng.standard_normal((n, DIMENSIONS)).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    scaled = rng.random(n) < 0.2  # a fifth of them arrive with another length
+    x[scaled] *= rng.uniform(0.1, 10.0, int(scaled.sum()))[:, None].astype(np.float32)
+    return x
+
+
+def cosine_top_k(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray, k: int
+                 ) -> tuple[list[int], np.ndarray]:
+    """Brute-force cosine distance in float64, nearest first."""
+    m = matrix.astype(np.float64)
+    q = query.astype(np.float64)
+    distances = 1.0 - (m @ q) / (np.linalg.norm(m, axis=1) * np.linalg.norm(q))
+    order = np.argsort(distances, kind="stable")[:k]
+    return [int(i) for i in ids[order]], distances[order]
+
+
+async def _fill(repo: ExperienceRepo, guild: str, vectors: np.ndarray) -> np.ndarray:
+    return np.array(await repo.save_many(guild, [(RECORD, v.tobytes()) for v in vectors]))
+
+
+async def test_nearest_equals_a_numpy_cosine_brute_force(store: Store) -> None:
+    rng = np.random.default_rng(7)
+    mine, other = random_vectors(rng, 300), random_vectors(rng, 200)
+    mine_ids = await _fill(store.experiences, "mine", mine)
+    other_ids = await _fill(store.experiences, "other", other)
+    shared = ExperienceRepo(store.db, share_across_guilds=True)
+    everything, every_id = np.vstack([mine, other]), np.concatenate([mine_ids, other_ids])
+    queries = random_vectors(rng, 12)
+    queries[0] = mine[5] * 3.0  # a stored direction, found at distance 0 whatever its length
+    for query in queries:
+        for repo, matrix, ids in ((store.experiences, mine, mine_ids),
+                                  (shared, everything, every_id)):
+            hits = await repo.nearest("mine", query.tobytes(), K)
+            want_ids, want_distances = cosine_top_k(matrix, ids, query, K)
+            assert [h[0] for h in hits] == want_ids
+            assert np.allclose([h[1] for h in hits], want_distances, rtol=0, atol=2e-6)
+            # a list of floats is the same query as its float32 bytes
+            assert await repo.nearest("mine", [float(v) for v in query], K) == hits
+    hits = await store.experiences.nearest("mine", queries[0].tobytes(), 1)
+    assert hits[0][0] == mine_ids[5] and abs(hits[0][1]) < 1e-6
+    # the guild partition holds: guild-scoped answers never name another guild's experience
+    for query in queries:
+        assert {h[0] for h in await store.experiences.nearest("other", query.tobytes(), K)
+                } <= set(other_ids.tolist())
+
+
+async def test_distances_are_cosine_distances(store: Store) -> None:
+    x, y = np.zeros(DIMENSIONS, np.float32), np.zeros(DIMENSIONS, np.float32)
+    x[0], y[1] = 1.0, 1.0
+    ids = await _fill(store.experiences, "g", np.vstack([x, -x, y, (x + y)]))
+    hits = dict(await store.experiences.nearest("g", x.tobytes(), 4))
+    expected = {ids[0]: 0.0, ids[3]: 1 - np.sqrt(0.5), ids[2]: 1.0, ids[1]: 2.0}
+    assert hits.keys() == expected.keys()
+    for exp_id, distance in expected.items():
+        assert hits[exp_id] == pytest.approx(distance, abs=1e-6)
+
+
+async def test_a_zero_vector_is_never_stored_nor_searched(store: Store) -> None:
+    unit = np.zeros(DIMENSIONS, np.float32)
+    unit[3] = 1.0
+    zero = np.zeros(DIMENSIONS, np.float32)
+    ids = await _fill(store.experiences, "g", np.vstack([zero, unit]))
+    assert await store.experiences.count("g") == 2  # the record itself is kept
+    assert await store.experiences.nearest("g", zero.tobytes(), 5) == []
+    hits = await store.experiences.nearest("g", (-unit).tobytes(), 5)
+    assert [h[0] for h in hits] == [ids[1]]
+    # code without a single feature: no experience is similar to it, and saving it breaks
+    # nothing for the guild's later searches
+    assert await store.experiences.similar("g", "+-*/;", 5, language="javascript") == []
+    await store.save_experience("g", RECORD.model_copy(update={"language": "javascript"}),
+                                code="{};")
+    assert [h.experience_id for h in await store.experiences.similar("g", "x = 1", 5)] == [
+        ids[1]]
+
+
+def test_unit_blob_keeps_unit_vectors_and_refuses_bad_ones() -> None:
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal(DIMENSIONS).astype(np.float32)
+    v /= np.linalg.norm(v)
+    assert unit_blob(v.tobytes()) == v.tobytes()  # byte for byte
+    rescaled = np.frombuffer(unit_blob((v * 4).tobytes()) or b"", np.float32)
+    assert np.allclose(rescaled, v, atol=1e-6)
+    assert unit_blob(bytes(4 * DIMENSIONS)) is None
+    with pytest.raises(ValueError, match="128"):
+        unit_blob(v[:64].tobytes())
+    with pytest.raises(ValueError, match="NaN"):
+        unit_blob([float("nan")] * DIMENSIONS)
