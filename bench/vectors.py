@@ -5,13 +5,14 @@ through the store (same migrations, same vec0 table, same query as the bot). Eve
 answered by both; the returned ids must be identical. Vectors are random unit vectors: an exact
 k-NN scan costs the same whatever they encode.
 
-What sets the ratio: the PyPI build of sqlite-vec computes each cosine distance in a scalar C
-loop (about 150 ns per 128-d vector on a 2.6 GHz EPYC, so ~15 ms per 100,000), while NumPy's
-BLAS uses SIMD and every core. The store adds about 0.08 ms per query (aiosqlite's thread hop
-and the lock). Tried without a material gain: chunk_size 1024/2048 and page_size 16 KiB (3-7%,
-at 2-4x the disk per small guild and 4x the WAL bytes per event); cache_size (mmap already maps
-the whole file). distance_metric=L2 on these unit vectors ranks identically and scans ~25%
-faster, but the design asks for cosine.
+What sets the ratio: the PyPI build of sqlite-vec has no SIMD; each distance is a scalar C loop.
+The table ranks by L2 (migration 0004), which on these unit vectors orders exactly like cosine
+and costs ~25% less per vector than sqlite-vec's cosine loop (~150 ns per 128-d vector on a
+2.6 GHz EPYC); the store reports d^2/2, the cosine distance, which must match NumPy's here too.
+NumPy's BLAS uses SIMD and every core. The store adds about 0.08 ms per query (aiosqlite's
+thread hop, the lock, the query vector's norm check). Tried without a material gain: chunk_size
+1024/2048 and page_size 16 KiB (3-7%, at 2-4x the disk per small guild and 4x the WAL bytes per
+event); cache_size (mmap already maps the whole file); dropping the redundant ORDER BY.
 
     python bench/vectors.py
 """
@@ -55,10 +56,12 @@ async def fill(store: Store, guild: str, vectors: np.ndarray) -> np.ndarray:
     return np.array(ids)
 
 
-def numpy_top_k(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray) -> list[int]:
+def numpy_top_k(matrix: np.ndarray, ids: np.ndarray, query: np.ndarray
+                ) -> tuple[list[int], list[float]]:
     distances = 1.0 - matrix @ query  # rows are unit vectors: cosine distance
     part = np.argpartition(distances, K)[:K]
-    return [int(i) for i in ids[part[np.argsort(distances[part])]]]
+    order = part[np.argsort(distances[part])]
+    return [int(i) for i in ids[order]], [float(d) for d in distances[order]]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -69,19 +72,23 @@ async def measure(store: Store, guild: str, matrix: np.ndarray, ids: np.ndarray,
                   queries: np.ndarray) -> tuple[list[float], list[float]]:
     """Time every query both ways, in two separate passes: BLAS worker threads keep spinning
     for a while after a NumPy call and would steal the core from an interleaved SQLite query."""
-    vec_ms, np_ms, got, expected = [], [], [], []
+    vec_ms, np_ms = [], []
+    got: list[list[tuple[int, float]]] = []
+    expected: list[tuple[list[int], list[float]]] = []
     for query in queries:
         started = time.perf_counter()
-        hits = await store.experiences.nearest(guild, query.tobytes(), K)
+        got.append(await store.experiences.nearest(guild, query.tobytes(), K))
         vec_ms.append((time.perf_counter() - started) * 1000)
-        got.append([h[0] for h in hits])
     for query in queries:
         started = time.perf_counter()
         expected.append(numpy_top_k(matrix, ids, query))
         np_ms.append((time.perf_counter() - started) * 1000)
-    for mine, truth in zip(got, expected, strict=True):
+    for hits, (truth, truth_distances) in zip(got, expected, strict=True):
+        mine = [h[0] for h in hits]
         if mine != truth:
             raise SystemExit(f"sqlite-vec and NumPy disagree: {mine} != {truth}")
+        if not np.allclose([h[1] for h in hits], truth_distances, rtol=0, atol=1e-5):
+            raise SystemExit(f"cosine distances differ: {hits} vs NumPy {truth_distances}")
     return vec_ms, np_ms
 
 
@@ -110,7 +117,7 @@ def main() -> None:
     p50, p99 = statistics.median(vec_ms), percentile(vec_ms, 99)
     np50, np99 = statistics.median(np_ms), percentile(np_ms, 99)
     print(f"guild of {BIG_SIZE:,} (among {total:,} vectors in 11 guilds), top-{K}, "
-          f"{QUERIES} queries, ids identical to NumPy in every query")
+          f"{QUERIES} queries, ids (and cosine distances) identical to NumPy in every query")
     print(f"  sqlite-vec (through the store): p50 {p50:.2f} ms  p99 {p99:.2f} ms")
     print(f"  NumPy brute force:              p50 {np50:.2f} ms  p99 {np99:.2f} ms")
     print(f"  database {size_mb:.1f} MB, peak RSS {peak_mb:.0f} MB")
