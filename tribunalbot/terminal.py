@@ -26,13 +26,16 @@ class TerminalTable:
     """
 
     def __init__(self, out: TextIO, vote: str = "none", colour: bool | None = None,
-                 ask: Callable[[str], str] = input, user: str = "you") -> None:
+                 ask: Callable[[str], str] = input, user: str = "you",
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.out = out
         self.vote = vote
         self.colour = wants_colour(out) if colour is None else colour
         self.ask = ask
         self.user = user
+        self.clock = clock  # the game's clock, so vote times compare with elimination times
         self.names: dict[int, tuple[str, int]] = {}  # seat -> (name, colour)
+        self.choice: int | None = None
         self.committed_at: datetime | None = None
 
     # ---- output helpers ------------------------------------------------------------------
@@ -66,34 +69,50 @@ class TerminalTable:
             render(event)
 
     async def open_ballot(self, ballot: ev.Ballot) -> None:
-        if self.vote not in ("ask", "none"):
-            self.committed_at = datetime.now(UTC)
-            self._say(f"  (your vote is already in: {self._name(int(self.vote))})")
+        """The ballot opens after the reviews, as on Discord: asking only at the end would let
+        an early stop of the tribunal give the answer away."""
+        seats = [c.seat for c in ballot.choices]
+        if self.vote == "none":
+            return
+        if self.vote == "ask":
+            self._say(self._bold("\nThe ballot is open: who do you suspect?") + " A vote cast "
+                      "now and kept to the end scores a bonus point.")
+            self.choice = await asyncio.to_thread(
+                self._ask_seat, seats, "Your vote (seat number, Enter to decide later): ", None)
+        elif int(self.vote) in seats:
+            self.choice = int(self.vote)
+            self._say(f"  (your vote is in: {self._name(self.choice)})")
+        else:
+            self._say(f"  (there is no seat {self.vote} at this table: your vote does not count)")
+        if self.choice is not None:
+            self.committed_at = self.clock()
 
     async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
         seats = [c.seat for c in ballot.choices]
-        if self.vote == "none":
-            return []
         if self.vote == "ask":
-            seat = await asyncio.to_thread(self._ask_seat, seats)
-            if seat is None:
-                return []
-            at = datetime.now(UTC)
-        else:
-            seat, at = int(self.vote), self.committed_at or datetime.now(UTC)
-        return [ev.HumanVote(user_id=self.user, user_name=self.user, seat=seat, at=at)]
+            kept = self.choice
+            question = ("Keep your vote (Enter) or type another seat (changing it now loses the "
+                        "early bonus): " if kept else "Your vote (seat number, Enter to abstain): ")
+            self._say(self._bold("\nThe tribunal is over. Your verdict?"))
+            self.choice = await asyncio.to_thread(self._ask_seat, seats, question, kept)
+            if self.choice != kept:
+                self.committed_at = self.clock()
+        if self.choice is None or self.committed_at is None:
+            return []
+        return [ev.HumanVote(user_id=self.user, user_name=self.user, seat=self.choice,
+                             at=self.committed_at)]
 
-    def _ask_seat(self, seats: list[int]) -> int | None:
-        self._say(self._bold("\nWho is the Troublemaker?"))
+    def _ask_seat(self, seats: list[int], question: str, current: int | None) -> int | None:
+        """Ask until a valid seat; Enter (or end of input) keeps `current`."""
         for seat in seats:
             self._say(f"  {seat}. {self._name(seat)}")
         while True:
             try:
-                answer = self.ask("Your vote (seat number, Enter to abstain): ").strip()
+                answer = self.ask(question).strip()
             except EOFError:
-                return None
+                return current
             if not answer:
-                return None
+                return current
             if answer.isdigit() and int(answer) in seats:
                 return int(answer)
             self._say(f"  Please type one of {', '.join(map(str, seats))}.")
@@ -138,10 +157,6 @@ class TerminalTable:
         else:
             self._say(self._bold(f"  {self._name(e.seat)} is eliminated") + f" ({tally}). "
                       "Their role stays secret until the end.")
-
-    def _show_ballot_opened(self, e: ev.BallotOpened) -> None:
-        if self.vote == "ask":
-            self._say("\n  The humans' ballot is open: you will vote after the tribunal.")
 
     def _show_ballot_closed(self, e: ev.BallotClosed) -> None:
         for v in e.votes:

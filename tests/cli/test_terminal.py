@@ -43,27 +43,55 @@ async def test_colour_on_request() -> None:
     assert "\x1b[1;38;2;" in out.getvalue()
 
 
-async def test_the_ballot_asks_until_a_valid_seat_is_given() -> None:
+async def test_the_ballot_asks_after_the_reviews_until_a_valid_seat_is_given() -> None:
     out = io.StringIO()
-    answers = Answers("twelve", "42", "3")
-    table = TerminalTable(out, vote="ask", colour=False, ask=answers)
-    result = await run_game(setup(3, max_rounds=1), scripted(), table, clock=FixedClock())
+    answers = Answers("twelve", "42", "3", "")  # then Enter at the end: keep it
+    clock = FixedClock()
+    table = TerminalTable(out, vote="ask", colour=False, ask=answers, clock=clock)
+    result = await run_game(setup(3, max_rounds=1), scripted(), table, clock=clock)
     (closed,) = [e for e in result.events if isinstance(e, ev.BallotClosed)]
-    assert [v.seat for v in closed.votes] == [3] and answers.asked == 3
-    assert "Please type one of 1, 2, 3" in out.getvalue()
+    assert [v.seat for v in closed.votes] == [3] and answers.asked == 4
+    text = out.getvalue()
+    assert "Please type one of 1, 2, 3" in text
+    # asked once the reviews are in, before any accusation is shown
+    assert text.index("The ballot is open") < text.index("accuses")
+    # kept to the end: the vote counts from when it was cast
+    assert closed.votes[0].at < closed.at
+
+
+async def test_a_vote_changed_at_the_end_counts_from_the_change() -> None:
+    table = TerminalTable(io.StringIO(), vote="ask", colour=False, ask=Answers("2", "5"))
+    ballot = ev.Ballot(game_id="g", choices=tuple(
+        ev.PlayerInfo(seat=s, persona="ghost", name=f"P{s}") for s in range(1, 9)))
+    await table.open_ballot(ballot)
+    first = table.committed_at
+    (vote,) = await table.close_ballot(ballot, datetime.now(UTC))
+    assert vote.seat == 5 and first is not None and vote.at > first
 
 
 async def test_end_of_input_or_enter_abstains() -> None:
-    for answers in (Answers(), Answers("")):
+    for answers in (Answers(), Answers(""), Answers("", "")):
         table = TerminalTable(io.StringIO(), vote="ask", colour=False, ask=answers)
         ballot = ev.Ballot(game_id="g", choices=(ev.PlayerInfo(seat=1, persona="ghost",
                                                                name="Ghost Reviewer"),))
+        await table.open_ballot(ballot)
         assert await table.close_ballot(ballot, datetime.now(UTC)) == []
+
+
+async def test_a_seat_not_at_the_table_does_not_count() -> None:
+    out = io.StringIO()
+    table = TerminalTable(out, vote="9", colour=False)
+    ballot = ev.Ballot(game_id="g", choices=(ev.PlayerInfo(seat=1, persona="ghost",
+                                                           name="Ghost Reviewer"),))
+    await table.open_ballot(ballot)
+    assert await table.close_ballot(ballot, datetime.now(UTC)) == []
+    assert "no seat 9 at this table" in out.getvalue()
 
 
 async def test_a_vote_given_up_front_counts_from_the_opening() -> None:
     table = TerminalTable(io.StringIO(), vote="2", colour=False)
-    ballot = ev.Ballot(game_id="g", choices=())
+    ballot = ev.Ballot(game_id="g", choices=tuple(
+        ev.PlayerInfo(seat=s, persona="ghost", name=f"P{s}") for s in range(1, 9)))
     await table.open_ballot(ballot)
     opened = table.committed_at
     (vote,) = await table.close_ballot(ballot, datetime.now(UTC))
