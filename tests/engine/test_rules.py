@@ -174,3 +174,14 @@ def test_the_verdict_lists_each_cited_line_once_without_segues_or_planted_claims
     found = verdict(statements, ["Line 5 should move behind a plugin registry."])
     assert found == ("Line 3 is fine.", "Line 8 builds SQL from input.",
                      "Line 12 has no timeout.")
+
+
+def test_the_verdict_keeps_the_lines_most_reviewers_raised() -> None:
+    from tribunalbot.engine.rules import verdict
+
+    statements = {seat: ev.Statement(seat=seat, text=f"Line {seat} is minor. Line 50 uses "
+                                     "`ast.literal_eval` wrongly. What about line 60?")
+                  for seat in range(1, 9)}
+    found = verdict(statements, [], limit=3)
+    assert found[-1] == "Line 50 uses `ast.literal_eval` wrongly."  # raised by all eight
+    assert len(found) == 3 and not any("60" in f for f in found)  # questions are no findings

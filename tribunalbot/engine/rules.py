@@ -105,26 +105,31 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
     return tuple(scores)
 
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d+)", re.I)
 
 
 def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
-            limit: int = 8) -> tuple[str, ...]:
-    """The findings worth acting on: each sentence that cites a code line and is not part of
-    a planted claim, once per line (the first reviewer to raise it speaks for the panel)."""
-    findings: list[str] = []
-    lines_seen: set[str] = set()
+            limit: int = 10) -> tuple[str, ...]:
+    """The findings worth acting on: one sentence per cited code line, never a planted claim.
+
+    When there are more lines than `limit`, the lines most reviewers raised win (consensus is
+    the best measure of weight the panel gives); the first reviewer to raise a line speaks
+    for the panel. The result reads top to bottom in code order."""
+    first: dict[int, str] = {}
+    raised_by: dict[int, set[int]] = {}
     for seat in sorted(statements):
-        for found in _SENTENCE.findall(statements[seat].text):
-            sentence = found.strip()
+        for sentence in _SENTENCE_END.split(statements[seat].text):
+            sentence = sentence.strip()
             ref = _LINE_REF.search(sentence)
-            if ref is None or ref.group(1) in lines_seen or _is_planted(sentence, planted):
+            if ref is None or sentence.endswith("?") or _is_planted(sentence, planted):
                 continue
-            lines_seen.add(ref.group(1))
-            findings.append(_lead_trimmed(sentence, ref.start())[:300])
-    findings.sort(key=lambda f: int(_LINE_REF.search(f).group(1)))  # type: ignore[union-attr]
-    return tuple(findings[:limit])
+            line = int(ref.group(1))
+            raised_by.setdefault(line, set()).add(seat)
+            first.setdefault(line, _lead_trimmed(sentence, ref.start())[:300])
+    weightiest = sorted(first, key=lambda line: (-len(raised_by[line]), line))[:limit]
+    return tuple(first[line] for line in sorted(weightiest))
 
 
 def _lead_trimmed(sentence: str, at: int) -> str:
