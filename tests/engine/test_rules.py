@@ -185,3 +185,12 @@ def test_the_verdict_keeps_the_lines_most_reviewers_raised() -> None:
     found = verdict(statements, [], limit=3)
     assert found[-1] == "Line 50 uses `ast.literal_eval` wrongly."  # raised by all eight
     assert len(found) == 3 and not any("60" in f for f in found)  # questions are no findings
+
+
+def test_the_verdict_keeps_a_grave_finding_raised_once() -> None:
+    from tribunalbot.engine.rules import verdict
+
+    statements = {1: ev.Statement(seat=1, text="Line 90 builds SQL from input (CWE-89).")}
+    statements |= {seat: ev.Statement(seat=seat, text=f"Line {seat} is oddly named.")
+                   for seat in range(2, 9)}
+    assert "Line 90 builds SQL from input (CWE-89)." in verdict(statements, [], limit=3)

@@ -108,15 +108,19 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
 # A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d+)", re.I)
+# Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
+_GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
+                    r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
+                    r"unbounded|timeout|swallow|silent|leak|debug", re.I)
 
 
 def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             limit: int = 10) -> tuple[str, ...]:
     """The findings worth acting on: one sentence per cited code line, never a planted claim.
 
-    When there are more lines than `limit`, the lines most reviewers raised win (consensus is
-    the best measure of weight the panel gives); the first reviewer to raise a line speaks
-    for the panel. The result reads top to bottom in code order."""
+    When there are more lines than `limit`, the weightiest win: how many reviewers raised the
+    line, plus two for a grave consequence (security, data loss, hangs). The first reviewer to
+    raise a line speaks for the panel. The result reads top to bottom in code order."""
     first: dict[int, str] = {}
     raised_by: dict[int, set[int]] = {}
     for seat in sorted(statements):
@@ -128,7 +132,10 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             line = int(ref.group(1))
             raised_by.setdefault(line, set()).add(seat)
             first.setdefault(line, _lead_trimmed(sentence, ref.start())[:300])
-    weightiest = sorted(first, key=lambda line: (-len(raised_by[line]), line))[:limit]
+    def weight(line: int) -> tuple[int, int]:
+        return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(first[line]))), line
+
+    weightiest = sorted(first, key=weight)[:limit]
     return tuple(first[line] for line in sorted(weightiest))
 
 
