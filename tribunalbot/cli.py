@@ -14,41 +14,57 @@ from tribunalbot.config import Config, ConfigError, load_config
 EXIT_USAGE = 2
 
 
+DB_HELP = "database file (default: storage.database, else the user data directory)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tribunalbot", description="Code review as a social-deduction game.")
     parser.add_argument("--version", action="version", version=f"tribunalbot {__version__}")
     parser.add_argument("--config", type=Path, default=_env_path("TRIBUNAL_CONFIG"),
                         help="TOML settings file (default: $TRIBUNAL_CONFIG, else built-ins)")
+    # Every subcommand takes --config too: `tribunalbot play x.py --config c.toml` must work.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", type=Path, default=argparse.SUPPRESS,
+                        help="TOML settings file (default: $TRIBUNAL_CONFIG, else built-ins)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_play(sub.add_parser("play", parents=[common], help="play a game in the terminal"))
+    history = sub.add_parser("history", parents=[common], help="list past games")
+    history.add_argument("--db", type=Path, help=DB_HELP)
+    history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
+    stats = sub.add_parser("stats", parents=[common], help="leaderboard and catch rates")
+    stats.add_argument("--db", type=Path, help=DB_HELP)
+    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    bot = sub.add_parser("bot", parents=[common],
+                         help="run the Discord bot (token from $DISCORD_TOKEN)")
+    bot.add_argument("--db", type=Path, help=DB_HELP)
+    bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
+                     help="register commands in one guild at once (for development)")
+    return parser
 
-    play = sub.add_parser("play", help="play a game in the terminal")
+
+def _add_play(play: argparse.ArgumentParser) -> None:
     play.add_argument("path", help="file to review, or - for standard input")
     play.add_argument("--provider", help="provider name from the config (default: "
                       "default_provider; 'offline' needs no config or key)")
     play.add_argument("--seed", type=int, help="replay a game exactly (printed at the reveal)")
     play.add_argument("--rounds", type=int, help="debate/vote rounds, 1-10 (default 3)")
     play.add_argument("--vote", default=None, metavar="SEAT|ask|none",
-                      help="your verdict: a seat number, 'ask' (prompt at the end; default on "
-                      "a terminal) or 'none' (default otherwise)")
+                      help="your verdict: a seat number, 'ask' (after the reviews, then keep or "
+                      "change it at the end; default on a terminal) or 'none' (otherwise)")
     play.add_argument("--transcript", type=Path, help="write the public log as JSON Lines")
-    play.add_argument("--db", type=Path, help="database file (default: storage.database, "
-                      "else the user data directory)")
+    play.add_argument("--db", type=Path, help=DB_HELP)
     play.add_argument("--no-db", action="store_true", help="do not store the game")
-    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true")
+    play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
+                      help="plain text even on a terminal (also: $NO_COLOR)")
 
-    history = sub.add_parser("history", help="list past games")
-    history.add_argument("--db", type=Path)
-    history.add_argument("--limit", type=int, default=20)
-    stats = sub.add_parser("stats", help="leaderboard and catch rates")
-    stats.add_argument("--db", type=Path)
-    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
-    sub.add_parser("doctor", help="check every configured provider")
-    bot = sub.add_parser("bot", help="run the Discord bot (token from $DISCORD_TOKEN)")
-    bot.add_argument("--db", type=Path)
-    bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
-                     help="register commands in one guild at once (for development)")
-    return parser
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
 
 
 def _env_path(name: str) -> Path | None:

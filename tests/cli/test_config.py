@@ -82,3 +82,13 @@ def test_persona_routes_pick_provider_and_model() -> None:
     assert route_of(config, "offline", "dx_advocate") == ("offline", "offline")
     assert route_of(config, None, "security_guardian") == ("big", "large")
     assert route_of(config, None, "architect") == ("big", "other")
+
+
+def test_config_is_accepted_before_or_after_the_subcommand(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("[game]\nmax_rounds = 1\n")
+    example = ROOT / "examples" / "user_lookup.py"
+    for argv in (["--config", str(path), "play", str(example)],
+                 ["play", str(example), "--config", str(path)]):
+        assert main([*argv, "--vote", "none", "--no-db"]) == 0
+        assert "up to 1 rounds" in capsys.readouterr().out
