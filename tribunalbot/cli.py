@@ -95,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_other(args, config))
     except KeyboardInterrupt:
         return fail("interrupted", 130)
+    except BrokenPipeError:
+        # The reader went away (`tribunalbot play x.py | head`): stop quietly, and keep Python
+        # from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 async def _other(args: argparse.Namespace, config: Config) -> int:

@@ -126,13 +126,25 @@ async def _run(config: Config, sub: Submission, seed: int | None, provider: str 
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
         sinks[:0] = [store.game_sink(setup.game_id),
                      route_recorder(store, config, setup.game_id, provider)]
-    result = await run_game(setup, llm, table, sinks=sinks)
+    try:
+        result = await run_game(setup, llm, table, sinks=sinks)
+    except (LLMError, asyncio.CancelledError) as exc:
+        if store is not None:  # never leave a game "running" that nobody will finish
+            reason = ("interrupted" if isinstance(exc, asyncio.CancelledError)
+                      else f"the model provider failed: {exc}")
+            await asyncio.shield(_close_as_aborted(store, setup.game_id, reason))
+        raise
     _footer(table.out, setup, ledger, config)
     if store is not None:
         record = await distill(llm, setup, result.events)
         await store.save_experience(TERMINAL_GUILD, record, code=sub.code,
                                     game_id=setup.game_id)
     return 0
+
+
+async def _close_as_aborted(store: Store, game_id: str, reason: str) -> None:
+    seq = await store.games.event_count(game_id)
+    await store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
 
 
 def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:

@@ -199,3 +199,28 @@ def test_each_seat_records_its_provider_and_model(tmp_path: Path, capsys) -> Non
             await store.close()
 
     assert asyncio.run(routes()) == {("offline", "offline")}
+
+
+def test_a_provider_failure_closes_the_stored_game(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "down.toml"
+    config.write_text('default_provider = "down"\n[providers.down]\nkind = "openai"\n'
+                      'base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntimeout_seconds = 0.5\n'
+                      "call_deadline_seconds = 1.0\n")
+    code = main(["--config", str(config), "play", str(EXAMPLES[0]), "--vote", "none",
+                 "--db", str(tmp_path / "t.db")])
+    assert code == 1 and "the model provider failed" in capsys.readouterr().err
+    assert main(["history", "--db", str(tmp_path / "t.db")]) == 0
+    listing = capsys.readouterr().out
+    assert "aborted" in listing and "running" not in listing
+
+
+def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tribunalbot", "play", str(EXAMPLES[0]), "--vote", "none",
+         "--no-db"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
