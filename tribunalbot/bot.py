@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -26,6 +27,8 @@ EXTENSIONS = ("cogs.review", "cogs.tribunal")
 class TribunalBot(commands.Bot):
     def __init__(self, config: Config, store: Store, *, sync_guild: int | None = None,
                  **options: Any) -> None:
+        # The bot never joins voice: the "voice will NOT be supported" warnings are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents.default())  # no privileged intent
         options["allowed_mentions"] = discord.AllowedMentions.none()  # model text never pings
         super().__init__(command_prefix=commands.when_mentioned, **options)
@@ -102,5 +105,8 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     except discord.LoginFailure:
         print(f"tribunalbot: error: Discord refused the token in {config.discord.token_env}",
               file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError) as exc:
+        print(f"tribunalbot: error: cannot reach Discord: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -92,3 +92,10 @@ def test_config_is_accepted_before_or_after_the_subcommand(tmp_path: Path, capsy
                  ["play", str(example), "--config", str(path)]):
         assert main([*argv, "--vote", "none", "--no-db"]) == 0
         assert "up to 1 rounds" in capsys.readouterr().out
+
+
+def test_the_bot_needs_a_token_and_never_prints_it(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["bot"]) == 2
+    assert "set the environment variable DISCORD_TOKEN" in capsys.readouterr().err
