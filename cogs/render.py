@@ -11,6 +11,7 @@ import discord
 from cogs.text import clip
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.wording import event_summary, plural
 
 EMBED_DESCRIPTION = 4096
 FIELD_VALUE = 1024
@@ -46,7 +47,7 @@ class Roster:
 def announcement(language: str, lines: int, starter: str) -> discord.Embed:
     embed = discord.Embed(
         title="⚖️ The Tribunal is convened",
-        description=(f"{starter} submitted {lines} lines of {language}. A panel of AI "
+        description=(f"{starter} submitted {plural(lines, 'line')} of {language}. A panel of AI "
                      "reviewers will review it, debate and vote. One of them is secretly a "
                      "**Troublemaker** planting subtly wrong advice. Follow the thread and vote "
                      "on who it is."),
@@ -63,7 +64,8 @@ def _game_started(e: ev.GameStarted, roster: Roster) -> list[Post]:
     panel = "\n".join(f"**{p.seat}.** {p.name}" for p in e.players)
     embed = discord.Embed(title="The panel, in speaking order", description=panel,
                           colour=0x5865F2)
-    embed.set_footer(text=f"{e.code_lines} lines of {e.language} · up to {e.max_rounds} rounds")
+    embed.set_footer(text=f"{plural(e.code_lines, 'line')} of {e.language} · up to "
+                          f"{plural(e.max_rounds, 'round')}")
     return [Post(embed=embed)]
 
 
@@ -127,7 +129,8 @@ def reveal_embed(e: ev.Revealed, roster: Roster) -> discord.Embed:
     embed.add_field(name="The sabotage ledger",
                     value=clip(ledger or "No planted claim was recorded.", FIELD_VALUE),
                     inline=False)
-    scores = "\n".join(f"{s.user_name}: {'✅' if s.correct else '❌'} {s.points} pt"
+    scores = "\n".join(f"{s.user_name}: {'✅' if s.correct else '❌'} "
+                       f"{plural(s.points, 'point')}"
                        for s in e.scores)
     embed.add_field(name="Human verdicts", value=clip(scores or "Nobody voted.", FIELD_VALUE),
                     inline=False)
@@ -135,8 +138,8 @@ def reveal_embed(e: ev.Revealed, roster: Roster) -> discord.Embed:
     embed.add_field(name="Findings worth acting on",
                     value=clip(verdict or "None cited a line.", FIELD_VALUE), inline=False)
     if e.event_details:
-        detail = "; ".join(f"{k}: {v}" for k, v in e.event_details.items())
-        embed.set_footer(text=clip(detail, 2048))
+        detail = event_summary(e.event_details, roster.names)
+        embed.set_footer(text=clip(f"Random event: {detail}", 2048))
     return embed
 
 

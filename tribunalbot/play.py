@@ -25,6 +25,7 @@ from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_c
 from tribunalbot.routing import route_recorder
 from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.terminal import TerminalTable
+from tribunalbot.wording import plural
 
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
 MAX_SEAT = 9
@@ -148,7 +149,12 @@ async def _close_as_aborted(store: Store, game_id: str, reason: str) -> None:
 
 
 def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
-    if ledger.records:
+    kinds = {config.providers[r.provider].kind for r in ledger.records
+             if r.provider in config.providers}
+    if kinds == {"offline"}:  # token counts of a local player mean nothing to anyone
+        print(f"\n  Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
+              "nothing billed.", file=out)
+    elif ledger.records:
         print(f"\n  Usage: {ledger.summary(prices_from_config(config.providers))}", file=out)
     print(f"  Replay this game with --seed {setup.seed}.", file=out)
 

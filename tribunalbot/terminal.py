@@ -11,6 +11,7 @@ from typing import TextIO
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92
 
@@ -123,7 +124,8 @@ class TerminalTable:
         for p in e.players:
             self.names[p.seat] = (p.name, PERSONA_BY_KEY[p.persona].colour)
         self._say(self._bold(f"⚖  The Tribunal is in session: {len(e.players)} reviewers, "
-                             f"{e.code_lines} lines of {e.language}, up to {e.max_rounds} rounds."))
+                             f"{plural(e.code_lines, 'line')} of {e.language}, up to "
+                             f"{plural(e.max_rounds, 'round')}."))
         self._say("   One of them is secretly a Troublemaker planting subtly wrong advice.")
         self._say("   Speaking order: " + ", ".join(self._name(p.seat) for p in e.players))
 
@@ -171,7 +173,8 @@ class TerminalTable:
                   else "The AI jury never caught it.")
         self._say(f"  {caught}")
         if e.event_details:
-            self._say("  Event: " + "; ".join(f"{k}: {v}" for k, v in e.event_details.items()))
+            names = {seat: name for seat, (name, _) in self.names.items()}
+            self._say(f"  Random event: {event_summary(e.event_details, names)}")
         self._say(self._bold("\n  The sabotage ledger:"))
         for entry in e.ledger or ():
             self._block(f"✗ “{entry.claim}” ({entry.kind}) — {entry.why_wrong}")
@@ -179,7 +182,7 @@ class TerminalTable:
             self._say("    (no planted claim was recorded)")
         for score in e.scores:
             verdict = "right" if score.correct else "wrong"
-            self._say(f"  {score.user_name}: {verdict}, {score.points} point(s)")
+            self._say(f"  {score.user_name}: {verdict}, {plural(score.points, 'point')}")
         self._say(self._bold("\n  Verdict: findings worth acting on"))
         for finding in e.verdict:
             self._block(f"✓ {finding}")

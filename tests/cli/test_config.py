@@ -91,7 +91,7 @@ def test_config_is_accepted_before_or_after_the_subcommand(tmp_path: Path, capsy
     for argv in (["--config", str(path), "play", str(example)],
                  ["play", str(example), "--config", str(path)]):
         assert main([*argv, "--vote", "none", "--no-db"]) == 0
-        assert "up to 1 rounds" in capsys.readouterr().out
+        assert "up to 1 round." in capsys.readouterr().out
 
 
 def test_the_bot_needs_a_token_and_never_prints_it(monkeypatch: pytest.MonkeyPatch,

@@ -127,7 +127,7 @@ def test_stdin_and_the_console_script(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
     out = done.stdout.decode()
     assert "Tribunal is in session" in out and "\x1b[" not in out
-    assert "up to 1 rounds" in out
+    assert "up to 1 round." in out
 
 
 def test_ask_without_a_terminal_is_refused(tmp_path: Path) -> None:
@@ -156,7 +156,7 @@ def test_offline_games_report_and_store_their_calls(tmp_path: Path, capsys) -> N
 
     assert play(tmp_path, str(EXAMPLES[0]), "--vote", "none", "--seed", "8") == 0
     out = capsys.readouterr().out
-    assert "Usage: " in out and " calls, " in out
+    assert "Usage: " in out and " calls to the offline reviewer, nothing billed" in out
 
     async def totals() -> tuple[int, int]:
         store = await connect_store(tmp_path / "t.db")

@@ -96,3 +96,15 @@ async def test_a_vote_given_up_front_counts_from_the_opening() -> None:
     opened = table.committed_at
     (vote,) = await table.close_ballot(ballot, datetime.now(UTC))
     assert vote.seat == 2 and vote.at == opened
+
+
+def test_wording() -> None:
+    from tribunalbot.wording import event_summary, plural
+
+    assert plural(1, "line") == "1 line" and plural(0, "point") == "0 points"
+    names = {4: "Architect", 7: "DX Advocate"}
+    assert event_summary({"event": "Great Minds", "seats": "4, 7"}, names) == \
+        "Great Minds (Architect, DX Advocate)"
+    assert event_summary({"event": "Ultra Focus", "focus": "security"}, names) == \
+        "Ultra Focus (security)"
+    assert event_summary({}, names) == ""
