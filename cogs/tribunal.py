@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from cogs.buttons import is_moderator
 from cogs.runner import effective_settings
 from cogs.text import clip
+from tribunalbot.engine.personas import persona_name, strategy_name
 
 if TYPE_CHECKING:
     from tribunalbot.bot import TribunalBot
@@ -59,7 +60,7 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
     async def history(self, interaction: Interaction) -> None:
         games = await self.bot.store.votes.recent_games(str(interaction.guild_id), 10)
         lines = [f"`{g.game_id}` {g.created_at[:16].replace('T', ' ')} {g.language}: "
-                 + (f"{g.troublemaker_persona} ({g.strategy}), AI "
+                 + (f"{persona_name(g.troublemaker_persona)} ({strategy_name(g.strategy)}), AI "
                     + (f"caught it in round {g.caught_round}" if g.caught_round else "fooled")
                     if g.status == "finished" else g.status) for g in games]
         await interaction.response.send_message(

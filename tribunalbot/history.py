@@ -9,6 +9,7 @@ from typing import TextIO
 
 import platformdirs
 
+from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
 
 APP_NAME = "tribunalbot"
@@ -46,7 +47,7 @@ async def print_history(db_path: Path, limit: int, out: TextIO,
 def _history_line(game: GameSummary) -> str:
     started = game.created_at[:16].replace("T", " ")
     if game.status == "finished":
-        who = f"{game.troublemaker_persona} ({game.strategy})"
+        who = f"{persona_name(game.troublemaker_persona)} ({strategy_name(game.strategy)})"
         ai = f"round {game.caught_round}" if game.caught_round is not None else "fooled"
         humans = f"{game.human_correct}/{game.human_votes} right" if game.human_votes else "-"
     else:

@@ -192,3 +192,12 @@ FUTURE_COMMITS: tuple[str, ...] = (
     "fix: hotfix for the production incident caused by this change",
     "perf: this function now runs on every request (was: nightly batch)",
 )
+
+
+def persona_name(key: str | None) -> str:
+    """A persona's display name from its key (stored data may hold an unknown one)."""
+    return PERSONA_BY_KEY[key].name if key in PERSONA_BY_KEY else key or "?"
+
+
+def strategy_name(key: str | None) -> str:
+    return STRATEGY_BY_KEY[key].name if key in STRATEGY_BY_KEY else key or "?"
