@@ -39,11 +39,13 @@ async def test_cosmic_ray_garbles_exactly_one_statement() -> None:
 
 
 async def test_ultra_focus_and_future_commit_reach_every_prompt() -> None:
-    dealt, _, llm = await play_event("ultra_focus")
+    dealt, events, llm = await play_event("ultra_focus")
     assert dealt.focus and all(f"review only this aspect: {dealt.focus}" in p.shared
                                for p in llm.calls)
-    dealt, _, llm = await play_event("pr_from_future")
+    assert dealt.focus in public_of(events, ev.EventTriggered)[0].announcement
+    dealt, events, llm = await play_event("pr_from_future")
     assert dealt.future_commit and all(dealt.future_commit in p.shared for p in llm.calls)
+    assert dealt.future_commit in public_of(events, ev.EventTriggered)[0].announcement
 
 
 async def test_hidden_nudges_go_only_to_their_targets() -> None:

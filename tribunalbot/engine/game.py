@@ -108,8 +108,11 @@ class _Game:
             await self._emit(dealt)
         if dealt.event is not None and self.state.event is None:
             event = EVENT_BY_KEY[dealt.event]
+            # What every reviewer is told (the aspect, the commit) the humans see too.
+            told = dealt.focus or dealt.future_commit
+            announcement = f"{event.announcement} “{told}”" if told else event.announcement
             await self._emit(ev.EventTriggered(event=event.key, name=event.name,
-                                               announcement=event.announcement))
+                                               announcement=announcement))
 
     def _seat(self) -> players.Seating:
         assert self.state.dealt is not None
