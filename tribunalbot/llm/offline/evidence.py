@@ -25,25 +25,40 @@ class Suspect:
     pattern: re.Pattern[str]
     weight: float
     reason: str  # completes "but ..."; slot {match}
+    dismissal: bool = False  # counts only where the analysis sees a serious problem
 
 
-# What the jury distrusts, as data. Weights say how strongly each contradicts a local fix.
+# What the jury distrusts, as data. Honest reviewers use the same words to reject a heavy
+# option ("no need for a message bus"), so an option only counts when recommended, and a
+# "leave it alone" only counts against a line with a serious finding.
 SUSPECTS: tuple[Suspect, ...] = (
-    Suspect(re.compile(r"plugin|registry|strategy interface|config-driven factory|"
-                       r"future-proof", re.I), 2.0,
+    Suspect(re.compile(r"plugin|registry|factory|extension point|pluggable|future-proof",
+                       re.I), 2.0,
             "it answers a local defect with new layers of indirection ({match})"),
-    Suspect(re.compile(r"message bus|event bus|ledger|kafka|microservice|blockchain|"
-                       r"event stream", re.I), 2.2,
+    Suspect(re.compile(r"message bus|event bus|ledger|kafka|microservice|event stream|"
+                       r"behind a queue|own service", re.I), 2.2,
             "it brings heavy infrastructure ({match}) to a problem a small change fixes"),
-    Suspect(re.compile(r"from scratch|rewrit\w*|port this (file|module)|outgrown its design",
-                       re.I), 2.2,
+    Suspect(re.compile(r"from scratch|rewrit\w*|\bport (to|this)|fresh start|wholesale|"
+                       r"outgrown its design", re.I), 2.2,
             "it throws away working code ({match}) instead of fixing the defect"),
-    Suspect(re.compile(r"\bLLM\b|language model|model call|\bAI\b|a model adapts", re.I), 2.2,
-            "it hands a deterministic check to a model at runtime ({match})"),
-    Suspect(re.compile(r"\bis fine\b|fine in context|acceptable here|leave line \d+ alone|"
-                       r"not a (real )?concern|no need to|overkill|harmless", re.I), 1.0,
-            "it waves away a problem ({match})"),
+    Suspect(re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges", re.I),
+            2.2, "it hands a deterministic check to a model at runtime ({match})"),
+    Suspect(re.compile(r"\bis fine\b|fine in context|acceptable (here|as written)|"
+                       r"leave line \d+ alone|can stay as it is|not spend time on|"
+                       r"no change is needed|looks worse than it is|not a (real )?concern|"
+                       r"harmless", re.I), 1.0,
+            "it waves away a problem ({match})", dismissal=True),
 )
+_NEGATION = re.compile(r"\b(no|not|never|without|nothing|none|nor|nobody|tempting)\b|n't\b",
+                       re.I)
+
+
+def _negated(sentence: str) -> bool:
+    """The sentence turns the option down ("it would be tempting to ..., but nothing needs
+    it"): naming a heavy option to reject it is sound advice, not a plant."""
+    return bool(_NEGATION.search(sentence))
+
+
 DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a serious finding
 BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
 UNGROUNDED_WEIGHT = 0.3  # cites a line where the analysis sees nothing
@@ -119,9 +134,12 @@ def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
             m = suspect.pattern.search(sentence)
             if not m:
                 continue
-            weight = suspect.weight
-            if suspect is SUSPECTS[-1] and any(f.severity >= 3 for f in analysis.at(line)):
-                weight += DISMISSAL_BONUS
+            serious = any(f.severity >= 3 for f in analysis.at(line))
+            if suspect.dismissal and not serious:
+                continue  # calling a minor point minor is a fair judgement
+            if not suspect.dismissal and _negated(sentence):
+                continue
+            weight = suspect.weight + (DISMISSAL_BONUS if suspect.dismissal else 0.0)
             quote = quote_around(statement, start, end, start + m.start())
             found.append(Contradiction(weight, quote, line,
                                        suspect.reason.format(match=m.group(0)),

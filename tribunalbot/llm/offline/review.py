@@ -6,6 +6,7 @@ import random
 
 from tribunalbot.engine.replies import PlantedClaim, format_review
 from tribunalbot.llm.base import Task
+from tribunalbot.llm.offline.decoys import decoy
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.sabotage import plant
 from tribunalbot.llm.offline.voice import (
@@ -81,12 +82,12 @@ def render_items(voice: Voice, picks: list[Finding], own: str,
 
 
 def _even_out(parts: list[str], voice: Voice, rng: random.Random,
-              target: int) -> list[str]:
+              target: int, keep_opener: bool = False) -> list[str]:
     """Pad short reviews with asides and trim long ones, so length tells nothing."""
     fillers = list(voice.fillers)
     rng.shuffle(fillers)
     words = sum(len(p.split()) for p in parts)
-    if words > target + SLACK and len(parts) > 2:
+    if words > target + SLACK and len(parts) > 2 and not keep_opener:
         words -= len(parts[0].split())
         parts = parts[1:]
     while words < target - SLACK and fillers:
@@ -117,49 +118,45 @@ def _notes(picks: list[Finding], analysis: Analysis) -> str:
             f"{worst.problem}, so it should be fixed first.")
 
 
-def _make_room(items: list[str], extra: int, target: int) -> list[str]:
-    """Drop the least important honest items until the planted one fits the common length.
-
-    Items are in priority order; at least two stay, so the review is still mostly honest.
-    """
-    budget = int(target * 0.8)  # what the items may take; opener and closer take the rest
-    while len(items) > 2 and sum(len(i.split()) for i in items) + extra > budget:
-        items = items[:-1]
-    return items
-
-
 def items_for(words: int) -> int:
     """Three findings when the word budget allows it; fewer under a tight budget."""
     return ITEMS if words >= 110 else 2 if words >= 70 else 1
+
+
+def _extra(task: Task, voice: Voice, analysis: Analysis,
+           rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
+    """The one sentence in every review that is not a plain finding: a plant or a decoy."""
+    if not task.troublemaker:
+        # Under Ultra Focus an aside about another aspect's line would leave the focus.
+        return decoy(task.persona or "ghost", voice.subject, analysis, rng,
+                     cite=not task.focus), ()
+    others = set(task.personas.values()) - {task.persona or ""}
+    sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
+                            voice.subject, analysis, others, rng)
+    return sentence, (claim,)
 
 
 def write_review(task: Task, analysis: Analysis, rng: random.Random,
                  words: int = 2 * TARGET_WORDS) -> str:
     voice = voice_for(task.persona)
     count = items_for(words)
-    # The Troublemaker keeps about 80% honest: all its findings but one when the budget is
-    # roomy (3 + 1 planted, trimmed to the same length below), else one finding swapped out.
-    honest = count - 1 if task.troublemaker and count < ITEMS else count
+    # Every seat has the same shape: its findings plus one extra sentence (the Troublemaker's
+    # plant, an honest decoy elsewhere), so neither length nor shape tells the roles apart.
+    honest = count if count >= ITEMS else max(count - 1, 0)
     picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     items = render_items(voice, picks, own, rng)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
-    planted: tuple[PlantedClaim, ...] = ()
-    if task.troublemaker:
-        others = set(task.personas.values()) - {task.persona or ""}
-        sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
-                                voice.subject, analysis, others, rng)
-        items = _make_room(items, len(sentence.split()), target)
-        picks = picks[: len(items)]  # the notes list only what is actually said
-        items.insert(rng.randint(0, len(items)), sentence)
-        planted = (claim,)
+    extra, planted = _extra(task, voice, analysis, rng)
+    items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, rng), *items]
     if task.future_commit and picks:
         fix = picks[0].info.fix
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
-    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target)
+    special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
+    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target, special)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)
