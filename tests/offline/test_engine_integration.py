@@ -13,7 +13,8 @@ from tribunalbot.llm.offline import OfflineLLM
 
 from .conftest import EXAMPLE_NAMES, source
 
-LANGUAGES = {"py": "python", "js": "javascript", "go": "go"}
+LANGUAGES = {"py": "python", "js": "javascript", "go": "go", "rs": "rust", "sh": "shell",
+             "sql": "sql"}
 
 
 class QuietTable:

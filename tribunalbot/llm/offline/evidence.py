@@ -121,7 +121,7 @@ def _should(analysis: Analysis, line: int) -> str:
     top = analysis.ranked()
     if top:
         return f"line {top[0].line} {top[0].problem}; {top[0].info.fix.lower()}"
-    return "name the concrete defect and its minimal fix"
+    return "that this code has no defect worth a change, and say so in one sentence"
 
 
 def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
@@ -164,6 +164,19 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
     return out
 
 
+# How a missed finding is put, varied so a debate does not repeat one sentence.
+_OWN_LEADS: tuple[str, ...] = (
+    "in its own field it never mentions line {line}, which {problem}",
+    "line {line} {problem}, squarely its own beat, and it says nothing about it",
+    "it passes over line {line}, though that line {problem} and this is its speciality",
+)
+_OTHER_LEADS: tuple[str, ...] = (
+    "it spends its words on small things and skips line {line}, which {problem}",
+    "the worst line in the file goes unmentioned: line {line} {problem}",
+    "it ranks minor points above line {line}, which {problem}",
+)
+
+
 def missed(statement: str, analysis: Analysis, domain: str | None) -> Contradiction | None:
     """A real flaw of any review: a serious finding left unsaid.
 
@@ -182,9 +195,10 @@ def missed(statement: str, analysis: Analysis, domain: str | None) -> Contradict
     for finding in sorted(pool, key=lambda f: (-f.severity, f.line)):
         if finding.topic in covered or any(abs(finding.line - c) <= 1 for c in cited):
             continue
-        lead = "it never mentions" if domain else "it spends its words elsewhere and skips"
+        leads = _OWN_LEADS if domain else _OTHER_LEADS
+        lead = leads[(finding.line + len(statement)) % len(leads)]
         return Contradiction(0.4, quote_around(statement, start, end, start), finding.line,
-                             f"{lead} line {finding.line}, which {finding.problem}",
+                             lead.format(line=finding.line, problem=finding.problem),
                              f"line {finding.line} {finding.problem}; "
                              f"{finding.info.fix.lower()}")
     return None

@@ -64,10 +64,20 @@ class Analysis:
         return sorted(self.findings, key=lambda f: (-f.severity, f.line))
 
 
+# Topics about a whole block: ruff and the heuristics anchor them on different lines of the
+# same block (the `if`, its inner `if`, the deepest line), which would have reviewers cite
+# one nested `if` at three lines. Within this many lines they are one finding.
+BLOCK_TOPICS = frozenset({"deep_nesting", "complexity", "simplify"})
+BLOCK_SPAN = 4
+
+
 def merge(findings: list[Finding]) -> tuple[Finding, ...]:
-    """One finding per (line, topic), the first source wins; ordered by line."""
+    """One finding per (line, topic) and per block topic nearby; the first source wins."""
     seen: dict[tuple[int, str], Finding] = {}
     for f in findings:
+        if f.topic in BLOCK_TOPICS and any(
+                g.topic == f.topic and abs(g.line - f.line) <= BLOCK_SPAN for g in seen.values()):
+            continue
         seen.setdefault((f.line, f.topic), f)
     return tuple(sorted(seen.values(), key=lambda f: (f.line, f.topic)))
 
@@ -75,15 +85,22 @@ def merge(findings: list[Finding]) -> tuple[Finding, ...]:
 _LANG_ALIASES: dict[str, str] = {
     "py": "python", "python3": "python", "js": "javascript", "jsx": "javascript",
     "node": "javascript", "ts": "typescript", "tsx": "typescript", "golang": "go",
+    "sh": "shell", "bash": "shell", "zsh": "shell", "rs": "rust", "psql": "sql",
+    "postgres": "sql", "postgresql": "sql", "mysql": "sql", "sqlite": "sql",
 }
 
 # Signatures good enough to tell the common languages apart when the caller did not say.
 _SNIFFERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("shell", re.compile(r"\A#!\s*/(usr/)?bin/(env\s+)?(ba|z|da)?sh\b")),
+    ("rust", re.compile(r"^\s*(pub\s+)?fn \w+.*\{|\blet mut \w+|^\s*use \w+::", re.M)),
     ("go", re.compile(r"^\s*package \w+\s*$|^\s*func (\(\w+ \*?\w+\) )?\w+\(", re.M)),
     ("typescript", re.compile(r"^\s*(interface|type) \w+ *[={]|: (string|number|boolean)\b",
                               re.M)),
     ("javascript", re.compile(r"\brequire\(|\bconst \w+ = |=> *\{|\bfunction \w*\(")),
     ("python", re.compile(r"^\s*(def |class |import |from \S+ import )", re.M)),
+    ("sql", re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|GRANT|DROP|ALTER)\b.*;?",
+                       re.M | re.I)),
+    ("shell", re.compile(r"^\s*(if \[|echo |export \w+=|set -e)", re.M)),
 )
 
 

@@ -19,6 +19,9 @@ MAX_LINE = 400  # characters of a line the patterns look at
 _PY = frozenset({"python"})
 _JS = frozenset({"javascript", "typescript"})
 _GO = frozenset({"go"})
+_SH = frozenset({"shell"})
+_SQLL = frozenset({"sql"})
+_RS = frozenset({"rust"})
 _SQL = r"(?:SELECT|INSERT|UPDATE|DELETE)\b"
 
 
@@ -103,6 +106,22 @@ RULES: tuple[Rule, ...] = (
     _r("todo", r"\b(TODO|FIXME|XXX|HACK)\b"),
     _r("none_compare", r"[=!]=\s*None\b", _PY),
     _r("loose_equality", r"[^=!<>]==[^=]|^\s*var\s", _JS),
+    # shell, SQL and Rust: the mistakes that lose data or hand over a machine
+    _r("destructive_command", r"\brm\s+-\w*[rR]\w*\s+[^#\n]*\$\{?\w", _SH),
+    _r("pipe_to_shell", r"\b(curl|wget)\b[^|#]*\|\s*(sudo\s+)?(ba|z)?sh\b", _SH),
+    _r("eval", r"^\s*eval\s|[;&|]\s*eval\s", _SH),
+    _r("world_writable", r"\bchmod\s+(-R\s+)?0?777\b", _SH),
+    _r("unquoted_var", r"^\s*(rm|cp|mv|cd|cat|chmod|chown)\s[^\"'#\n]*\$\{?\w", _SH),
+    _r("delete_without_where", r"^\s*(DELETE\s+FROM|UPDATE)\s+\w+(\s+SET\s+[^;]*)?\s*;",
+       _SQLL, flags=re.I),
+    _r("grant_public", r"\bGRANT\s+ALL\b|\bGRANT\b.*\bTO\s+PUBLIC\b", _SQLL, flags=re.I),
+    _r("unwrap_panic", r"\.unwrap\(\)|\.expect\(", _RS),
+    _r("unsafe_block", r"\bunsafe\s*\{", _RS),
+    _r("shell_injection", r"Command::new\(\s*\"(ba)?sh\"", _RS),
+    _r("shell_injection", r"\bchild_process\.exec\(|\bexec\(\s*`[^`]*\$\{", _JS),
+    _r("xss", r"\bdocument\.write\(|dangerouslySetInnerHTML", _JS),
+    _r("weak_typing", r":\s*any\b|\bas\s+any\b", frozenset({"typescript"})),
+    _r("tls_off", r"InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false|verify\s*=\s*False"),
     # architecture and simplicity
     _r("needless_abstraction", r"\bclass\s+\w*(Factory|Interface|Abstract|Strategy)\w*|"
        r"\bclass\s+\w+\(ABC\)|^type\s+\w+Interface\s+interface"),
@@ -144,7 +163,14 @@ def heuristic_findings(code: str, language: str) -> list[Finding]:
     found += _taint_findings(lines)
     found += _io_in_loop_findings(lines, structure)
     found += _test_findings(lines, structure)
+    if language == "shell" and lines and not any(_ERREXIT.search(x) for x in lines[:15]):
+        first = next((n for n, x in enumerate(lines, 1) if x.strip() and
+                      not x.startswith("#")), 1)
+        found.append(Finding(first, "no_errexit"))
     return found
+
+
+_ERREXIT = re.compile(r"^\s*set\s+-\w*e")
 
 
 _PATCH = re.compile(r"\bpatch(?:\.object)?\(\s*[\"'][\w.]*?(\w+)[\"']")

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.base import Task
-from tribunalbot.llm.offline.evidence import Contradiction, contradictions, missed, sentences
+from tribunalbot.llm.offline.evidence import (
+    Contradiction,
+    contradictions,
+    missed,
+    quote_around,
+    sentences,
+)
 from tribunalbot.llm.offline.findings import Analysis
 
 # Tuned with tests/offline/test_balance.py so that the AI jury catches the Troublemaker in
@@ -30,6 +36,24 @@ ARGUMENTS: tuple[str, ...] = (
     "Look at what {name} told us: \"{quote}\". Yet {reason}{where}. "
     "It should have said: {should}.",
     "\"{quote}\", says {name}; but {reason}{where}. The honest review says: {should}.",
+    "I do not trust {name}'s \"{quote}\": {reason}{where}. It should have said: {should}.",
+    "Read {name} again: \"{quote}\". The code says otherwise, because {reason}{where}. "
+    "What should have been said: {should}.",
+)
+# Vote reasons, tied to the flaw the voter holds against the target. Slots: {name} {reason}.
+STRONG_REASONS: tuple[str, ...] = (
+    "{name}'s review does not survive the code: {reason}.",
+    "{name} gave advice the code contradicts; {reason}.",
+    "Checked against the code, {name} is wrong where it matters: {reason}.",
+)
+WEAK_REASONS: tuple[str, ...] = (
+    "{name}'s review reads least like the code I see: {reason}.",
+    "Of the reviews, {name}'s fits the code worst, since {reason}.",
+    "{name} is my weakest link on this evidence: {reason}.",
+)
+ACCUSED_REASONS: tuple[str, ...] = (
+    "{count} against {name} stand, and {reason}.",
+    "I side with {count} against {name}: {reason}.",
 )
 
 
@@ -41,14 +65,23 @@ class Case:
 
 
 def _fallback(statement: str, analysis: Analysis, domain: str) -> Contradiction:
+    """A real gap when the statement contradicts nothing: what it left out, else its
+    vagueness set against the most serious finding (never a placeholder)."""
     flaw = missed(statement, analysis, domain) or missed(statement, analysis, None)
     if flaw is not None:
         return flaw
     spans = sentences(statement) or [(0, min(len(statement), 80))]
     start, end = spans[0]
-    return Contradiction(0.1, statement[start:end][:160].strip() or statement[:40], 0,
-                         "it stays general where the code needs specifics",
-                         "the concrete defect, its line and its minimal fix")
+    quote = quote_around(statement, start, end, start) or statement[:40]
+    top = analysis.ranked()
+    if top:
+        f = top[0]
+        return Contradiction(0.1, quote, f.line, "it stays general while line "
+                             f"{f.line} {f.problem}", f"line {f.line} {f.problem}; "
+                             f"{f.info.fix.lower()}")
+    return Contradiction(0.1, quote, 0, "it invents concern where the code gives none",
+                         "that this code has no defect worth a change, and say so in one "
+                         "sentence")
 
 
 def build_case(task: Task, seat: int, analysis: Analysis, rng: random.Random,
@@ -137,22 +170,28 @@ def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
         cases = [Case(c.seat, c.score + _pressure(task, c.seat), c.best)
                  for c in honest_cases(task, analysis, rng)]
     target = max(cases, key=lambda c: c.score)
-    return VoteReply(target=target.seat, reason=_vote_reason(task, target, analysis))
+    return VoteReply(target=target.seat, reason=_vote_reason(task, target, analysis, rng))
 
 
 def _flaw(task: Task, case: Case, analysis: Analysis) -> Contradiction:
+    """The flaw to argue: once a target is chosen its review is read closely, so a planted or
+    dismissive claim is called out as such rather than some other gap."""
     if case.best is not None:
         return case.best
-    return _fallback(task.statements.get(case.seat, ""), analysis,
-                     task.personas.get(case.seat, ""))
+    statement = task.statements.get(case.seat, "")
+    found = [c for c in contradictions(statement, analysis) if c.weight >= 1.0]
+    if found:
+        return max(found, key=lambda c: c.weight)
+    return _fallback(statement, analysis, task.personas.get(case.seat, ""))
 
 
-def _vote_reason(task: Task, case: Case, analysis: Analysis) -> str:
+def _vote_reason(task: Task, case: Case, analysis: Analysis, rng: random.Random) -> str:
     accused = len(_accusers(task).get(case.seat, []))
     flaw = _flaw(task, case, analysis)
+    name = _name(task, case.seat)
     if flaw.weight >= 1.0:
-        return f"{_name(task, case.seat)}'s review does not survive the code: {flaw.reason}."
+        return rng.choice(STRONG_REASONS).format(name=name, reason=flaw.reason)
     if accused:
-        noun = "accusation" if accused == 1 else "accusations"
-        return f"{accused} {noun} against {_name(task, case.seat)} stand, and {flaw.reason}."
-    return f"{_name(task, case.seat)}'s review reads least like the code I see: {flaw.reason}."
+        count = "one accusation" if accused == 1 else f"{accused} accusations"
+        return rng.choice(ACCUSED_REASONS).format(count=count, name=name, reason=flaw.reason)
+    return rng.choice(WEAK_REASONS).format(name=name, reason=flaw.reason)

@@ -57,11 +57,12 @@ ADVICE: dict[str, tuple[str, ...]] = {
               " hand {subject} to {heavy} and act on its answer for each {case}."),
 }
 # Frames that turn a piece of ADVICE down. Slot: {advice} (no final period).
+# Short on purpose: a decoy must be as long as a plant, or length would tell them apart.
 REJECT_FRAMES: tuple[str, ...] = (
-    "it would be tempting to{advice}, but nothing here needs it.",
-    "some would{advice}; I would not, since a direct fix is enough.",
-    "nobody should{advice}: plain code fixes it.",
-    "I would not{advice}; a few lines will do.",
+    "it is tempting to{advice}; no.",
+    "some would{advice}; not here.",
+    "nobody should{advice}.",
+    "I would not{advice}.",
 )
 
 # "Leave it alone" endings, shared by honest dismissals of minor findings and planted

@@ -38,16 +38,17 @@ RULE_TOPICS: dict[str, str] = {
     "PERF": "perf_misc", "ASYNC": "blocking_io",
     "E722": "bare_except", "BLE": "broad_except", "TRY": "error_flow", "PLW": "errors_misc",
     "B006": "mutable_default", "B008": "mutable_default", "B017": "test_style",
-    "B": "errors_misc",
+    "B": "errors_misc", "F821": "undefined_name", "F822": "undefined_name",
     "E711": "none_compare", "E712": "none_compare", "E7": "simplify", "E9": "errors_misc",
     "F401": "unused_import", "F841": "unused", "F": "errors_misc", "ARG": "unused",
     "C90": "complexity", "PLR0913": "too_many_args", "PLR0917": "too_many_args",
     "PLR09": "complexity", "PLR2004": "magic_number",
-    "N": "naming", "D1": "missing_docstring",
+    "N": "naming", "D1": "missing_docstring", "D100": "module_docstring",
+    "D104": "module_docstring", "D101": "class_docstring", "D106": "class_docstring",
     "PT": "test_style", "DTZ": "naive_datetime",
     "ICN": "import_style", "TID": "import_style",
     "SIM115": "resource_leak", "SIM102": "deep_nesting", "SIM": "simplify",
-    "T20": "print_errors", "FIX": "todo",
+    "T20": "print_output", "FIX": "todo",
 }
 
 
@@ -88,7 +89,7 @@ def ruff_findings(code: str) -> list[Finding] | None:
     except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
         log.warning("ruff failed (%s); falling back to heuristics", type(exc).__name__)
         return None
-    return _to_findings(diagnostics)
+    return _to_findings(diagnostics, code.splitlines())
 
 
 _NAMED = re.compile(r"`([^`]{1,40})`|\"([^\"]{1,40})\"")
@@ -102,7 +103,7 @@ def _named(message: str) -> str:
     return "" if keyword.iskeyword(name) else name
 
 
-def _to_findings(diagnostics: object) -> list[Finding] | None:
+def _to_findings(diagnostics: object, lines: list[str] | None = None) -> list[Finding] | None:
     if not isinstance(diagnostics, list):
         return None
     found: list[Finding] = []
@@ -114,6 +115,10 @@ def _to_findings(diagnostics: object) -> list[Finding] | None:
         location = item.get("location")
         row = location.get("row") if isinstance(location, dict) else None
         if topic and isinstance(row, int):
-            found.append(Finding(row, topic, _named(str(item.get("message", ""))),
-                                 f"ruff:{code}"))
+            name = _named(str(item.get("message", "")))
+            # A message may name the replacement ("consider `ast.literal_eval`"): only a name
+            # that is on the cited line describes what the line does.
+            if lines is not None and not (0 < row <= len(lines) and name in lines[row - 1]):
+                name = ""
+            found.append(Finding(row, topic, name, f"ruff:{code}"))
     return found

@@ -38,8 +38,18 @@ TOPICS: dict[str, Topic] = {
                     "it", "CWE-798"),
     "shell_injection": Topic(_SEC, 5, "hands a concatenated string to a shell", "Pass an "
                              "argument list without a shell", "CWE-78"),
-    "eval": Topic(_SEC, 5, "evaluates text that arrives from the request", "Parse it as data "
-                  "(JSON) instead of executing it", "CWE-95"),
+    "eval": Topic(_SEC, 5, "evaluates a string as code, so whoever controls that string "
+                  "controls the program", "Parse it as data (JSON or a literal parser) instead "
+                  "of executing it", "CWE-95"),
+    "grant_public": Topic(_SEC, 5, "grants broad privileges to every role in the database",
+                          "Grant only the needed privileges to a named role", "CWE-732"),
+    "unsafe_block": Topic(_SEC, 4, "dereferences memory in an unsafe block the compiler cannot "
+                          "check", "Use a safe API, or document and test the invariant that "
+                          "makes it sound", "CWE-119"),
+    "world_writable": Topic(_SEC, 4, "makes a file writable by every user", "Grant the "
+                            "narrowest mode that works", "CWE-732"),
+    "tls_off": Topic(_SEC, 5, "turns off certificate verification", "Keep verification on "
+                     "and trust the right CA instead", "CWE-295"),
     "unsafe_deserialize": Topic(_SEC, 4, "deserializes with a loader that can build arbitrary "
                                 "objects", "Use a safe loader or a plain data format",
                                 "CWE-502"),
@@ -106,8 +116,22 @@ TOPICS: dict[str, Topic] = {
                         "failure path", "Separate the failure from the happy path"),
     "debug_logging": Topic(_ERR, 1, "logs through bare console output instead of a "
                            "structured logger", "Use the application logger with context"),
-    "errors_misc": Topic(_ERR, 2, "hides a likely bug behind permissive handling",
-                         "Make the failure explicit"),
+    "errors_misc": Topic(_ERR, 2, "has a construct the linter flags as a likely bug",
+                         "Read the warning and fix the construct"),
+    "undefined_name": Topic(_ERR, 4, "uses a name that is never defined, so it raises when it "
+                            "runs", "Define or import the name, and cover the path with a "
+                            "test"),
+    "destructive_command": Topic(_ERR, 5, "deletes recursively under a path built from a "
+                                 "variable, so an empty value wipes the wrong tree",
+                                 "Quote the variable, fail on empty (${1:?}) and refuse /"),
+    "delete_without_where": Topic(_ERR, 5, "changes every row of the table, with no WHERE "
+                                  "clause", "Add the WHERE clause and run it in a transaction"),
+    "unwrap_panic": Topic(_ERR, 3, "unwraps a result, so any error becomes a panic",
+                          "Propagate it with ? or handle the error case"),
+    "no_errexit": Topic(_ERR, 2, "runs a script that carries on after a failed command",
+                        "Start with set -euo pipefail"),
+    "print_output": Topic(_ERR, 1, "writes to stdout with print, which a caller or log "
+                          "pipeline cannot filter", "Use the logger, or return the value"),
     # tests
     "assert_in_code": Topic(_TEST, 3, "uses assert for a runtime check, which -O strips",
                             "Raise a real exception and test that path"),
@@ -139,6 +163,13 @@ TOPICS: dict[str, Topic] = {
                     "Follow the language's naming style"),
     "missing_docstring": Topic(_DX, 1, "exposes a public function with no docstring",
                                "Document what it returns and when it fails"),
+    "module_docstring": Topic(_DX, 1, "opens a module with no docstring saying what it is for",
+                              "Add a one-line module docstring"),
+    "class_docstring": Topic(_DX, 1, "declares a public class with no docstring",
+                             "Document what the class represents"),
+    "weak_typing": Topic(_DX, 2, "escapes the type checker with any", "Give it a real type"),
+    "unquoted_var": Topic(_DX, 2, "expands a variable unquoted, so spaces split it",
+                          "Quote the expansion"),
     "magic_number": Topic(_DX, 1, "compares against an unexplained literal",
                           "Give the value a named constant"),
     "todo": Topic(_DX, 2, "leaves a TODO that the next developer inherits",
@@ -152,6 +183,9 @@ TOPICS: dict[str, Topic] = {
                          "whether the standard library already covers the use"),
     "deprecated_dep": Topic(_DEP, 3, "depends on a deprecated or unmaintained package",
                             "Move to the maintained replacement"),
+    "pipe_to_shell": Topic(_DEP, 5, "pipes a downloaded script straight into a shell, "
+                           "unpinned and unverified", "Download a pinned version, verify its "
+                           "checksum, then run it"),
     "unused_import": Topic(_DEP, 2, "imports something it never uses", "Drop the import"),
     "import_style": Topic(_DEP, 1, "imports in a way that hides where names come from",
                           "Import explicitly and consistently"),
