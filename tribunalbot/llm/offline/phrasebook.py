@@ -16,7 +16,7 @@ HEAVY: dict[str, tuple[str, ...]] = {
     "infrastructure": ("a message bus", "an append-only ledger", "its own service behind a queue",
                        "an event stream that can be replayed", "an immutable audit ledger"),
     "rewrite": ("a rewrite from scratch", "a port to {stack}", "a fresh start on {stack}",
-                "a wholesale replacement of the module"),
+                "a wholesale replacement"),
     "model": ("a language model at runtime", "an AI classifier", "a small LLM call",
               "a model that judges each case"),
 }
