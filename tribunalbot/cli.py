@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="TOML settings file (default: $TRIBUNAL_CONFIG, else built-ins)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_play(sub.add_parser("play", parents=[common], help="play a game in the terminal"))
+    _add_resume(sub.add_parser("resume", parents=[common],
+                               help="continue a stored game that was cut short"))
     history = sub.add_parser("history", parents=[common], help="list past games")
     history.add_argument("--db", type=Path, help=DB_HELP)
     history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
@@ -60,6 +62,18 @@ def _add_play(play: argparse.ArgumentParser) -> None:
                       help="plain text even on a terminal (also: $NO_COLOR)")
 
 
+def _add_resume(resume: argparse.ArgumentParser) -> None:
+    resume.add_argument("game_id", help="the game's id (see `tribunalbot history`)")
+    resume.add_argument("--provider", help="provider to continue with (default: "
+                        "default_provider)")
+    resume.add_argument("--vote", default=None, metavar="SEAT|ask|none",
+                        help="your verdict, as for play")
+    resume.add_argument("--transcript", type=Path, help="write the public log as JSON Lines")
+    resume.add_argument("--db", type=Path, help=DB_HELP)
+    resume.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
+                        help="plain text even on a terminal (also: $NO_COLOR)")
+
+
 def _positive(value: str) -> int:
     number = int(value)
     if number < 1:
@@ -88,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
             from tribunalbot.play import play_command
 
             return play_command(args, config)
+        if args.command == "resume":
+            from tribunalbot.play import resume_command
+
+            return resume_command(args, config)
         if args.command == "bot":
             from tribunalbot.bot import run_bot
 

@@ -7,8 +7,9 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -54,7 +55,7 @@ def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
         known = ", ".join(sorted(config.providers))
         raise UsageError(f"--provider {args.provider!r} is not configured (known: {known})")
     game = config.game
-    if args.rounds is not None:
+    if getattr(args, "rounds", None) is not None:
         if not 1 <= args.rounds <= 10:
             raise UsageError("--rounds must be between 1 and 10")
         game = game.model_copy(update={"max_rounds": args.rounds})
@@ -93,18 +94,38 @@ def read_submission(path: str, limit: int) -> Submission:
     return check_code(data, file.name, limit)
 
 
-async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote: str) -> int:
+@dataclass
+class Session:
+    """Everything a terminal game runs with, opened and closed together."""
+
+    config: Config
+    provider: str | None
+    llm: LLM
+    table: TerminalTable
+    store: Store | None
+    transcript: EventSink | None
+    ledger: UsageLedger
+
+
+@asynccontextmanager
+async def _session(args: argparse.Namespace, config: Config,
+                   vote: str) -> AsyncIterator[Session]:
     ledger = UsageLedger()
     table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None)
+    async with AsyncExitStack() as stack:
+        store = await stack.enter_async_context(_maybe_store(args, config))
+        llm = build_llm(config, args.provider, on_call=_recorder(ledger, store))
+        stack.push_async_callback(llm.aclose)
+        transcript = await stack.enter_async_context(_transcript(args.transcript))
+        yield Session(config, args.provider, llm, table, store, transcript, ledger)
+
+
+async def _guarded(args: argparse.Namespace, config: Config, vote: str,
+                   body: Callable[[Session], Awaitable[int]]) -> int:
+    """Open a session, run `body`, and turn every expected failure into one line."""
     try:
-        async with AsyncExitStack() as stack:
-            store = await stack.enter_async_context(_maybe_store(args, config))
-            on_call = _recorder(ledger, store)
-            llm = build_llm(config, args.provider, on_call=on_call)
-            stack.push_async_callback(llm.aclose)
-            transcript = await stack.enter_async_context(_transcript(args.transcript))
-            return await _run(config, sub, args.seed, args.provider, llm, table, store,
-                              transcript, ledger)
+        async with _session(args, config, vote) as session:
+            return await body(session)
     except StoreError as exc:
         return fail(str(exc))
     except LLMError as exc:
@@ -113,39 +134,68 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
         return fail(str(exc))
 
 
-async def _run(config: Config, sub: Submission, seed: int | None, provider: str | None,
-               llm: LLM,
-               table: TerminalTable, store: Store | None, transcript: EventSink | None,
-               ledger: UsageLedger) -> int:
+async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote: str) -> int:
+    async def body(session: Session) -> int:
+        return await _new_game(session, sub, args.seed)
+    return await _guarded(args, config, vote, body)
+
+
+async def _new_game(session: Session, sub: Submission, seed: int | None) -> int:
+    store, config = session.store, session.config
     shared = jurors = ""
     if store is not None and config.storage.experience_top_k:
         shared, jurors = await store.experience_context(TERMINAL_GUILD, sub.code, sub.language)
     setup = GameSetup(new_game_id(), sub.code, sub.language,
                       new_seed() if seed is None else seed, config.game, shared, jurors)
-    sinks: list[EventSink] = [transcript] if transcript else []
     if store is not None:
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
-        sinks[:0] = [store.game_sink(setup.game_id),
-                     route_recorder(store, config, setup.game_id, provider)]
-    try:
-        result = await run_game(setup, llm, table, sinks=sinks)
-    except (LLMError, asyncio.CancelledError) as exc:
-        if store is not None:  # never leave a game "running" that nobody will finish
-            reason = ("interrupted" if isinstance(exc, asyncio.CancelledError)
-                      else f"the model provider failed: {exc}")
-            await asyncio.shield(_close_as_aborted(store, setup.game_id, reason))
-        raise
-    _footer(table.out, setup, ledger, config)
+    return await _finish(session, setup, [])
+
+
+async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) -> int:
+    """Play (or continue) the game, then remember it. A game the provider or the user cut
+    short stays stored as it was, to be continued with `tribunalbot resume`."""
+    store = session.store
+    sinks: list[EventSink] = [session.transcript] if session.transcript else []
     if store is not None:
-        record = await distill(llm, setup, result.events)
-        await store.save_experience(TERMINAL_GUILD, record, code=sub.code,
+        sinks[:0] = [store.game_sink(setup.game_id),
+                     route_recorder(store, session.config, setup.game_id, session.provider)]
+    try:
+        result = await run_game(setup, session.llm, session.table, sinks=sinks, prior=prior)
+    except (LLMError, asyncio.CancelledError):
+        if store is not None:
+            print(f"\n  The game is saved: continue it with `tribunalbot resume "
+                  f"{setup.game_id}`.", file=session.table.out)
+        raise
+    _footer(session.table.out, setup, session.ledger, session.config)
+    if store is not None:
+        record = await distill(session.llm, setup, result.events)
+        await store.save_experience(TERMINAL_GUILD, record, code=setup.code,
                                     game_id=setup.game_id)
     return 0
 
 
-async def _close_as_aborted(store: Store, game_id: str, reason: str) -> None:
-    seq = await store.games.event_count(game_id)
-    await store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
+def resume_command(args: argparse.Namespace, config: Config) -> int:
+    """`tribunalbot resume GAME_ID`: continue a stored game where it stopped."""
+    try:
+        config = _with_overrides(config, args)
+        vote = _vote_mode(args.vote)
+    except UsageError as exc:
+        return fail(str(exc), 2)
+    return asyncio.run(_guarded(args, config, vote, lambda s: _resume(s, args.game_id)))
+
+
+async def _resume(session: Session, game_id: str) -> int:
+    assert session.store is not None
+    game = await session.store.load_game(game_id)  # StoreError names a missing game
+    if game.finished:
+        return fail(f"game {game_id} is already {game.status}; nothing to resume")
+    for record in game.events:  # show what was already said, then carry on
+        if record.public:
+            await session.table.show(record.public_view())
+            if session.transcript is not None:
+                await session.transcript(0, record)
+    return await _finish(session, game.setup(), game.events)
 
 
 def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
@@ -169,7 +219,7 @@ def _recorder(ledger: UsageLedger, store: Store | None) -> OnCall:
 
 @asynccontextmanager
 async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterator[Store | None]:
-    if args.no_db:
+    if getattr(args, "no_db", False):
         yield None
         return
     from tribunalbot.history import default_db_path

@@ -201,17 +201,31 @@ def test_each_seat_records_its_provider_and_model(tmp_path: Path, capsys) -> Non
     assert asyncio.run(routes()) == {("offline", "offline")}
 
 
-def test_a_provider_failure_closes_the_stored_game(tmp_path: Path, capsys) -> None:
+def test_a_game_cut_short_by_the_provider_is_resumed_later(tmp_path: Path, capsys) -> None:
     config = tmp_path / "down.toml"
     config.write_text('default_provider = "down"\n[providers.down]\nkind = "openai"\n'
                       'base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\ntimeout_seconds = 0.5\n'
                       "call_deadline_seconds = 1.0\n")
+    db = str(tmp_path / "t.db")
     code = main(["--config", str(config), "play", str(EXAMPLES[0]), "--vote", "none",
-                 "--db", str(tmp_path / "t.db")])
-    assert code == 1 and "the model provider failed" in capsys.readouterr().err
-    assert main(["history", "--db", str(tmp_path / "t.db")]) == 0
-    listing = capsys.readouterr().out
-    assert "aborted" in listing and "running" not in listing
+                 "--db", db, "--seed", "6"])
+    captured = capsys.readouterr()
+    assert code == 1 and "the model provider failed" in captured.err
+    game_id = captured.out.split("tribunalbot resume ")[1].split("`")[0]
+    transcript = tmp_path / "resumed.jsonl"
+    assert main(["--config", str(config), "resume", game_id, "--provider", "offline",
+                 "--vote", "none", "--db", db, "--transcript", str(transcript)]) == 0
+    out = capsys.readouterr().out
+    assert "Tribunal is in session" in out and "The Troublemaker was" in out
+    records = read_jsonl(transcript)
+    assert records[0]["kind"] == "game_started" and records[-1]["kind"] == "revealed"
+    assert [r["kind"] for r in records].count("game_started") == 1
+    assert main(["history", "--db", db]) == 0
+    assert "finished" in capsys.readouterr().out
+    assert main(["resume", game_id, "--db", db]) == 1
+    assert "already finished" in capsys.readouterr().err
+    assert main(["resume", "000000000000", "--db", db]) == 1
+    assert "no game 000000000000" in capsys.readouterr().err
 
 
 def test_a_reader_that_goes_away_ends_the_game_quietly(tmp_path: Path) -> None:
