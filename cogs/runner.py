@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,12 +15,13 @@ import discord
 
 from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
+from cogs.text import clip
 from tribunalbot.codeinput import Submission
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
-from tribunalbot.engine.game import GameSetup, run_game
-from tribunalbot.llm.base import LLMError
+from tribunalbot.engine.game import EventSink, GameResult, GameSetup, run_game
+from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.routing import route_recorder
 from tribunalbot.store import StoredGame
 from tribunalbot.store.votes import VoteRejected
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from tribunalbot.bot import TribunalBot
 
 log = logging.getLogger(__name__)
+OUTAGE_WAITS = (60.0, 300.0, 900.0)  # seconds before each new try after a provider outage
 
 
 @dataclass
@@ -44,6 +47,7 @@ class GameRunner:
     def __init__(self, bot: TribunalBot) -> None:
         self.bot = bot
         self.live: dict[str, LiveGame] = {}
+        self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
 
     def running_in(self, guild_id: int) -> int:
         return sum(1 for g in self.live.values() if g.guild_id == guild_id)
@@ -108,7 +112,7 @@ class GameRunner:
         sinks = [self.bot.store.game_sink(setup.game_id),
                  route_recorder(self.bot.store, self.bot.config, setup.game_id, provider)]
         try:
-            result = await run_game(setup, llm, live.table, prior=prior, sinks=sinks)
+            result = await self._through_outages(live, setup, llm, sinks, prior)
         except asyncio.CancelledError:
             raise
         except LLMError as exc:
@@ -123,11 +127,30 @@ class GameRunner:
             self.live.pop(setup.game_id, None)
         await self._remember(live, setup, result.events, llm)
 
+    async def _through_outages(self, live: LiveGame, setup: GameSetup, llm: LLM,
+                               sinks: list[EventSink], prior: list[ev.Record]) -> GameResult:
+        """A provider outage pauses the game; it picks up from its stored log after a wait,
+        so nothing already said is generated again. Gives up after the last wait."""
+        waits = list(self.outage_waits)
+        while True:
+            try:
+                return await run_game(setup, llm, live.table, prior=prior, sinks=sinks)
+            except LLMError as exc:
+                if not waits:
+                    raise
+                wait = waits.pop(0)
+                back = int(time.time() + wait)
+                await live.table.poster.as_bot(
+                    f"⏳ The model provider is unavailable ({clip(str(exc), 300)}). The game "
+                    f"is paused and will continue <t:{back}:R>.")
+                await asyncio.sleep(wait)
+                prior = (await self.bot.store.load_game(setup.game_id)).events
+
     async def _remember(self, live: LiveGame, setup: GameSetup, events: list[ev.Record],
-                        llm: object) -> None:
+                        llm: LLM) -> None:
         """Distill off the critical path: the reveal is already posted."""
         try:
-            record = await distill(llm, setup, events)  # type: ignore[arg-type]
+            record = await distill(llm, setup, events)
             await self.bot.store.save_experience(str(live.guild_id), record, code=setup.code,
                                                  game_id=setup.game_id)
         except Exception:

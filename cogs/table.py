@@ -53,8 +53,8 @@ class DiscordTable:
             await self.refresh_status()
 
     async def open_ballot(self, ballot: ev.Ballot) -> None:
-        if self.resumed:
-            return  # the buttons posted before the restart still work
+        if self.resumed or self.ballot_message is not None:
+            return  # the buttons posted before a restart or an outage still work
         choices = [(c.seat, c.name) for c in ballot.choices]
         self.ballot_message = await self.poster.as_bot(
             "🗳️ **Who is the Troublemaker?** Vote any time, eliminated reviewers included; you "

@@ -125,12 +125,15 @@ async def test_a_provider_outage_is_told_in_the_thread(arena: Arena) -> None:
                                "model": "m", "timeout_seconds": 0.5,
                                "call_deadline_seconds": 1.0}},
         "discord": {"post_interval_seconds": 0, "user_cooldown_seconds": 0}})
-    await twin.start_client(arena.make_bot(config))
+    bot = arena.make_bot(config)
+    bot.runner.outage_waits = (0.1,)  # one pause, then it gives up
+    await twin.start_client(bot)
     interaction = await twin.slash(twin.seeded.humans["alice"], "review", code=CODE)
     thread_id = interaction.original_message_id or 0
     notice = await twin.wait_for_message(thread_id, lambda m: "was stopped" in m.content,
                                          timeout=20)
     assert "model provider" in notice.content
+    assert "The game is paused" in twin.transcript(thread_id)
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].status == "aborted"
 
@@ -177,3 +180,45 @@ async def test_a_failure_to_convene_is_told_privately(arena: Arena) -> None:
         (m for m in twin.replies(interaction) if m.visible_to == alice.id), None))
     assert "could not open the tribunal" in notice.content
     assert "disk full" not in notice.content
+
+
+class FlakyLLM:
+    """The offline player behind a provider that is down for its first `down` debate calls."""
+
+    def __init__(self, down: int) -> None:
+        from tribunalbot.llm.offline import OfflineLLM
+
+        self.inner, self.down, self.name = OfflineLLM(), down, "flaky"
+
+    async def generate(self, request):  # type: ignore[no-untyped-def]
+        return await self.inner.generate(request)
+
+    async def generate_json(self, request, schema):  # type: ignore[no-untyped-def]
+        from tribunalbot.llm.errors import ProviderUnavailable
+
+        if request.task.kind == "debate" and self.down > 0:
+            self.down -= 1
+            raise ProviderUnavailable("HTTP 503 from the provider")
+        return await self.inner.generate_json(request, schema)
+
+    async def aclose(self) -> None:
+        return None
+
+
+async def test_a_provider_outage_pauses_the_game_and_it_continues(arena: Arena) -> None:
+    twin = arena.twin
+    bot = arena.make_bot()
+    bot.runner.outage_waits = (0.2,)
+    bot._llms["offline"] = FlakyLLM(down=3)  # type: ignore[assignment]
+    await twin.start_client(bot)
+    interaction = await twin.slash(twin.seeded.humans["alice"], "review", code=CODE)
+    thread_id = interaction.original_message_id or 0
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    transcript = twin.transcript(thread_id)
+    assert "The game is paused and will continue" in transcript
+    assert "was stopped" not in transcript
+    reviews = [m for m in twin.messages(thread_id) if m.webhook_id
+               and not m.content.startswith("**I accuse")]
+    assert len(reviews) == 8  # nothing said before the outage was said again
+    ballots = [m for m in twin.messages(thread_id) if m.components]
+    assert len(ballots) == 1
