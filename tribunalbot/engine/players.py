@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from pydantic import BaseModel
 
@@ -30,7 +31,7 @@ class Seating:
     context_jurors: str = ""
     briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
 
-    @property
+    @cached_property
     def nonce(self) -> str:
         stream = rng_for(self.dealt.seed, "llm-nonce")
         return stream.getrandbits(64).to_bytes(8, "big").hex()
