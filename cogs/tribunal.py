@@ -3,6 +3,7 @@ or the runner, render the answer."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -116,6 +117,16 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
         if key not in type(self.bot.config.game).model_fields:
             return f"Unknown setting `{key}`."
         return None
+
+    @app_commands.command(name="my-data", description="See everything stored about you")
+    async def my_data(self, interaction: Interaction) -> None:
+        data = await self.bot.store.votes.user_data(str(interaction.user.id))
+        text = json.dumps(data, indent=1, default=str)
+        file = discord.File(io.BytesIO(text.encode()), filename="tribunal-my-data.json")
+        counts = ", ".join(f"{len(rows)} {name.replace('_', ' ')}" for name, rows in data.items())
+        await interaction.response.send_message(
+            f"Stored about you: {counts}. `/tribunal forget-me` deletes it.", file=file,
+            ephemeral=True)
 
     @app_commands.command(name="forget-me", description="Delete your votes and scores")
     async def forget_me(self, interaction: Interaction) -> None:

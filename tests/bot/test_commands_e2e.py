@@ -222,3 +222,18 @@ async def test_a_provider_outage_pauses_the_game_and_it_continues(arena: Arena) 
     assert len(reviews) == 8  # nothing said before the outage was said again
     ballots = [m for m in twin.messages(thread_id) if m.components]
     assert len(ballots) == 1
+
+
+async def test_a_member_sees_then_deletes_their_data(arena: Arena) -> None:
+    twin = arena.twin
+    await twin.start_client(arena.make_bot(fast_config(vote_window_seconds=3)))
+    thread_id, ballot = await play_review(arena, code=CODE)
+    bob = twin.seeded.humans["bob"]
+    await twin.click(bob, ballot, next(i for i in vote_ids(ballot) if ":vote:" in i))
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    (shown,) = twin.replies(await twin.slash(bob, "tribunal my-data"))
+    assert shown.visible_to == bob.id and "1 votes" in shown.content and shown.attachments
+    (gone,) = twin.replies(await twin.slash(bob, "tribunal forget-me"))
+    assert "deleted" in gone.content
+    (empty,) = twin.replies(await twin.slash(bob, "tribunal my-data"))
+    assert "0 votes" in empty.content
