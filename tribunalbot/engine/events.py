@@ -3,7 +3,7 @@
 Every step of a game appends one record. A record has a public part and may have a private part:
 `Statement` and `Accusation` carry the speaker's private notes (for the Troublemaker: its planted
 claims) in fields listed in `private_fields`, so a statement and its notes are written in one
-step and can never be half-persisted. Wholly private records (`Dealt`, `Redacted`) have
+step and can never be half-persisted. The wholly private record (`Dealt`) has
 `public = False`. Tables and transcripts only ever see `record.public_view()`; the store keeps
 `public_payload()` and `private_payload()` in separate columns. A game's state after any record
 is rebuilt by folding the log (`engine.state.GameState.from_events`).
@@ -201,21 +201,9 @@ class Dealt(Record):
     future_commit: str | None = None
 
 
-class Redacted(Record):
-    """A reply that leaked the secret and was redacted after the retries ran out."""
-
-    public: ClassVar[bool] = False
-    kind: Literal["redacted"] = "redacted"
-    phase: str
-    round: int
-    seat: int
-    reason: str
-
-
 Event = Annotated[
     GameStarted | EventTriggered | PhaseStarted | Statement | Accusation | AIVotes
-    | Elimination | BallotOpened | BallotClosed | Revealed | GameAborted | Dealt
-    | Redacted,
+    | Elimination | BallotOpened | BallotClosed | Revealed | GameAborted | Dealt,
     Field(discriminator="kind"),
 ]
 
