@@ -218,7 +218,3 @@ def dump_event(event: Record) -> str:
 def load_event(data: str | bytes) -> Record:
     record: Record = _EVENT_ADAPTER.validate_json(data)
     return record
-
-
-def is_public(event: Record) -> bool:
-    return type(event).public

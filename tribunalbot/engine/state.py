@@ -22,7 +22,6 @@ class GameState:
     ballot_closed: ev.BallotClosed | None = None
     revealed: ev.Revealed | None = None
     aborted: ev.GameAborted | None = None
-    count: int = 0
 
     @classmethod
     def from_events(cls, records: Iterable[ev.Record]) -> GameState:
@@ -32,7 +31,6 @@ class GameState:
         return state
 
     def apply(self, record: ev.Record) -> None:
-        self.count += 1
         match record:
             case ev.GameStarted():
                 self.started = record
