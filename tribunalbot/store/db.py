@@ -14,7 +14,7 @@ import contextlib
 import importlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import ModuleType
@@ -79,14 +79,46 @@ def check_path(path: Path) -> Path:
     return path
 
 
+_READER_PRAGMAS = (
+    f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}",
+    "PRAGMA query_only = ON",
+    f"PRAGMA mmap_size = {MMAP_BYTES}",
+)
+
+
+def _connector(driver: ModuleType, ext: str, path: Path, mode: str
+               ) -> Callable[[], sqlite3.Connection]:
+    """What opens one connection with sqlite-vec loaded, on aiosqlite's worker thread."""
+
+    def connect() -> sqlite3.Connection:
+        raw = driver.connect(
+            f"{path.as_uri()}?mode={mode}", uri=True, isolation_level=None,
+            timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False,
+        )
+        try:
+            raw.enable_load_extension(True)
+            raw.load_extension(ext)
+            raw.enable_load_extension(False)
+        except Exception:
+            raw.close()
+            raise
+        return cast(sqlite3.Connection, raw)
+
+    return connect
+
+
 class Database:
     """One aiosqlite connection. Every statement runs under a lock, so the transactions of
     concurrent games never interleave on the shared connection; writers take SQLite's write
     lock up front (BEGIN IMMEDIATE) so another process makes them wait, not fail."""
 
-    def __init__(self, conn: aiosqlite.Connection, driver: ModuleType, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, driver: ModuleType, path: Path,
+                 extension: str) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._extension = extension
+        self._readers: list[aiosqlite.Connection] = []
+        self._readers_lock = asyncio.Lock()
         self.driver = driver
         self.path = path
         self.error: type[Exception] = driver.Error
@@ -96,29 +128,14 @@ class Database:
         driver = sqlite_driver()
         ext = _vec_extension_path()
         path = await asyncio.to_thread(check_path, path)
-
-        def connector() -> sqlite3.Connection:
-            # mode=rw for an existing file: never fall back to read-only silently.
-            mode = "rw" if path.exists() else "rwc"
-            raw = driver.connect(
-                f"{path.as_uri()}?mode={mode}", uri=True, isolation_level=None,
-                timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False,
-            )
-            try:
-                raw.enable_load_extension(True)
-                raw.load_extension(ext)
-                raw.enable_load_extension(False)
-            except Exception:
-                raw.close()
-                raise
-            return cast(sqlite3.Connection, raw)
-
-        conn = aiosqlite.Connection(connector, iter_chunk_size=256)
+        # mode=rw for an existing file: never fall back to read-only silently.
+        conn = aiosqlite.Connection(
+            _connector(driver, ext, path, "rw" if path.exists() else "rwc"), iter_chunk_size=256)
         try:
             await conn  # on failure aiosqlite stops its worker thread itself
         except (driver.Error, OSError) as exc:
             raise StoreError(f"cannot open database {path}: {exc}") from None
-        db = cls(conn, driver, path)
+        db = cls(conn, driver, path, ext)
         try:
             await db._configure()
         except StoreError:
@@ -161,7 +178,42 @@ class Database:
                 "no Tribunal schema version); it was left untouched: point storage.database "
                 "elsewhere")
 
+    async def open_readers(self, count: int) -> None:
+        """Open `count` read-only connections for `read_parallel` (after the migrations, once
+        the file is in WAL mode: its readers never wait for the writer, nor it for them)."""
+        async with self._readers_lock:
+            while len(self._readers) < count:
+                reader = aiosqlite.Connection(
+                    _connector(self.driver, self._extension, self.path, "ro"),
+                    iter_chunk_size=64)
+                try:
+                    await reader
+                    for pragma in _READER_PRAGMAS:
+                        await reader.execute_fetchall(pragma)
+                except BaseException:
+                    await reader.close()
+                    raise
+                self._readers.append(reader)
+
+    async def read_parallel(self, queries: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        """Run each read-only query on its own reader connection, all at once; the rows of
+        each, in order. The driver releases the GIL while a statement runs, so on several
+        cores the queries really run side by side. Each sees the last committed state when
+        it starts; the write connection and its lock are not involved."""
+        await self.open_readers(len(queries))
+
+        async def one(reader: aiosqlite.Connection, sql: str, params: Params) -> list[Row]:
+            return [tuple(r) for r in await reader.execute_fetchall(sql, params)]
+
+        return list(await asyncio.gather(
+            *(one(reader, sql, params)
+              for reader, (sql, params) in zip(self._readers, queries, strict=False))))
+
     async def close(self) -> None:
+        async with self._readers_lock:
+            readers, self._readers = self._readers, []
+        for reader in readers:
+            await reader.close()
         await self._conn.close()
 
     async def checkpoint(self) -> None:
