@@ -11,9 +11,10 @@ from tribunalbot.store import StoreError, connect_store
 from tribunalbot.store import migrations as mig
 from tribunalbot.store.db import Database
 from tribunalbot.store.embedding import DIMENSIONS
-from tribunalbot.store.experiences import ExperienceRepo
+from tribunalbot.store.experiences import SHARDS, ExperienceRepo
 
 L2_VERSION = 4  # 0004 recreated experience_vectors with distance_metric=L2
+SHARD_VERSION = 5  # 0005 added the shard partition key (experience id % 2)
 
 
 async def _schema(db: Database) -> list[tuple[object, ...]]:
@@ -138,6 +139,32 @@ async def test_vectors_survive_the_switch_to_l2(tmp_path: Path, start: int) -> N
         assert raw[0] == (2, pytest.approx(0.0, abs=1e-6))
         assert np.allclose([d for _, d in raw], [np.sqrt(2 * d) for _, d in after[0]],
                            atol=1e-5)
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("start", range(3, SHARD_VERSION))
+async def test_vectors_are_split_into_shards_by_id(tmp_path: Path, start: int) -> None:
+    vectors, guilds = _old_vectors()
+    vectors[7] /= 5.0
+    vectors[8] = -vectors[9]  # unit vectors only: 0004's repairs are tested above
+    db = await Database.open(tmp_path / "t.db")
+    try:
+        await mig.migrate(db, target=start)
+        await _write_experiences(db, vectors, guilds)
+        assert await mig.migrate(db) == mig.LATEST
+        rows = await db.fetchall("SELECT rowid, guild_id, shard, embedding FROM experience_vectors")
+        assert sorted(int(r[0]) for r in rows) == list(range(1, len(vectors) + 1))
+        for exp_id, guild, shard, blob in rows:
+            assert (guild, shard) == (guilds[exp_id - 1], exp_id % SHARDS)
+            assert bytes(blob) == vectors[exp_id - 1].tobytes()  # byte for byte
+        repo = ExperienceRepo(db)
+        for guild in ("A", "B"):
+            members = np.array([i for i, g in enumerate(guilds) if g == guild])
+            for query in (vectors[1], vectors[2], -vectors[4]):
+                hits = await repo.nearest(guild, query.tobytes(), 10)
+                order = np.argsort(1.0 - vectors[members] @ query, kind="stable")[:10]
+                assert [h[0] for h in hits] == [int(members[i]) + 1 for i in order]
     finally:
         await db.close()
 

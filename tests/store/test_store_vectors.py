@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tribunalbot.engine.experience import ExperienceRecord
-from tribunalbot.store import Store
+from tribunalbot.store import Store, open_store
 from tribunalbot.store.embedding import DIMENSIONS
-from tribunalbot.store.experiences import ExperienceRepo, unit_blob
+from tribunalbot.store.experiences import SHARDS, ExperienceRepo, unit_blob
 
 RECORD = ExperienceRecord(code_pattern="vectors", language="python")
 K = 7
@@ -104,3 +106,43 @@ def test_unit_blob_keeps_unit_vectors_and_refuses_bad_ones() -> None:
         unit_blob(v[:64].tobytes())
     with pytest.raises(ValueError, match="NaN"):
         unit_blob([float("nan")] * DIMENSIONS)
+
+
+async def test_equal_distances_go_to_the_lower_id_across_shards(store: Store) -> None:
+    rng = np.random.default_rng(5)
+    v = random_vectors(rng, 1)[0]
+    v /= np.linalg.norm(v)
+    others = random_vectors(rng, 40)
+    ids = await _fill(store.experiences, "g", np.vstack([others[:20], np.tile(v, (9, 1)),
+                                                         others[20:]]))
+    twins = ids[20:29].tolist()  # nine copies of v, spread over every shard
+    assert {i % SHARDS for i in twins} == set(range(SHARDS))
+    for k in (1, 2, 5, 9):
+        hits = await store.experiences.nearest("g", v.tobytes(), k)
+        assert [h[0] for h in hits] == twins[:k]  # NumPy's stable order: lower id first
+    hits = await store.experiences.nearest("g", v.tobytes(), 12)
+    assert [h[0] for h in hits[:9]] == twins and hits[9][1] > hits[8][1]
+
+
+async def test_vectors_go_to_the_shard_of_their_id(store: Store) -> None:
+    ids = await _fill(store.experiences, "g", random_vectors(np.random.default_rng(9), 11))
+    rows = await store.db.fetchall("SELECT rowid, shard FROM experience_vectors")
+    assert sorted((int(r[0]), int(r[1])) for r in rows) == [(int(i), int(i) % SHARDS)
+                                                             for i in ids]
+
+
+async def test_search_readers_are_read_only_and_see_every_commit(tmp_path: Path) -> None:
+    async with open_store(tmp_path / "t.db") as store:
+        with pytest.raises(store.db.error, match=r"readonly|read-only|query_only"):
+            await store.db.read_parallel([("DELETE FROM experiences", ())])
+        v = random_vectors(np.random.default_rng(2), 1)[0]
+        for n in range(1, 5):  # each search right after a commit finds the new vector
+            ids = await _fill(store.experiences, "g", v[None, :] * n)
+            hits = await store.experiences.nearest("g", v.tobytes(), n)
+            assert ids[0] in [h[0] for h in hits] and len(hits) == n
+        readers = list(store.db._readers)
+        assert len(readers) == SHARDS
+    assert store.db._readers == []
+    for reader in readers:  # closed with the store
+        with pytest.raises(ValueError, match=r"closed|no active connection"):
+            await reader.execute("SELECT 1")

@@ -17,7 +17,7 @@ from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
 from tribunalbot.store.db import Database, StoreError
-from tribunalbot.store.experiences import ExperienceRepo, Retrieved
+from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
@@ -117,6 +117,7 @@ async def connect_store(path: Path | str, *, share_experience_across_guilds: boo
     db = await Database.open(Path(path))
     try:
         await migrate(db)
+        await db.open_readers(SHARDS)  # one per shard: a search reads them all at once
     except BaseException:
         await db.close()
         raise

@@ -5,19 +5,31 @@ The vec0 table ranks by L2 distance, which on unit vectors orders exactly like c
 a search is a unit vector: the embedding already is, anything else is normalized here, and the
 all-zero vector (code without a single feature) has no direction, so it is neither stored nor
 searched with. Distances are reported as cosine distances.
+
+Each guild's vectors are split into SHARDS partitions by experience id (migration 0005). A search
+asks every shard for its own top k, each on its own read connection at the same time, and keeps
+the k nearest of their union: exactly the top k of the whole guild, ties going to the lower id.
 """
 
 from __future__ import annotations
 
 import array
+import heapq
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tribunalbot.engine.experience import ExperienceRecord
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import Database, Row
 from tribunalbot.store.embedding import DIMENSIONS, embed_async, to_blob
 from tribunalbot.store.games import now_iso
+
+# The shard of an experience is its id % SHARDS; migration 0005 fixes the same rule in SQL.
+SHARDS = 2
+
+# The largest k sqlite-vec accepts in one query.
+_MAX_K = 4096
 
 # float32 normalization leaves |v| within ~1e-7 of 1; a vector further off is normalized.
 _UNIT_TOLERANCE = 1e-5
@@ -47,6 +59,23 @@ def unit_blob(vector: list[float] | bytes) -> bytes | None:
 def cosine_distance(l2: float) -> float:
     """The cosine distance of two unit vectors from their L2 distance: 1 - a.b = |a - b|^2 / 2."""
     return l2 * l2 / 2.0
+
+
+def shard_of(experience_id: int) -> int:
+    return experience_id % SHARDS
+
+
+def _cut_inside_a_tie(per_shard: list[list[Row]], hits: list[Row], limit: int) -> bool:
+    """Whether a shard's first `limit` rows may have left out a row as near as the k-th hit.
+
+    Equal vectors (the same code played twice) are equally near; sqlite-vec keeps an arbitrary
+    one of them at its cut, while the answer must be the lowest ids, as a stable sort of all the
+    guild's distances would give. That is only in doubt when a shard returned all `limit` rows
+    it was asked for and its last one is exactly as near as the k-th hit."""
+    if not hits:
+        return False
+    kth = float(hits[-1][1])
+    return any(len(rows) == limit and float(rows[-1][1]) == kth for rows in per_shard)
 
 
 @dataclass(frozen=True)
@@ -98,8 +127,9 @@ class ExperienceRepo:
                 [(i, guild, game_id, record.language, record.model_dump_json(), created)
                  for i, (record, _) in zip(ids, items, strict=True)])
             await tx.executemany(
-                "INSERT INTO experience_vectors (rowid, guild_id, embedding) VALUES (?,?,?)",
-                [(i, guild, blob) for i, blob in zip(ids, blobs, strict=True)
+                "INSERT INTO experience_vectors (rowid, guild_id, shard, embedding) "
+                "VALUES (?,?,?,?)",
+                [(i, guild, shard_of(i), blob) for i, blob in zip(ids, blobs, strict=True)
                  if blob is not None])
         return ids
 
@@ -124,18 +154,21 @@ class ExperienceRepo:
         blob = unit_blob(vector)
         if blob is None or k <= 0:
             return []
-        if self._share:
-            hits = await self._db.fetchall(
-                "SELECT rowid, distance FROM experience_vectors "
-                "WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-                (blob, k),
-            )
-        else:
-            hits = await self._db.fetchall(
-                "SELECT rowid, distance FROM experience_vectors "
-                "WHERE embedding MATCH ? AND k = ? AND guild_id = ? ORDER BY distance",
-                (blob, k, guild),
-            )
+        where = "embedding MATCH ? AND k = ? AND shard = ?"
+        scope: tuple[str, ...] = () if self._share else (guild,)
+        if not self._share:  # the partition key filters inside the index: nothing can leak
+            where += " AND guild_id = ?"
+        sql = f"SELECT rowid, distance FROM experience_vectors WHERE {where} ORDER BY distance"
+        limit = k
+        while True:
+            per_shard = await self._db.read_parallel(
+                [(sql, (blob, limit, shard, *scope)) for shard in range(SHARDS)])
+            # Every shard's distances come from the same computation: they compare exactly.
+            hits = heapq.nsmallest(k, itertools.chain.from_iterable(per_shard),
+                                   key=lambda h: (float(h[1]), int(h[0])))
+            if limit >= _MAX_K or not _cut_inside_a_tie(per_shard, hits, limit):
+                break
+            limit = min(limit * 4, _MAX_K)
         return [(int(h[0]), cosine_distance(float(h[1]))) for h in hits]
 
     async def _records(self, hits: list[tuple[int, float]]) -> list[Retrieved]:
