@@ -87,6 +87,7 @@ class GameRunner:
             await self.bot.fetch_channel(int(game.thread_id))
         except (discord.NotFound, discord.Forbidden):
             await self._append_abort(game.game_id, "its thread is gone")
+            await self._note_in_channel(int(game.channel_id), game.game_id)
             return
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
                     int(game.thread_id), int(game.starter_id), prior=game.events)
@@ -163,6 +164,16 @@ class GameRunner:
         except discord.HTTPException:
             log.warning("could not tell thread %s that game %s stopped", live.thread_id,
                         live.game_id)
+
+    async def _note_in_channel(self, channel_id: int, game_id: str) -> None:
+        """Tell the channel the game came from; a deleted channel simply hears nothing."""
+        try:
+            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if isinstance(channel, discord.TextChannel):
+                await channel.send(f"⚠️ Tribunal game `{game_id}` was closed after a restart: "
+                                   "its thread is gone.")
+        except discord.HTTPException:
+            log.info("could not tell channel %s that game %s was closed", channel_id, game_id)
 
     async def _append_abort(self, game_id: str, reason: str) -> None:
         seq = await self.bot.store.games.event_count(game_id)

@@ -148,6 +148,8 @@ async def test_a_game_whose_thread_vanished_is_closed_at_restart(arena: Arena) -
     await twin.start_client(arena.make_bot())  # resumes unfinished games in setup_hook
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].status == "aborted"
+    note = await twin.wait_for_message(twin.seeded.channel, lambda m: "was closed" in m.content)
+    assert games[0].game_id in note.content
 
 
 async def test_cooldown_and_the_guild_cap(arena: Arena) -> None:
