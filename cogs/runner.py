@@ -68,7 +68,8 @@ class GameRunner:
         await self.bot.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
                                          starter_name=starter.display_name,
                                          thread=str(thread_id))
-        self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[])
+        self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
+                    interval=await self._interval(guild_id))
 
     async def resume_all(self) -> None:
         for game in await self.bot.store.unfinished_games():
@@ -90,11 +91,11 @@ class GameRunner:
             await self._note_in_channel(int(game.channel_id), game.game_id)
             return
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
-                    int(game.thread_id), int(game.starter_id), prior=game.events)
+                    int(game.thread_id), int(game.starter_id), prior=game.events,
+                    interval=await self._interval(int(game.guild_id)))
 
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
-               starter_id: int, prior: list[ev.Record]) -> None:
-        interval = self.bot.config.discord.post_interval_seconds
+               starter_id: int, prior: list[ev.Record], interval: float) -> None:
         poster = ThreadPoster(self.bot, guild_id, channel_id, thread_id, interval)
         table = DiscordTable(self.bot, setup.game_id, poster, resumed=bool(prior))
         if prior:
@@ -110,8 +111,10 @@ class GameRunner:
     async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
         llm = await self.bot.llm_for(live.guild_id)
         provider = await self.bot.provider_for(live.guild_id)
+        model = (await self.bot.guild_overrides(live.guild_id)).get("model")
         sinks = [self.bot.store.game_sink(setup.game_id),
-                 route_recorder(self.bot.store, self.bot.config, setup.game_id, provider)]
+                 route_recorder(self.bot.store, self.bot.config, setup.game_id, provider,
+                                model)]
         try:
             result = await self._through_outages(live, setup, llm, sinks, prior)
         except asyncio.CancelledError:
@@ -127,6 +130,12 @@ class GameRunner:
             live.table.stop()
             self.live.pop(setup.game_id, None)
         await self._remember(live, setup, result.events, llm)
+
+    async def _interval(self, guild_id: int) -> float:
+        """Seconds between posts: the guild's pacing, else the operator's."""
+        chosen = (await self.bot.guild_overrides(guild_id)).get("post_interval_seconds")
+        return float(chosen) if chosen is not None else (
+            self.bot.config.discord.post_interval_seconds)
 
     async def _through_outages(self, live: LiveGame, setup: GameSetup, llm: LLM,
                                sinks: list[EventSink], prior: list[ev.Record]) -> GameResult:

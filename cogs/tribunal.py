@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -78,7 +79,8 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
 
     @app_commands.command(name="settings", description="Show or change this server's settings")
     @app_commands.describe(key="max_rounds, vote_window_seconds, event_chance, word_budget, "
-                           "allowed_channels, provider, max_concurrent_games",
+                           "allowed_channels, provider, model, post_interval_seconds, "
+                           "max_concurrent_games",
                            value="new value (JSON or text); empty to show the settings")
     @app_commands.guild_only()
     # Discord applies default permissions to whole groups only, so this check is the gate.
@@ -104,12 +106,9 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
         if key == "provider":
             ok = parsed in self.bot.config.providers
             return None if ok else f"No provider named {value!r} is configured."
-        if key == "allowed_channels":
-            ok = isinstance(parsed, list) and all(str(c).isdigit() for c in parsed)
-            return None if ok else 'Give a JSON list of channel ids, e.g. ["123", "456"].'
-        if key == "max_concurrent_games":
-            ok = isinstance(parsed, int) and 1 <= parsed <= 20
-            return None if ok else "Give a whole number from 1 to 20."
+        if key in GUILD_ONLY_SETTINGS:
+            accepts, explanation = GUILD_ONLY_SETTINGS[key]
+            return None if accepts(parsed) else explanation
         try:
             effective_settings(self.bot.config.game, {key: parsed})
         except ValidationError as exc:
@@ -141,6 +140,22 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
                 "You need the Manage Server permission for that.", ephemeral=True)
             return
         raise error
+
+
+def _is_number_in(low: float, high: float) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high
+
+
+# Per-guild settings that are not game rules: key -> (accepts the value, what to give instead).
+GUILD_ONLY_SETTINGS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "allowed_channels": (lambda v: isinstance(v, list) and all(str(c).isdigit() for c in v),
+                         'Give a JSON list of channel ids, e.g. ["123", "456"].'),
+    "max_concurrent_games": (lambda v: isinstance(v, int) and 1 <= v <= 20,
+                             "Give a whole number from 1 to 20."),
+    "post_interval_seconds": (_is_number_in(0.5, 30), "Give seconds between 0.5 and 30."),
+    "model": (lambda v: isinstance(v, str) and 0 < len(v) <= 100,
+              "Give the model name the provider knows, e.g. gpt-4.1-mini."),
+}
 
 
 def _parse(value: str) -> Any:

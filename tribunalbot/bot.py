@@ -68,11 +68,18 @@ class TribunalBot(commands.Bot):
         return chosen if chosen in self.config.providers else self.config.default_provider
 
     async def llm_for(self, guild_id: int) -> LLM:
-        """The guild's provider (or the default), built once and shared by its games."""
+        """The guild's provider and model (or the defaults), built once and shared."""
         name = await self.provider_for(guild_id)
-        if name not in self._llms:
-            self._llms[name] = build_llm(self.config, name, on_call=self.store.record_call)
-        return self._llms[name]
+        model = (await self.guild_overrides(guild_id)).get("model")
+        key = f"{name}/{model}" if model else name
+        if key not in self._llms:
+            config = self.config
+            if model:
+                chosen = config.providers[name].model_copy(update={"model": model})
+                config = config.model_copy(
+                    update={"providers": {**config.providers, name: chosen}})
+            self._llms[key] = build_llm(config, name, on_call=self.store.record_call)
+        return self._llms[key]
 
     def avatar_url(self, file_name: str) -> str | None:
         base = self.config.discord.avatar_base_url

@@ -8,22 +8,24 @@ from tribunalbot.engine.game import EventSink
 from tribunalbot.store import Store
 
 
-def route_of(config: Config, provider: str | None, persona: str) -> tuple[str, str]:
-    """The (provider, model) a persona's calls go to, as `build_llm` routes them."""
+def route_of(config: Config, provider: str | None, persona: str,
+             model: str | None = None) -> tuple[str, str]:
+    """The (provider, model) a persona's calls go to, as `build_llm` routes them; `model`
+    overrides the provider's model (a guild's choice), not a persona's own route."""
     name = provider or config.default_provider
     route = config.personas.get(persona)
     if route is not None:
         name = route.provider
         return name, route.model or config.providers[name].model
-    return name, config.providers[name].model
+    return name, model or config.providers[name].model
 
 
-def route_recorder(store: Store, config: Config, game_id: str,
-                   provider: str | None) -> EventSink:
+def route_recorder(store: Store, config: Config, game_id: str, provider: str | None,
+                   model: str | None = None) -> EventSink:
     """A sink placed after the store's own: once the seats exist, note who played them."""
     async def record(seq: int, event: ev.Record) -> None:
         if isinstance(event, ev.GameStarted):
             for player in event.players:
-                name, model = route_of(config, provider, player.persona)
-                await store.games.set_route(game_id, player.seat, name, model)
+                name, used = route_of(config, provider, player.persona, model)
+                await store.games.set_route(game_id, player.seat, name, used)
     return record

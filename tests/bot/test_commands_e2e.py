@@ -87,9 +87,16 @@ async def test_settings_need_manage_server_and_are_validated(arena: Arena) -> No
     assert "Unknown setting" in twin.replies(unknown)[0].content
     ok = await twin.slash(mod, "tribunal settings", key="max_rounds", value="1")
     assert "is now" in twin.replies(ok)[0].content
+    too_fast = await twin.slash(mod, "tribunal settings", key="post_interval_seconds",
+                                value="0.1")
+    assert "between 0.5 and 30" in twin.replies(too_fast)[0].content
+    model = await twin.slash(mod, "tribunal settings", key="model", value="house-model")
+    assert "is now" in twin.replies(model)[0].content
     thread_id, _ = await play_review(arena, code=CODE)
     await twin.wait_for_message(thread_id, is_reveal, timeout=30)
     assert "round 2" not in twin.transcript(thread_id)
+    routes = await arena.store.db.fetchall("SELECT DISTINCT provider, model FROM players")
+    assert routes == [("offline", "house-model")]
 
 
 async def test_only_the_starter_or_a_moderator_closes_the_ballot(arena: Arena) -> None:
