@@ -77,6 +77,16 @@ class HttpLLM(ABC):
 
     modes: tuple[Mode, ...] = LADDER  # mechanisms this provider family can use, best first
     default_base_url = ""
+    # The path segment the API lives under ("v1", "api"); operators may or may not have put
+    # it in base_url already, so routes are built relative to whichever they gave.
+    api_segment = ""
+
+    @property
+    def api_prefix(self) -> str:
+        base = (self.settings.base_url or self.default_base_url).rstrip("/")
+        if not self.api_segment or base.endswith("/" + self.api_segment):
+            return ""
+        return self.api_segment + "/"
 
     @classmethod
     def create(cls, name: str, settings: ProviderSettings, *, model: str | None = None,

@@ -15,6 +15,7 @@ _FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
 
 
 class AnthropicLLM(HttpLLM):
+    api_segment = "v1"
     default_base_url = "https://api.anthropic.com"
     # There is no plain JSON mode: schema-constrained output, else the prompt alone.
     modes: tuple[Mode, ...] = ("json_schema", "prompt")
@@ -27,17 +28,12 @@ class AnthropicLLM(HttpLLM):
         return headers
 
     @property
-    def _prefix(self) -> str:
-        base = (self.settings.base_url or self.default_base_url).rstrip("/")
-        return "" if base.endswith("/v1") else "v1/"
-
-    @property
     def path(self) -> str:
-        return self._prefix + "messages"
+        return self.api_prefix + "messages"
 
     @property
     def models_path(self) -> str:
-        return self._prefix + "models"
+        return self.api_prefix + "models"
 
     def build(self, call: Call) -> tuple[str, JSON]:
         prompt = call.prompt

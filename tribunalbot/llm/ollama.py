@@ -13,6 +13,7 @@ _FINISH = {"stop": "stop", "length": "length"}
 
 
 class OllamaLLM(HttpLLM):
+    api_segment = "api"
     default_base_url = "http://localhost:11434"
 
     @classmethod
@@ -28,17 +29,12 @@ class OllamaLLM(HttpLLM):
         return ("temperature", "think")
 
     @property
-    def _prefix(self) -> str:
-        base = (self.settings.base_url or self.default_base_url).rstrip("/")
-        return "" if base.endswith("/api") else "api/"
-
-    @property
     def path(self) -> str:
-        return self._prefix + "chat"
+        return self.api_prefix + "chat"
 
     @property
     def models_path(self) -> str:
-        return self._prefix + "tags"
+        return self.api_prefix + "tags"
 
     async def list_models(self) -> list[str]:
         data, _ = await self.transport.request("GET", self.models_path, None, self.ctx)
