@@ -224,3 +224,21 @@ async def test_doctor_on_a_refused_key_names_the_variable_not_the_key(
     [cloud] = [line for line in lines if " cloud:" in line]
     assert cloud.startswith("FAIL") and "reachable but refused" in cloud and KEY_ENV in cloud
     assert SECRET[:10] not in "\n".join(lines)
+
+
+@pytest.mark.parametrize(("kind", "base", "path"), [
+    ("anthropic", "https://api.anthropic.com", "v1/messages"),
+    ("anthropic", "https://proxy.example/v1/", "messages"),
+    ("ollama", "http://127.0.0.1:11434", "api/chat"),
+    ("ollama", "http://127.0.0.1:11434/api", "chat"),
+])
+async def test_routes_follow_whether_the_base_url_has_the_api_segment(
+        kind: str, base: str, path: str) -> None:
+    from tribunalbot.config import ProviderSettings
+    from tribunalbot.llm.registry import ADAPTERS
+
+    llm = ADAPTERS[kind].create("p", ProviderSettings(kind=kind, base_url=base, model="m"))
+    try:
+        assert llm.path == path
+    finally:
+        await llm.aclose()
