@@ -31,8 +31,8 @@ from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.engine.replies import format_review
 from tribunalbot.llm.base import LLM, Completion, Model, Prompt
+from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import Reply, ScriptedLLM
 from tribunalbot.llm.structured import json_instruction, strict_schema
 

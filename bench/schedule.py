@@ -19,8 +19,8 @@ from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.engine.replies import format_review
 from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import ScriptedLLM
 
 CODE = "\n".join(f"def f{i}(x):\n    return x * {i}\n" for i in range(40))

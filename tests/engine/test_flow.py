@@ -18,8 +18,8 @@ from tests.engine.scripts import (
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.engine.replies import format_review
 from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import ScriptedLLM
 
 

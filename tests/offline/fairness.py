@@ -10,9 +10,9 @@ import random
 import re
 from dataclasses import dataclass
 
-from tribunalbot.engine.replies import parse_review
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, phrasebook, sabotage
+from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, source
 from .selfplay import deal

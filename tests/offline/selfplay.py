@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
-from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.replies import DebateReply, VoteReply, parse_review
 
 
 @dataclass

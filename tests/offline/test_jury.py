@@ -9,10 +9,10 @@ import re
 import pytest
 
 from tribunalbot.engine.personas import STRATEGIES
-from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.evidence import contradictions, quote_around, sentences
+from tribunalbot.llm.replies import DebateReply, VoteReply
 
 from .conftest import EXAMPLE_NAMES, analysis_of, source
 from .selfplay import Outcome, play

@@ -11,10 +11,10 @@ import types
 import pytest
 from pydantic import BaseModel
 
-from tribunalbot.engine.replies import DebateReply, parse_review
 from tribunalbot.llm import base
 from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, provider, ruffscan
+from tribunalbot.llm.replies import DebateReply, parse_review
 
 from .conftest import SEATS, source, speak_prompt
 

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from tribunalbot.engine.replies import parse_review
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.replies import parse_review
 
 from .conftest import SEATS, source
 from .selfplay import play

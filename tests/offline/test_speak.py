@@ -7,8 +7,8 @@ import re
 import pytest
 
 from tribunalbot.engine.personas import GHOST, PERSONA_BY_KEY, PERSONAS, STRATEGIES
-from tribunalbot.engine.replies import parse_review
 from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, SEATS, analysis_of, line_of, speak_prompt
 

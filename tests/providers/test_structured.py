@@ -8,11 +8,11 @@ import pytest
 from pydantic import BaseModel, Field
 
 from tribunalbot.config import ProviderSettings
-from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.adapter import Call
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.errors import BadRequest, InvalidReply
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
+from tribunalbot.llm.replies import DebateReply, VoteReply
 from tribunalbot.llm.structured import (
     extract_json,
     strict_compatible,

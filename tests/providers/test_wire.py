@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tribunalbot.engine.replies import VoteReply
 from tribunalbot.llm.base import Prompt, Task, Usage
+from tribunalbot.llm.replies import VoteReply
 from tribunalbot.llm.usage import UsageLedger
 
 from .conftest import SECRET, Factory

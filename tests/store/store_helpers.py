@@ -12,8 +12,8 @@ from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.engine.replies import PlantedClaim, format_review
 from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.replies import PlantedClaim, format_review
 from tribunalbot.llm.scripted import ScriptedLLM
 
 CODE = (

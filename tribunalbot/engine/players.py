@@ -11,11 +11,11 @@ from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
-from tribunalbot.engine.replies import DebateReply, VoteReply, parse_review
 from tribunalbot.engine.rules import keyword_hits, rng_for
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
 from tribunalbot.llm.base import LLM, Model, Prompt, Task
 from tribunalbot.llm.errors import InvalidReply
+from tribunalbot.llm.replies import DebateReply, VoteReply, parse_review
 
 
 @dataclass

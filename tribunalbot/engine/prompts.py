@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tribunalbot.engine.personas import Persona, Strategy
-from tribunalbot.engine.replies import NOTES_MARK, PLANTED_PREFIX, REVIEW_MARK
+from tribunalbot.llm.replies import NOTES_MARK, PLANTED_PREFIX, REVIEW_MARK
 
 RULES = """You are one reviewer on a panel of AI code reviewers playing Tribunal, a code-review
 game. Each reviewer has a reviewing philosophy. One reviewer may secretly be planting subtly

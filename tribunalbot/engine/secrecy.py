@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from tribunalbot.engine.personas import STRATEGIES
-from tribunalbot.engine.replies import NOTES_MARK, REVIEW_MARK
+from tribunalbot.llm.replies import NOTES_MARK, REVIEW_MARK
 
 _ROLE = r"(?:trouble\s*-?\s*maker|saboteur|impost[eo]r|mole|traitor|plant(?:er)?)"
 _SELF = (r"(?:\bI\s+am|\bI'm|\bI\s+was|\bI've\s+been|\bI\s+play(?:ed)?|\bme|\bmyself"

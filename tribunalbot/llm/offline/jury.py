@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tribunalbot.engine.replies import DebateReply, VoteReply
 from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline.evidence import (
     Contradiction,
@@ -21,6 +20,7 @@ from tribunalbot.llm.offline.evidence import (
     sentences,
 )
 from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.replies import DebateReply, VoteReply
 
 # Tuned with tests/offline/test_balance.py so that the AI jury catches the Troublemaker in
 # roughly half of the games.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from tribunalbot.engine.replies import PlantedClaim, format_review
 from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline.decoys import decoy
 from tribunalbot.llm.offline.findings import Analysis, Finding
@@ -19,6 +18,7 @@ from tribunalbot.llm.offline.voice import (
     Voice,
     voice_for,
 )
+from tribunalbot.llm.replies import PlantedClaim, format_review
 
 ITEMS = 3  # findings per review, the same for everyone: length must not be a tell
 TARGET_WORDS = 125

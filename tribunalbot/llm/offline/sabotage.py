@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tribunalbot.engine.replies import PlantedClaim
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.phrasebook import (
     ADVICE,
@@ -22,6 +21,7 @@ from tribunalbot.llm.offline.phrasebook import (
     HEAVY,
     stacks_for,
 )
+from tribunalbot.llm.replies import PlantedClaim
 
 
 @dataclass(frozen=True)
