@@ -9,10 +9,8 @@ import sys
 from pathlib import Path
 
 from tribunalbot import __version__
+from tribunalbot.clitext import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from tribunalbot.config import Config, ConfigError, load_config
-
-EXIT_USAGE = 2
-
 
 DB_HELP = "database file (default: storage.database, else the user data directory)"
 
@@ -86,11 +84,6 @@ def _env_path(name: str) -> Path | None:
     return Path(value) if value else None
 
 
-def fail(message: str, code: int = 1) -> int:
-    print(f"tribunalbot: error: {message}", file=sys.stderr)
-    return code
-
-
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -112,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_bot(config, args.db, args.sync_guild)
         return asyncio.run(_other(args, config))
     except KeyboardInterrupt:
-        return fail("interrupted", 130)
+        return fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
         # The reader went away (`tribunalbot play x.py | head`): stop quietly, and keep Python
         # from complaining again when it flushes stdout at exit.

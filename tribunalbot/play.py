@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.cli import fail
+from tribunalbot.clitext import EXIT_USAGE, fail
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
@@ -46,7 +46,7 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
         vote = _vote_mode(args.vote)
         submission = read_submission(args.path, config.game.max_code_bytes)
     except (UsageError, CodeInputError) as exc:
-        return fail(str(exc), 2)
+        return fail(str(exc), EXIT_USAGE)
     return asyncio.run(_play(args, config, submission, vote))
 
 
@@ -181,7 +181,7 @@ def resume_command(args: argparse.Namespace, config: Config) -> int:
         config = _with_overrides(config, args)
         vote = _vote_mode(args.vote)
     except UsageError as exc:
-        return fail(str(exc), 2)
+        return fail(str(exc), EXIT_USAGE)
     return asyncio.run(_guarded(args, config, vote, lambda s: _resume(s, args.game_id)))
 
 
