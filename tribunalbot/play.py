@@ -6,14 +6,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.clitext import EXIT_USAGE, fail
+from tribunalbot.clitext import EXIT_USAGE, fail, note
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
@@ -21,12 +22,15 @@ from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.llm.base import LLM, LLMError
+from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.routing import route_recorder
 from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.terminal import TerminalTable
 from tribunalbot.wording import plural
+
+log = logging.getLogger(__name__)
 
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
 MAX_SEAT = 9
@@ -169,10 +173,36 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
         raise
     _footer(session.table.out, setup, session.ledger, session.config)
     if store is not None:
-        record = await distill(session.llm, setup, result.events)
+        await _remember(store, session.llm, setup, result.events)
+    return 0
+
+
+async def _remember(store: Store, llm: LLM, setup: GameSetup,
+                    events: Sequence[ev.Record]) -> None:
+    """Distill the finished game for later games. Best effort: the game is already finished
+    and stored, so a failure here is a note on stderr, never a failed command."""
+    try:
+        record = await distill(llm, setup, events)
+    # Any Exception: whatever distill raises (provider, reply, a bug) must not undo a finished
+    # game. CancelledError and KeyboardInterrupt are not Exceptions: they still stop the game.
+    except Exception as exc:
+        log.debug("distilling game %s failed", setup.game_id, exc_info=True)
+        note(f"game {setup.game_id} is finished and stored, but it could not be distilled "
+             f"into experience for later games: {_reason(exc)}")
+        return
+    try:
         await store.save_experience(TERMINAL_GUILD, record, code=setup.code,
                                     game_id=setup.game_id)
-    return 0
+    except StoreError as exc:
+        note(f"game {setup.game_id} is finished and stored, but its experience could not be "
+             f"saved: {exc}")
+
+
+def _reason(exc: Exception) -> str:
+    """One redacted line: a provider's message is written for the operator; anything else is
+    named by its type, since it is a bug rather than a setup to fix."""
+    text = str(exc) if isinstance(exc, LLMError) else f"{type(exc).__name__}: {exc}"
+    return excerpt(text)
 
 
 def resume_command(args: argparse.Namespace, config: Config) -> int:
