@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -27,7 +26,7 @@ from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.routing import route_recorder
 from tribunalbot.store import Store, StoreError, open_store
-from tribunalbot.terminal import TerminalTable
+from tribunalbot.terminal import TerminalTable, transcript_line
 from tribunalbot.wording import plural
 
 log = logging.getLogger(__name__)
@@ -276,9 +275,9 @@ async def _transcript(path: Path | None) -> AsyncIterator[EventSink | None]:
         raise _SetupError(f"cannot write the transcript {path}: {exc.strerror}") from None
 
     async def write(seq: int, record: ev.Record) -> None:
-        payload = record.public_payload()
-        if payload is not None:
-            handle.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        line = transcript_line(record)
+        if line is not None:
+            handle.write(line + "\n")
             handle.flush()
 
     try:

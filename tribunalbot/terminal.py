@@ -3,17 +3,41 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import textwrap
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TextIO
+from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.secrecy import neutralize_mentions
 from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92
+
+
+def transcript_line(record: ev.Record) -> str | None:
+    """The record's line in a `--transcript` file (JSON Lines); None for a private record.
+    Every text in it is neutralized: a transcript gets pasted into chats."""
+    payload = record.public_payload()
+    if payload is None:
+        return None
+    return json.dumps(neutralized(payload), ensure_ascii=False)
+
+
+def neutralized(value: Any) -> Any:
+    """`value` (JSON data) with no string in it, dict keys included, able to ping anyone.
+    Whatever record arrives: the engine neutralizes model text too, but this is the last
+    place before the output, so it does not trust that."""
+    if isinstance(value, str):
+        return neutralize_mentions(value)
+    if isinstance(value, dict):
+        return {neutralized(k): neutralized(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [neutralized(v) for v in value]
+    return value
 
 
 def wants_colour(stream: TextIO) -> bool:
@@ -54,7 +78,9 @@ class TerminalTable:
         return f"\x1b[1m{text}\x1b[0m" if self.colour else text
 
     def _say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
+        # Every printed line passes here: neutralizing it here, not field by field, leaves no
+        # renderer that can forget a field (terminal output gets pasted into Discord).
+        print(neutralize_mentions(text), file=self.out, flush=True)
 
     def _block(self, text: str, indent: str = "    ") -> None:
         for paragraph in text.splitlines() or [""]:

@@ -4,7 +4,11 @@ the doctor word a paused game and a server that answered with an error."""
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +16,12 @@ import pytest
 
 from tests.engine.scripts import make_responder
 from tribunalbot.cli import main
+from tribunalbot.engine import events as ev
 from tribunalbot.llm.base import LLMError, Prompt
 from tribunalbot.llm.errors import ProviderUnavailable
 from tribunalbot.llm.scripted import Reply, ScriptedLLM
 from tribunalbot.store import connect_store
+from tribunalbot.terminal import TerminalTable, transcript_line
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "user_lookup.py"
@@ -72,3 +78,79 @@ def test_a_failed_distillation_still_finishes_the_game(
     (note,) = captured.err.strip().splitlines()
     assert "finished" in note and "not be distilled" in note
     assert asyncio.run(_stored(db)) == (["finished"], 0)
+
+
+# ---- no pingable mention in the terminal or the transcript (found #9) ----------------------
+
+PINGS = "<@123> <@!123> <@&5> <#77> @everyone @here @EVERYONE"
+PINGABLE = re.compile(r"<(?:@[!&]?|#)\d+>|@(?:everyone|here)", re.I)
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _loud_records() -> list[ev.Record]:
+    """One record of every public kind, a mention in every text field."""
+    seats = (1, 2)
+    players = tuple(ev.PlayerInfo(seat=s, persona="ghost", name=f"P{s} {PINGS}") for s in seats)
+    entry = ev.LedgerEntry(phase="speak", round=0, claim=PINGS, why_wrong=PINGS, kind=PINGS)
+    vote = ev.HumanVote(user_id=PINGS, user_name=PINGS, seat=1, at=AT)
+    score = ev.Score(user_id=PINGS, user_name=PINGS, seat=1, correct=True, points=2,
+                     jury_missed_bonus=False, early_bonus=False)
+    return [
+        ev.GameStarted(game_id=PINGS, language=PINGS, code_lines=3, players=players,
+                       max_rounds=1),
+        ev.EventTriggered(event=PINGS, name=PINGS, announcement=PINGS),
+        ev.PhaseStarted(phase="speak"),
+        ev.Statement(seat=1, text=PINGS, notes=PINGS, planted=(entry,)),
+        ev.Accusation(round=1, seat=1, target=2, quote=PINGS, text=PINGS),
+        ev.AIVotes(round=1, votes=(ev.AIVote(seat=1, target=2, reason=PINGS),)),
+        ev.Elimination(round=1, seat=2, tally={2: 1}, at=AT),
+        ev.BallotOpened(ballot=ev.Ballot(game_id=PINGS, choices=players), at=AT),
+        ev.BallotClosed(votes=(vote,), at=AT),
+        ev.PhaseStarted(phase="reveal"),
+        ev.Revealed(troublemaker=2, persona=PINGS, strategy=PINGS, strategy_name=PINGS,
+                    caught_round=1, ledger=(entry,),
+                    event_details={"event": PINGS, "seats": "1,2", "focus": PINGS, PINGS: PINGS},
+                    scores=(score,), verdict=(PINGS, PINGS), struck=(PINGS,)),
+        ev.GameAborted(reason=PINGS),
+    ]
+
+
+@pytest.mark.parametrize("colour", [False, True])
+async def test_the_terminal_never_prints_a_pingable_mention(colour: bool) -> None:
+    out = io.StringIO()
+    table = TerminalTable(out, vote="none", colour=colour)
+    for record in _loud_records():
+        await table.show(record)
+    text = out.getvalue()
+    assert PINGABLE.findall(text) == []
+    assert "The Troublemaker was" in text and "@\u200beveryone" in text  # it was all shown
+
+
+def test_the_transcript_never_holds_a_pingable_mention(tmp_path: Path) -> None:
+    lines = [transcript_line(record) for record in _loud_records()]
+    written = [line for line in lines if line is not None]
+    assert len(written) == len(_loud_records())
+    assert [json.loads(line)["kind"] for line in written][-2] == "revealed"
+    assert PINGABLE.findall("\n".join(written)) == []
+    assert "notes" not in json.loads(written[3])  # still only the public part
+
+
+def _loud(reply: Reply) -> Reply:
+    """The scripted player's reply with mentions wherever it talks about line 2."""
+    assert isinstance(reply, str)
+    return re.sub(r"line 2", f"line 2 {PINGS}", reply, flags=re.I)
+
+
+def test_a_game_full_of_mentions_reaches_neither_output_with_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    play = make_responder()
+    monkeypatch.setattr("tribunalbot.play.build_llm",
+                        lambda *_a, **_k: ScriptedLLM(lambda p: _loud(play(p))))
+    transcript = tmp_path / "game.jsonl"
+    assert main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--no-db",
+                 "--transcript", str(transcript)]) == 0
+    out = capsys.readouterr().out
+    assert "The Troublemaker was" in out and "\u200b" in out
+    assert PINGABLE.findall(out) == []
+    assert PINGABLE.findall(transcript.read_text()) == []
