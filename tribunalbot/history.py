@@ -15,6 +15,9 @@ from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_stor
 APP_NAME = "tribunalbot"
 DB_NAME = "tribunal.db"
 MIN_GAMES = 3  # leaderboard threshold: a single lucky guess should not top the board
+TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
+PAUSED = "paused (resumable)"
+RESUME_HINT = "Continue a paused game with `tribunalbot resume GAME_ID`."
 
 
 def default_db_path() -> Path:
@@ -37,11 +40,23 @@ async def print_history(db_path: Path, limit: int, out: TextIO,
     if not games:
         out.write("No games yet.\n")
         return 0
-    out.write(f"{'game':<14} {'started':<16} {'lang':<10} {'status':<9} "
+    out.write(f"{'game':<14} {'started':<16} {'lang':<10} {'status':<18} "
               f"{'troublemaker':<32} {'AI jury':<12} humans\n")
     for game in games:
         out.write(_history_line(game) + "\n")
+    if any(status_label(game) == PAUSED for game in games):
+        out.write(f"\n{RESUME_HINT}\n")
     return len(games)
+
+
+def status_label(game: GameSummary) -> str:
+    """The status as a player can act on it. A terminal game is only ever played by the
+    command that started it, so one not finished in the store was cut short (provider outage,
+    Ctrl-C, crash) and waits for `tribunalbot resume`. A Discord game not finished may be
+    under way in the bot right now: its status is shown as stored."""
+    if game.guild_id == TERMINAL_GUILD and game.status in ("created", "running"):
+        return PAUSED
+    return game.status
 
 
 def _history_line(game: GameSummary) -> str:
@@ -53,7 +68,7 @@ def _history_line(game: GameSummary) -> str:
     else:
         who, ai, humans = "(hidden)", "-", f"{game.human_votes} voted"
     return (f"{game.game_id[:14]:<14} {started:<16} {game.language[:10]:<10} "
-            f"{game.status:<9} {who[:32]:<32} {ai:<12} {humans}")
+            f"{status_label(game):<18} {who[:32]:<32} {ai:<12} {humans}")
 
 
 async def print_stats(db_path: Path, guild: str, out: TextIO, *,

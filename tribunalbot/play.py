@@ -19,6 +19,7 @@ from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.history import TERMINAL_GUILD, default_db_path
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
@@ -31,7 +32,6 @@ from tribunalbot.wording import plural
 
 log = logging.getLogger(__name__)
 
-TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
 MAX_SEAT = 9
 
 
@@ -251,8 +251,6 @@ async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterato
     if getattr(args, "no_db", False):
         yield None
         return
-    from tribunalbot.history import default_db_path
-
     path = args.db or config.storage.database or default_db_path()
     try:  # the first game on a machine: the data directory may not exist yet
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)

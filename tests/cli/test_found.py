@@ -154,3 +154,44 @@ def test_a_game_full_of_mentions_reaches_neither_output_with_one(
     assert "The Troublemaker was" in out and "\u200b" in out
     assert PINGABLE.findall(out) == []
     assert PINGABLE.findall(transcript.read_text()) == []
+
+
+# ---- history: a game cut short is paused, not running (found #12) -------------------------
+
+def _debate_fails(prompt: Prompt) -> Reply:
+    if prompt.task.kind == "debate":
+        raise ProviderUnavailable("cannot connect to the provider")
+    return make_responder()(prompt)
+
+
+async def _add_other_games(db: Path) -> None:
+    """A terminal game created but never started, and a Discord game under way in the bot."""
+    from tests.store.store_helpers import make_setup
+
+    store = await connect_store(db)
+    try:
+        await store.create_game(make_setup("never0started"), "", "terminal", "you")
+        await store.create_game(make_setup("discord0live"), "42", "7", "u1")
+        players = (ev.PlayerInfo(seat=1, persona="ghost", name="Ghost Reviewer"),)
+        await store.game_sink("discord0live")(0, ev.GameStarted(
+            game_id="discord0live", language="python", code_lines=3, players=players,
+            max_rounds=1))
+    finally:
+        await store.close()
+
+
+def test_history_shows_games_cut_short_as_paused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("tribunalbot.play.build_llm",
+                        lambda *_a, **_k: ScriptedLLM(_debate_fails))
+    db = tmp_path / "t.db"
+    assert main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--db", str(db)]) == 1
+    cut_short = capsys.readouterr().out.split("tribunalbot resume ")[1].split("`")[0]
+    asyncio.run(_add_other_games(db))
+    assert main(["history", "--db", str(db)]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
+    for game in (cut_short, "never0started"):
+        assert "paused (resumable)" in rows[game] and "running" not in rows[game]
+    assert "running" in rows["discord0live"]  # the bot may be playing it right now
+    assert "tribunalbot resume GAME_ID" in "\n".join(rows.values())
