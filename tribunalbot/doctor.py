@@ -10,7 +10,13 @@ from pydantic import BaseModel, ConfigDict
 from tribunalbot.config import Config, ProviderSettings
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.base import LLMError, Prompt, Task
-from tribunalbot.llm.errors import ModelNotFound, ProviderUnavailable
+from tribunalbot.llm.errors import (
+    InvalidReply,
+    ModelNotFound,
+    ProviderError,
+    ProviderUnavailable,
+    redact,
+)
 from tribunalbot.llm.registry import build_provider
 
 PROBE = Prompt(
@@ -64,15 +70,38 @@ async def _probe(llm: HttpLLM, where: str) -> tuple[bool, str]:
     except ModelNotFound:
         listed = "model list not offered"  # many compatible servers have no /models
     except ProviderUnavailable as exc:
-        return False, f"{where}: not reachable: {exc}"
+        return False, f"{where}: {_unavailable(llm, exc)}"
     except LLMError as exc:  # it answered, but refused: the key, the account, the request
         return False, f"{where}: reachable but refused: {exc}"
     try:
         reply = await llm.generate_json(PROBE, Probe)
-    except LLMError as exc:
-        return False, f"{where}: reachable, {listed}; test request failed: {exc}"
+    except ProviderUnavailable as exc:
+        if not exc.detail:
+            return False, f"{where}: {listed}, then not reachable: {exc}"
+        return False, f"{where}: reachable, {listed}; the test request {_unavailable(llm, exc)}"
+    except InvalidReply as exc:  # an answer, but none the doctor can use
+        return False, (f"{where}: reachable, {listed}; the test request answered with an "
+                       f"error: {_said(llm, exc)}")
+    except LLMError as exc:  # its message carries the advice (which variable, which model)
+        how = "answered with an error" if getattr(exc, "detail", "") else "failed"
+        return False, f"{where}: reachable, {listed}; the test request {how}: {exc}"
     structured = f"structured output: {llm.mode}" + ("" if reply.ok else " (odd answer)")
     return "NOT" not in listed, f"{where}: reachable, {listed}, {structured}"
+
+
+def _unavailable(llm: HttpLLM, exc: ProviderUnavailable) -> str:
+    """Tell no answer from an error answer. A server that answered, with a 5xx or with an
+    error in an HTTP 200 body (a model the proxy cannot route), is reachable: the fix is in
+    what it said, not in the network."""
+    if exc.detail:
+        return f"answered with an error: {_said(llm, exc)}"
+    return f"not reachable: {exc}"
+
+
+def _said(llm: HttpLLM, exc: ProviderError) -> str:
+    """What the server said (else our account of the reply), with every secret hidden:
+    servers echo keys back in their error messages."""
+    return redact(exc.detail or str(exc), llm.ctx.secrets)
 
 
 async def _probe_offline(name: str, settings: ProviderSettings) -> tuple[bool, str]:

@@ -7,15 +7,19 @@ import asyncio
 import io
 import json
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import web
 
 from tests.engine.scripts import make_responder
 from tribunalbot.cli import main
+from tribunalbot.config import Config
+from tribunalbot.doctor import run_doctor
 from tribunalbot.engine import events as ev
 from tribunalbot.llm.base import LLMError, Prompt
 from tribunalbot.llm.errors import ProviderUnavailable
@@ -195,3 +199,77 @@ def test_history_shows_games_cut_short_as_paused(
         assert "paused (resumable)" in rows[game] and "running" not in rows[game]
     assert "running" in rows["discord0live"]  # the bot may be playing it right now
     assert "tribunalbot resume GAME_ID" in "\n".join(rows.values())
+
+
+# ---- doctor: a server that answers HTTP 200 with an error is reachable (found #12) ---------
+
+KEY_ENV = "TRIBUNAL_TEST_DOCTOR_KEY"
+SECRET = "sk-test-D0ctorSecretValue4242"
+MODELS = {"object": "list", "data": [{"id": "m", "object": "model"}]}
+ERROR = {"error": {"message": f"model not found (key {SECRET} has no access)"}}
+NO_CHOICES = {"id": "c1", "object": "chat.completion", "model": "m", "choices": []}
+
+
+@asynccontextmanager
+async def _server(models: dict[str, Any], chat: dict[str, Any]) -> AsyncIterator[str]:
+    """A loopback OpenAI-compatible server that answers every request HTTP 200 with `models`
+    (GET /v1/models) or `chat` (POST /v1/chat/completions)."""
+    app = web.Application()
+    app.router.add_get("/v1/models", _answer(models))
+    app.router.add_post("/v1/chat/completions", _answer(chat))
+    runner = web.AppRunner(app, shutdown_timeout=0.05)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        await runner.cleanup()
+
+
+def _answer(body: dict[str, Any]) -> Callable[[web.Request], Awaitable[web.Response]]:
+    async def handle(_request: web.Request) -> web.Response:
+        return web.json_response(body)
+    return handle
+
+
+async def _doctor(models: dict[str, Any], chat: dict[str, Any]) -> str:
+    async with _server(models, chat) as url:
+        config = Config.model_validate({"default_provider": "p", "providers": {"p": {
+            "kind": "openai", "base_url": url, "model": "m", "api_key_env": KEY_ENV,
+            "timeout_seconds": 2.0}}})
+        lines: list[str] = []
+
+        async def no_wait(_seconds: float) -> None:
+            return None
+        assert await run_doctor(config, out=lines.append, sleep=no_wait) == 1
+    (line,) = [line for line in lines if " p:" in line]
+    return line
+
+
+@pytest.mark.parametrize(("models", "chat", "said"), [
+    (ERROR, ERROR, "model not found"),
+    (MODELS, ERROR, "model not found"),
+    (MODELS, NO_CHOICES, "empty"),
+], ids=["everything", "the test request", "no choices"])
+async def test_the_doctor_tells_an_error_answer_from_no_answer(
+        models: dict[str, Any], chat: dict[str, Any], said: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    line = await _doctor(models, chat)
+    assert line.startswith("FAIL")
+    assert "not reachable" not in line
+    assert "answered with an error: " in line and said in line.split("answered with an error")[1]
+    assert SECRET not in line and SECRET[:12] not in line
+
+
+async def test_the_doctor_still_says_when_nothing_answers() -> None:
+    async with _server(MODELS, MODELS) as url:
+        pass  # the port is closed once the server stops: nothing listens there any more
+    config = Config.model_validate({"default_provider": "p", "providers": {"p": {
+        "kind": "openai", "base_url": url, "model": "m", "timeout_seconds": 1.0}}})
+    lines: list[str] = []
+    assert await run_doctor(config, out=lines.append, max_attempts=1) == 1
+    (line,) = [line for line in lines if " p:" in line]
+    assert "not reachable" in line and "answered with an error" not in line
