@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tribunalbot.wording import plural
+
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ["tribunalbot/engine", "tribunalbot/llm", "tribunalbot/store"]
 
@@ -204,7 +206,7 @@ def package_graph(graph: Graph) -> Graph:
 
 
 def _listing(cycles: list[list[str]]) -> str:
-    return f"{len(cycles)} import cycles:\n" + "\n".join(
+    return f"{plural(len(cycles), 'import cycle')}:\n" + "\n".join(
         "  " + " -> ".join(cycle) for cycle in cycles)
 
 

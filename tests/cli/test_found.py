@@ -84,6 +84,17 @@ def test_a_failed_distillation_still_finishes_the_game(
     assert asyncio.run(_stored(db)) == (["finished"], 0)
 
 
+
+def test_ctrl_c_during_the_distillation_still_stops_the_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupt() -> Reply:
+        raise KeyboardInterrupt
+    monkeypatch.setattr("tribunalbot.play.build_llm", _players_whose_distill(interrupt))
+    code = main(["play", str(EXAMPLE), "--vote", "none", "--db", str(tmp_path / "t.db")])
+    assert code == 130 and "interrupted" in capsys.readouterr().err
+
+
 # ---- no pingable mention in the terminal or the transcript (found #9) ----------------------
 
 PINGS = "<@123> <@!123> <@&5> <#77> @everyone @here @EVERYONE"
