@@ -1,0 +1,135 @@
+"""The real bot in a process of its own, pointed at a Discord twin: `python -m
+tests.chaos.botproc` (cwd = the project root). The chaos tests kill and restart it.
+
+Everything it needs comes from the environment (see `Env`), so the test process can start
+the same bot again after a kill: the same database, game id and seed every time."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+from tests.twin.twin import Twin
+from tribunalbot import ids
+from tribunalbot.bot import TribunalBot, run_bot
+from tribunalbot.config import Config, load_config
+from tribunalbot.store import open_store
+
+PREFIX = "TRIBUNAL_CHAOS_"
+# A bot outliving its test is a bug of the harness; this caps the damage.
+MAX_LIFETIME_SECONDS = 175.0
+
+
+@dataclass(frozen=True)
+class Env:
+    base_url: str  # the twin's http://127.0.0.1:PORT
+    gateway_url: str  # the twin's ws://127.0.0.1:PORT/gateway
+    workdir: Path  # config file and database
+    guild_id: int
+    game_id: str
+    seed: int
+    vote_window: int
+    max_rounds: int
+
+    @classmethod
+    def read(cls) -> Env:
+        get = os.environ.__getitem__
+        return cls(get(PREFIX + "BASE_URL"), get(PREFIX + "GATEWAY_URL"),
+                   Path(get(PREFIX + "WORKDIR")), int(get(PREFIX + "GUILD")),
+                   get(PREFIX + "GAME_ID"), int(get(PREFIX + "SEED")),
+                   int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")))
+
+    def variables(self) -> dict[str, str]:
+        """The inverse of `read`, for the test process that spawns the bot."""
+        return {PREFIX + "BASE_URL": self.base_url, PREFIX + "GATEWAY_URL": self.gateway_url,
+                PREFIX + "WORKDIR": str(self.workdir), PREFIX + "GUILD": str(self.guild_id),
+                PREFIX + "GAME_ID": self.game_id, PREFIX + "SEED": str(self.seed),
+                PREFIX + "VOTE_WINDOW": str(self.vote_window),
+                PREFIX + "MAX_ROUNDS": str(self.max_rounds)}
+
+
+def config_toml(env: Env) -> str:
+    # Fast and deterministic: no pacing, no random event, short window, few rounds.
+    return (f"[game]\nvote_window_seconds = {env.vote_window}\nevent_chance = 0.0\n"
+            f"max_rounds = {env.max_rounds}\n\n"
+            "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n")
+
+
+def point_discord_py_at(env: Env) -> None:
+    # The same two redirects as the twin's own start_client (facts §9.1).
+    discord.http.Route.BASE = f"{env.base_url}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(env.gateway_url)
+
+
+def fix_identity(env: Env) -> None:
+    """The game id and seed the test expects. cogs.review imports both names at load time
+    (load_extension executes it afresh), so the source module is what must change."""
+    ids.new_game_id = lambda: env.game_id
+    ids.new_seed = lambda: env.seed
+    review = sys.modules.get("cogs.review")
+    if review is not None:
+        review.new_game_id = ids.new_game_id  # type: ignore[attr-defined]
+        review.new_seed = ids.new_seed  # type: ignore[attr-defined]
+
+
+def exit_with_parent(limit: float = MAX_LIFETIME_SECONDS) -> None:
+    """No orphans: leave when the test process is gone (even a SIGKILLed pytest)."""
+    parent, started = os.getppid(), time.monotonic()
+
+    def watch() -> None:
+        while os.getppid() == parent and time.monotonic() - started < limit:
+            time.sleep(0.2)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def client_options() -> dict[str, Any]:
+    return Twin.client_options()
+
+
+def supports_client_options() -> bool:
+    params = inspect.signature(run_bot).parameters.values()
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+async def serve_like_run_bot(config: Config, db: Path, guild: int, token: str) -> int:
+    """What run_bot does today, plus the twin's client options: used only until run_bot
+    forwards **client_options. Deliberately no signal handling of its own, so a SIGTERM
+    behaves exactly as it does with the real entry point."""
+    async with open_store(db, config.storage) as store, \
+            TribunalBot(config, store, sync_guild=guild, **client_options()) as bot:
+        await bot.start(token)
+    return 0
+
+
+def main() -> int:
+    env = Env.read()
+    exit_with_parent()
+    point_discord_py_at(env)
+    fix_identity(env)
+    path = env.workdir / "tribunal.toml"
+    path.write_text(config_toml(env), encoding="utf-8")
+    config = load_config(path)
+    db = env.workdir / "bot.db"
+    if supports_client_options():
+        return run_bot(config, db, env.guild_id, **client_options())
+    discord.utils.setup_logging()
+    token = os.environ[config.discord.token_env]
+    return asyncio.run(serve_like_run_bot(config, db, env.guild_id, token))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

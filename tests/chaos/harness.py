@@ -1,0 +1,236 @@
+"""Play one game with the real bot as a subprocess against a twin in this process, through a
+scenario of steps (kill points and votes), restarting the bot after every kill."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tests.twin.server as server_module
+from tests.chaos import thread
+from tests.chaos.botproc import Env
+from tests.chaos.faults import FaultInjector, Step, Vote
+from tests.chaos.process import Exit, Launcher, Life
+from tests.twin.model import Message
+from tests.twin.twin import Twin
+
+GAME_ID = "c4a05c4a05c4"  # 12 hex characters, as tribunalbot.ids makes them
+SEED = 20240611
+VOTE_WINDOW = 2  # seconds; a resumed window starts again, so it must stay short
+MAX_ROUNDS = 2
+STEP_TIMEOUT = 15.0  # a life's start (~1 s) plus a phase, with room for a loaded machine
+REVEAL_TIMEOUT = 40.0
+SESSION_TIMEOUT = 10.0
+
+
+@dataclass
+class ChaosTwin(Twin):
+    """The twin with the fault injector around its route handlers. Wrapped from outside:
+    the twin's code stays as it is."""
+
+    injector: FaultInjector = field(default_factory=FaultInjector)
+
+    async def start(self) -> None:
+        original = server_module.ROUTES
+        # Only while this twin builds its app: the registry itself stays untouched.
+        server_module.ROUTES = [self.injector.wrap(r) for r in original]
+        try:
+            await super().start()
+        finally:
+            server_module.ROUTES = original
+        if not self._wrapped():
+            raise RuntimeError("the twin no longer builds its routes from server.ROUTES")
+
+    def _wrapped(self) -> bool:
+        assert self._runner is not None
+        for route in self._runner.app.router.routes():
+            served = getattr(route.handler, "keywords", {}).get("route")
+            if served is not None and getattr(served.handler, "chaos_wrapped", False):
+                return True
+        return False
+
+
+@dataclass
+class Outcome:
+    step: Step
+    life: int  # the life that was running when the step was armed
+    reached: bool = False
+    error: str | None = None
+    exit: Exit | None = None
+
+
+@dataclass
+class Played:
+    """Everything a check needs about one game."""
+
+    messages: list[Message]
+    life_of: dict[int, int]  # message id -> the life that posted it
+    outcomes: list[Outcome]
+    votes: list[tuple[Vote, str]]  # each acknowledged click and the bot's private answer
+    lives: list[Life]
+    final_exit: Exit | None
+    violations: list[str]
+    problems: list[str]  # what went wrong in the run itself (timeouts, crashes)
+
+    @property
+    def entries(self) -> list[thread.Entry]:
+        return thread.normalize(self.messages)
+
+    def reveal(self) -> Message | None:
+        return next((m for m in self.messages if thread.is_reveal(m)), None)
+
+    def ended_by(self, life: int) -> str:
+        step = next((o.step for o in self.outcomes if o.exit is not None and o.life == life),
+                    None)
+        return f"life {life}" + (f" (ended by {step.describe()})" if step else "")
+
+
+class Driver:
+    def __init__(self, twin: ChaosTwin, launcher: Launcher, steps: tuple[Step, ...]) -> None:
+        self.twin, self.launcher, self.steps = twin, launcher, steps
+        assert twin.seeded is not None
+        self.humans = twin.seeded.humans
+        self.thread_id = 0
+        self.life_of: dict[int, int] = {}
+        self.outcomes: list[Outcome] = []
+        self.votes: list[tuple[Vote, str]] = []
+        self.problems: list[str] = []
+        self.max_lives = len(steps) + 3
+
+    # ---- the game ----------------------------------------------------------------------
+
+    async def run(self, code: str) -> Exit | None:
+        await self.wait_session(await self.new_life())
+        started = await self.twin.slash(self.humans["alice"], "review", code=code)
+        self.thread_id = started.original_message_id or 0
+        await self.twin.wait_for(lambda: self.thread_id in self.twin.world.channels)
+        for step in self.steps:
+            self.outcomes.append(await self.play_step(step))
+        await self.wait_for_end()
+        return await self.stop_last_life()
+
+    async def play_step(self, step: Step) -> Outcome:
+        life = self.launcher.current
+        outcome = Outcome(step, life.number)
+        fired = self.twin.injector.arm(step, self.act)
+        with contextlib.suppress(TimeoutError):  # not reached: reported by the checks
+            await self.twin.wait_for(lambda: fired.done() or not life.running
+                                     or self.find(thread.is_reveal), STEP_TIMEOUT)
+        self.twin.injector.disarm()
+        if not fired.done():
+            if not life.running and not self.find(thread.is_reveal):
+                await self.after_crash(life)
+            return outcome
+        outcome.reached = True
+        if fired.exception() is not None:
+            outcome.error = repr(fired.exception())
+        if step.signal is not None:
+            outcome.exit = await life.wait_exit()
+            self.attribute(life)
+            await self.new_life()
+        return outcome
+
+    async def act(self, step: Step) -> None:
+        """Run by the injector while the bot is held at the step: votes, then the signal."""
+        life = self.launcher.current
+        for vote in step.votes:
+            await self.cast(life, vote)
+        if step.signal is not None:
+            life.send(step.signal)
+            if step.signal is signal.SIGKILL:
+                await life.wait_exit()  # dead before Discord answers
+
+    async def cast(self, life: Life, vote: Vote) -> None:
+        await self.wait_session(life)
+        ballot = self.find(thread.is_ballot)
+        if ballot is None:
+            raise LookupError(f"{vote.voter} found no ballot message to vote on")
+        custom_id = f"tribunal:vote:{GAME_ID}:{vote.seat}"
+        clicked = await self.twin.click(self.humans[vote.voter], ballot, custom_id)
+        answers = [m.content for m in self.twin.replies(clicked)]
+        self.votes.append((vote, " / ".join(answers)))
+
+    async def wait_for_end(self) -> None:
+        """The reveal and then the transcript; a bot that dies on its own is restarted."""
+        for probe in (thread.is_reveal, thread.is_transcript):
+            while not self.find(probe):
+                life = self.launcher.current
+                try:
+                    await self.twin.wait_for(lambda p=probe, lf=life: self.find(p)  # type: ignore[misc]
+                                             or not lf.running, REVEAL_TIMEOUT)
+                except TimeoutError:
+                    self.problems.append(f"no {probe.__name__[3:]} message within "
+                                         f"{REVEAL_TIMEOUT:.0f} s")
+                    return
+                if not life.running and not await self.after_crash(life):
+                    return
+
+    async def stop_last_life(self) -> Exit | None:
+        life = self.launcher.current
+        if not life.running:
+            return None
+        life.send(signal.SIGTERM)
+        final = await life.wait_exit()
+        self.attribute(life)
+        return final
+
+    # ---- lives ---------------------------------------------------------------------------
+
+    async def new_life(self) -> Life:
+        return await self.launcher.spawn(frozenset(self.twin.hub.sessions))
+
+    async def after_crash(self, life: Life) -> bool:
+        """A life that ended without being told to: noted, and replaced while allowed."""
+        exit = await life.wait_exit()
+        self.attribute(life)
+        self.problems.append(f"life {life.number} exited by itself (code {exit.code}); its "
+                             f"log ends:\n{life.log_tail()}")
+        if len(self.launcher.lives) >= self.max_lives:
+            return False
+        await self.new_life()
+        return True
+
+    async def wait_session(self, life: Life) -> None:
+        """Until this life's gateway session is up: a click sent earlier reaches nobody."""
+        hub = self.twin.hub
+
+        def live() -> bool:
+            return any(sid not in life.sessions_before and s.socket is not None
+                       and not s.socket.closed for sid, s in hub.sessions.items())
+
+        await self.twin.wait_for(live, SESSION_TIMEOUT)
+
+    def attribute(self, life: Life) -> None:
+        for message in self.twin.messages(self.thread_id):
+            self.life_of.setdefault(message.id, life.number)
+
+    def find(self, probe: Any) -> Message | None:
+        return next((m for m in self.twin.messages(self.thread_id) if probe(m)), None)
+
+
+async def play(steps: tuple[Step, ...], workdir: Path, code: str,
+               launchers: list[Launcher]) -> Played:
+    """One game to the reveal. `launchers` lets the caller's teardown kill what is left."""
+    twin = ChaosTwin()
+    await twin.start()
+    try:
+        seeded = twin.seed()
+        twin.set_rate_limit("channel", 1000, 60)  # pacing is tested elsewhere
+        twin.set_rate_limit("webhook", 1000, 2)
+        env = Env(twin.base_url, twin.hub.url, workdir, seeded.guild_id, GAME_ID, SEED,
+                  VOTE_WINDOW, MAX_ROUNDS)
+        launcher = Launcher(env, twin.token)
+        launchers.append(launcher)
+        driver = Driver(twin, launcher, steps)
+        try:
+            final = await driver.run(code)
+        finally:
+            await launcher.stop_all()
+        return Played(twin.messages(driver.thread_id), driver.life_of, driver.outcomes,
+                      driver.votes, launcher.lives, final,
+                      [str(v) for v in twin.violations], driver.problems)
+    finally:
+        await twin.close()
