@@ -11,14 +11,27 @@ A review is free text in two parts, the same for every persona so that the forma
 
 Debate and vote replies are JSON validated by the models below; they carry the same private
 part as fields.
+
+One schema: what is validated is exactly what the provider was sent, or looser. Strict modes
+cannot express string lengths (`structured.strict_schema` drops them), so no length is ever
+a reason to reject a reply: over-long strings are clipped, a malformed planted entry is dropped,
+and a missing optional field takes its default. A seat outside the candidates is sent as an
+enum where the mechanism allows, but validated as any integer, so the engine can re-ask once
+and then let the seat abstain instead of failing the call.
+
+This module sits below the engine (the offline player imports it too), so it never imports
+`tribunalbot.engine`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, create_model
 
 REVIEW_MARK = "[REVIEW]"
 NOTES_MARK = "[NOTES]"
@@ -28,28 +41,98 @@ PLANTED_PREFIX = "PLANTED:"
 _MARK_RE = re.compile(r"^[ \t]*[#*_> \t]*\[\s*(REVIEW|NOTES)\s*\][*_]*:?", re.I | re.M)
 _PLANTED_RE = re.compile(r"^\s*[-*]?\s*PLANTED\s*:\s*(.+)$", re.I | re.M)
 
+# Clip limits (characters): what we keep, never what we accept. Public text is cut further,
+# to its word budget, by the engine.
+CLAIM_CHARS = 600
+KIND_CHARS = 60
+QUOTE_CHARS = 400
+ARGUMENT_CHARS = 6000
+NOTES_CHARS = 4000
+REASON_CHARS = 2000
+
+
+def _clipper(limit: int) -> Callable[[Any], Any]:
+    def clip(value: Any) -> Any:
+        if value is None:  # a null where text was asked for is just no text
+            return ""
+        return value[:limit] if isinstance(value, str) else value
+    return clip
+
+
+# `str` fields cut to their limit instead of rejected when longer.
+ClaimText = Annotated[str, BeforeValidator(_clipper(CLAIM_CHARS))]
+KindText = Annotated[str, BeforeValidator(_clipper(KIND_CHARS))]
+QuoteText = Annotated[str, BeforeValidator(_clipper(QUOTE_CHARS))]
+ArgumentText = Annotated[str, BeforeValidator(_clipper(ARGUMENT_CHARS))]
+NotesText = Annotated[str, BeforeValidator(_clipper(NOTES_CHARS))]
+ReasonText = Annotated[str, BeforeValidator(_clipper(REASON_CHARS))]
+
 
 class PlantedClaim(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    claim: str = Field(max_length=600)
-    why_wrong: str = Field("", max_length=600)
-    kind: str = Field("misdirection", max_length=60)
+    claim: ClaimText
+    why_wrong: ClaimText = ""
+    kind: KindText = "misdirection"
+
+
+def _valid_claims(value: Any) -> Any:
+    """Keep the planted entries that make sense; one bad entry costs only itself."""
+    if not isinstance(value, list):
+        return []
+    kept: list[PlantedClaim] = []
+    for item in value:
+        try:
+            claim = PlantedClaim.model_validate(item)
+        except ValidationError:
+            continue
+        if claim.claim.strip():
+            kept.append(claim)
+    return kept
+
+
+Planted = Annotated[list[PlantedClaim], BeforeValidator(_valid_claims)]
+
+_DEBATE_TARGET = "seat number of the player you accuse"
+_VOTE_TARGET = "seat number of the player to eliminate"
 
 
 class DebateReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    target: int = Field(description="seat number of the player you accuse")
-    quote: str = Field(description="a short exact quote from that player's review")
-    argument: str = Field(description="why it is wrong, citing code lines, and what should "
-                          "have been said instead")
-    private_notes: str = Field("", description="never shown: your confidence and reasoning")
-    planted: list[PlantedClaim] = Field(default_factory=list)
+    target: int = Field(description=_DEBATE_TARGET)
+    quote: QuoteText = Field(
+        description="a short exact quote from that player's review")
+    argument: ArgumentText = Field(
+        description="why it is wrong, citing code lines, and what should have been said "
+                    "instead")
+    private_notes: NotesText = Field(
+        "", description="never shown: your confidence and reasoning")
+    planted: Planted = Field(default_factory=list)
 
 
 class VoteReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    target: int = Field(description="seat number of the player to eliminate")
-    reason: str = Field(description="one or two sentences")
+    target: int = Field(description=_VOTE_TARGET)
+    reason: ReasonText = Field(description="one or two sentences")
+
+
+def _with_candidates(base: type[BaseModel], description: str,
+                     candidates: tuple[int, ...]) -> type[BaseModel]:
+    # The enum only shapes the schema that is sent; validation stays `int` (looser).
+    target = Field(description=description, json_schema_extra={"enum": list(candidates)})
+    model: type[BaseModel] = create_model(base.__name__, __base__=base, target=(int, target))
+    return model
+
+
+@lru_cache(maxsize=256)
+def debate_schema(candidates: tuple[int, ...]) -> type[DebateReply]:
+    """`DebateReply` whose sent schema lists `candidates` as the only targets."""
+    return _with_candidates(DebateReply, _DEBATE_TARGET, candidates)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=256)
+def vote_schema(candidates: tuple[int, ...]) -> type[VoteReply]:
+    """`VoteReply` whose sent schema lists `candidates` as the only targets."""
+    return _with_candidates(VoteReply, _VOTE_TARGET, candidates)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -86,8 +169,7 @@ def parse_planted(notes: str) -> tuple[PlantedClaim, ...]:
         parts = [p.strip() for p in match.group(1).split("|")]
         claim, why, kind = [*parts, "", "", ""][:3]
         if claim:
-            claims.append(PlantedClaim(claim=claim[:600], why_wrong=why[:600],
-                                       kind=(kind or "misdirection")[:60]))
+            claims.append(PlantedClaim(claim=claim, why_wrong=why, kind=kind or "misdirection"))
     return tuple(claims)
 
 

@@ -13,6 +13,7 @@ from typing import cast
 from pydantic import BaseModel, ValidationError
 
 from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Task, Usage
+from tribunalbot.llm.errors import InvalidReply
 from tribunalbot.llm.offline import jury
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.findings import Analysis
@@ -86,8 +87,12 @@ class OfflineLLM:
             raise LLMError(f"offline provider cannot produce JSON for a {task.kind} task")
         reply = play(task, analysis, rng)
         if not isinstance(reply, schema):
-            # The engine asked for another shape: convert through JSON and let pydantic judge.
-            return schema.model_validate_json(reply.model_dump_json())
+            # The engine asked for another shape: convert through JSON and let pydantic judge;
+            # a mismatch is a bad answer (InvalidReply), like any other provider's.
+            try:
+                return schema.model_validate_json(reply.model_dump_json())
+            except ValidationError as exc:
+                raise InvalidReply(f"offline reply does not match {schema.__name__}") from exc
         return reply
 
     async def aclose(self) -> None:
