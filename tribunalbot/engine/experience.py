@@ -14,12 +14,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.state import GameState
-from tribunalbot.llm.base import LLM, Prompt, Task
+from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
+from tribunalbot.llm.errors import InvalidReply, ProviderError
 
 MAX_ITEMS = 8
 MAX_TEXT = 400
@@ -142,10 +143,33 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 
+class DistillFailed(Exception):
+    """The game is finished and revealed, but its experience could not be distilled.
+
+    Deliberately not an `LLMError`: a caller that reports "the model provider failed" (and
+    offers to resume) must not say so about a game that is over. `cause` is the provider or
+    parse error behind it; `provider_down` tells an outage from a model that answered badly.
+    """
+
+    def __init__(self, game_id: str, cause: Exception) -> None:
+        super().__init__(f"game {game_id} is finished, but its experience was not distilled: "
+                         f"{cause}")
+        self.game_id = game_id
+        self.cause = cause
+        self.provider_down = isinstance(cause, ProviderError) and not isinstance(
+            cause, InvalidReply)
+
+
 async def distill(llm: LLM, setup: DistillSetup, events: Sequence[ev.Record]) -> ExperienceRecord:
-    """One `generate_json` call; the facts of the game override whatever the model said."""
+    """One `generate_json` call; the facts of the game override whatever the model said.
+
+    Raises `DistillFailed` (never an `LLMError`) when the call fails or its reply is unusable,
+    and `ValueError` for a game that has not been revealed (a caller's mistake)."""
     facts = game_facts(events)
-    record = await llm.generate_json(_distill_prompt(setup, facts), ExperienceRecord)
+    try:
+        record = await llm.generate_json(_distill_prompt(setup, facts), ExperienceRecord)
+    except (LLMError, ValidationError) as exc:
+        raise DistillFailed(setup.game_id, exc) from exc
     struck = {s.strip().lower() for s in facts["struck"]}
     findings = [f for f in record.key_findings if f.strip().lower() not in struck]
     update: dict[str, Any] = {name: facts[name] for name in _FACT_FIELDS}
