@@ -41,6 +41,30 @@ class Scripted:
 
 
 @dataclass
+class Faults:
+    """A flaky server: among unscripted model calls (all wires), every `empty_every`-th is
+    answered 200 with empty content and every `error_every`-th with a 500 (the 500 wins
+    when both apply). 0 turns a fault off."""
+
+    empty_every: int = 0
+    error_every: int = 0
+    calls: int = 0
+    empties: int = 0
+    errors: int = 0
+
+    def next_step(self) -> Scripted | None:
+        self.calls += 1
+        if self.error_every and self.calls % self.error_every == 0:
+            self.errors += 1
+            return Scripted(status=500, body={"error": {"message": "flaky upstream",
+                                                        "type": "server_error"}})
+        if self.empty_every and self.calls % self.empty_every == 0:
+            self.empties += 1
+            return Scripted(text="")
+        return None
+
+
+@dataclass
 class Received:
     wire: Wire
     path: str
@@ -60,8 +84,14 @@ class FakeLLMServer:
         self.max_in_flight = 0
         self.violations: list[str] = []
         self.models = ["test-model"]
+        self.faults = Faults()
         self.url = ""
         self._runner: web.AppRunner | None = None
+
+    def flaky(self, *, empty_every: int = 0, error_every: int = 0) -> Faults:
+        """From now on, fail unscripted model calls on a fixed rhythm (see `Faults`)."""
+        self.faults = Faults(empty_every, error_every)
+        return self.faults
 
     def script(self, wire: Wire, *replies: Scripted) -> None:
         self.scripts[wire].extend(replies)
@@ -133,7 +163,8 @@ class FakeLLMServer:
         if problems:
             self.violations.extend(f"{wire}: {p}" for p in problems)
             return web.json_response({"error": {"message": "; ".join(problems)}}, status=400)
-        step = self.scripts[wire].popleft() if self.scripts[wire] else Scripted()
+        step = (self.scripts[wire].popleft() if self.scripts[wire]
+                else self.faults.next_step() or Scripted())
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:

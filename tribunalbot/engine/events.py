@@ -86,12 +86,20 @@ class PhaseStarted(Record):
 
 
 class Statement(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "ungarbled"})
     kind: Literal["statement"] = "statement"
     seat: int
     text: str
     notes: str = ""
     planted: tuple[LedgerEntry, ...] = ()  # only ever filled for the Troublemaker
+    # The text as the player wrote it, when an event (the Cosmic Ray) garbled `text`; kept
+    # so that the verdict, also after a resume, lists findings, not noise. "" otherwise.
+    ungarbled: str = ""
+
+    @property
+    def findings(self) -> str:
+        """What the player actually said: the ungarbled text."""
+        return self.ungarbled or self.text
 
 
 class Accusation(Record):
@@ -115,9 +123,11 @@ class AIVote(BaseModel):
 
 
 class AIVotes(Record):
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes"})
     kind: Literal["ai_votes"] = "ai_votes"
     round: int
-    votes: tuple[AIVote, ...]
+    votes: tuple[AIVote, ...]  # a seat that abstained has no vote here
+    notes: dict[int, str] = Field(default_factory=dict)  # seat -> what the engine did, privately
 
 
 class Elimination(Record):

@@ -17,6 +17,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine import players, rules
 from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.prompts import Briefing
+from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.table import Table
 from tribunalbot.llm.base import LLM
@@ -80,6 +81,8 @@ class _Game:
         await self._reveal()
 
     async def _emit(self, record: ev.Record) -> None:
+        # One net for every field of every record, whatever made it: nothing logged pings.
+        record = neutralize_model(record)
         seq = len(self.log)
         self.log.append(record)
         self.state.apply(record)
@@ -139,7 +142,9 @@ class _Game:
             statement = await players.speak(self.llm, seating, shared, seat)
             if seating.dealt.event == "cosmic_ray" and seat in seating.dealt.event_seats:
                 garbled = rules.garble(statement.text, rules.rng_for(self.setup.seed, "ray"))
-                statement = statement.model_copy(update={"text": garbled})
+                # The noise is for the table to judge; the verdict reads what was said.
+                statement = statement.model_copy(
+                    update={"text": garbled, "ungarbled": statement.text})
             return statement
 
         await self._in_seat_order(todo, one)
@@ -170,7 +175,9 @@ class _Game:
             ballots = await _gather([
                 players.vote(self.llm, seating, shared, s, rnd, players.seen_by(s, active, *seen))
                 for s in active])
-            await self._emit(ev.AIVotes(round=rnd, votes=tuple(v for v in ballots if v)))
+            await self._emit(ev.AIVotes(
+                round=rnd, votes=tuple(v for v, _ in ballots if v),
+                notes={s: note for s, (_, note) in zip(active, ballots, strict=True) if note}))
         counts, out = rules.tally(self.state.votes[rnd].votes)
         await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
 
@@ -272,7 +279,10 @@ class _Game:
         return details
 
 
-async def _gather(coros: list[Coroutine[Any, Any, ev.AIVote | None]]) -> list[ev.AIVote | None]:
+VoteOutcome = tuple[ev.AIVote | None, str]  # the vote (None: abstained), a private note
+
+
+async def _gather(coros: list[Coroutine[Any, Any, VoteOutcome]]) -> list[VoteOutcome]:
     tasks = [asyncio.ensure_future(c) for c in coros]
     try:
         return list(await asyncio.gather(*tasks))

@@ -1,21 +1,33 @@
-"""One player's turn in each phase: prompt, call, validate, retry, keep the secret."""
+"""One player's turn in each phase: prompt, call, validate, retry, keep the secret.
+
+A model that misbehaves costs a seat its turn, never the game (DESIGN §5.1): a reply that is
+empty, unparseable, off-schema or leaking after the allowed attempts becomes lost words (a
+review or an accusation) or an abstention (a vote). Only a provider that is down raises: every
+`ProviderError` other than `InvalidReply` goes up to the caller, which pauses the game.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from pydantic import BaseModel
-
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
+from tribunalbot.engine.budget import VOTE_REASON_WORDS, accusation_words, fit_words, with_note
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.rules import keyword_hits, rng_for
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
 from tribunalbot.llm.base import LLM, Model, Prompt, Task
 from tribunalbot.llm.errors import InvalidReply
-from tribunalbot.llm.replies import DebateReply, VoteReply, parse_review
+from tribunalbot.llm.replies import (
+    DebateReply,
+    ParsedReview,
+    VoteReply,
+    debate_schema,
+    parse_review,
+    vote_schema,
+)
 
 
 @dataclass
@@ -81,6 +93,9 @@ class Seating:
         return "\n\n".join(parts)
 
 
+LOST_NOTE = "(redacted: unusable replies)"
+
+
 def _clean(text: str) -> str:
     return neutralize_mentions(text.strip())
 
@@ -95,15 +110,32 @@ def _planted(seating: Seating, seat: int, phase: str, rnd: int,
 
 
 async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statement:
-    """A review, validated for format, secrecy and persona keywords, at most N attempts."""
-    persona = seating.personas[seat]
+    """A review, validated for format, secrecy and persona keywords, at most N attempts,
+    published within the word budget."""
     words = seating.settings.word_budget
+    parsed = await _review(llm, seating, shared, seat, words)
+    if parsed is None:  # every attempt was empty, broke the format or leaked: publish nothing
+        return ev.Statement(seat=seat, text=LOST_TEXT, notes=LOST_NOTE)
+    text, cut = fit_words(_clean(parsed.public), words)
+    claims = [(p.claim, p.why_wrong, p.kind) for p in parsed.planted]
+    return ev.Statement(seat=seat, text=text, notes=with_note(parsed.notes, cut),
+                        planted=_planted(seating, seat, "speak", 0, claims))
+
+
+async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
+                  words: int) -> ParsedReview | None:
+    """The last well-formed, non-leaking review; the first one on the persona's topic."""
+    persona = seating.personas[seat]
     note = ""
     last = None
     for attempt in range(1, seating.settings.persona_attempts + 1):
         personal = seating.personal(seat, "speak", prompts.speak_task(words), note)
         task = seating.task("speak", seat, 0, attempt)
-        completion = await llm.generate(Prompt(shared, personal, task, max_tokens=words * 3))
+        try:
+            completion = await llm.generate(Prompt(shared, personal, task, max_tokens=words * 3))
+        except InvalidReply:  # empty or cut off: the model answered badly, so ask again
+            note = prompts.reinforcement("format", persona)
+            continue
         parsed = parse_review(completion.text)
         if not parsed.well_formed or leaks(parsed.public):
             note = prompts.reinforcement("format", persona)
@@ -114,20 +146,23 @@ async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statem
         if seating.dealt.focus or keyword_hits(parsed.public, persona) >= 2:
             break
         note = prompts.reinforcement("keywords", persona)
-    if last is None:  # every attempt broke the format or leaked: publish nothing of it
-        return ev.Statement(seat=seat, text=LOST_TEXT, notes="(redacted: unusable replies)")
-    claims = [(p.claim, p.why_wrong, p.kind) for p in last.planted]
-    return ev.Statement(seat=seat, text=_clean(last.public), notes=last.notes,
-                        planted=_planted(seating, seat, "speak", 0, claims))
+    return last
+
+
+# A seat outside the candidates is asked again once, then the seat gives up its turn: a model
+# that keeps naming the wrong seat will not learn it on the third try either.
+TARGET_ATTEMPTS = 2
 
 
 async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
                              shared: str, task_text: str, schema: type[Model],
                              seen: dict[str, object]) -> Model | None:
-    """A structured reply whose target is a valid candidate and whose text does not leak."""
+    """A structured reply whose target is a valid candidate and whose text does not leak;
+    None when every allowed attempt failed (the model answered badly each time)."""
     note = ""
     persona = seating.personas[seat]
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
+    wrong_targets = 0
     for attempt in range(1, seating.settings.persona_attempts + 1):
         personal = seating.personal(seat, kind, task_text, note)
         task = seating.task(kind, seat, rnd, attempt, **seen)
@@ -136,21 +171,20 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
         except InvalidReply as exc:  # the model answered, badly: ask again, say what was wrong
             note = prompts.reinforcement("schema", persona, str(exc))
             continue
-        problem = _reply_problem(reply, candidates)
-        if problem is None:
+        target = getattr(reply, "target", None)
+        if target not in candidates:
+            wrong_targets += 1
+            if wrong_targets >= TARGET_ATTEMPTS:
+                return None
+            note = prompts.reinforcement(
+                "schema", persona, f"target {target} is not one of the candidates "
+                f"{list(candidates)}")
+            continue
+        public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument",
+                                                                       "reason"))
+        if not leaks(public):
             return reply
-        note = prompts.reinforcement("schema" if "target" in problem else "format",
-                                     persona, problem)
-    return None
-
-
-def _reply_problem(reply: BaseModel, candidates: tuple[int, ...]) -> str | None:
-    target = getattr(reply, "target", None)
-    if target not in candidates:
-        return f"target {target} is not one of the candidates {list(candidates)}"
-    public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument", "reason"))
-    if leaks(public):
-        return "the public text mentions hidden roles"
+        note = prompts.reinforcement("format", persona, "the public text mentions hidden roles")
     return None
 
 
@@ -166,32 +200,37 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     statements: dict[int, str] = seen["statements"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
-    task_text = prompts.debate_task(names, seating.settings.word_budget // 2)
-    reply = await _json_with_retries(llm, seating, seat, "debate", rnd, shared, task_text,
-                                     DebateReply, seen)
+    words = accusation_words(seating.settings.word_budget)
+    task_text = prompts.debate_task(names, words)
+    reply: DebateReply | None = await _json_with_retries(
+        llm, seating, seat, "debate", rnd, shared, task_text, debate_schema(candidates), seen)
     if reply is None:
         return ev.Accusation(round=rnd, seat=seat, target=candidates[0], quote="",
-                             text=LOST_TEXT, notes="(redacted: unusable replies)")
-    quote = reply.quote.strip()
-    if _squash(quote) not in _squash(statements.get(reply.target, "")):
+                             text=LOST_TEXT, notes=LOST_NOTE)
+    quote = _clean(reply.quote)
+    if not quote or _squash(quote) not in _squash(statements.get(reply.target, "")):
         quote = ""  # a misquote is not shown as a quote
+    text, cut = fit_words(_clean(redact(reply.argument)), words)
     claims = [(p.claim, p.why_wrong, p.kind) for p in reply.planted]
-    return ev.Accusation(round=rnd, seat=seat, target=reply.target, quote=_clean(quote),
-                         text=_clean(redact(reply.argument)), notes=reply.private_notes,
+    return ev.Accusation(round=rnd, seat=seat, target=reply.target, quote=quote, text=text,
+                         notes=with_note(reply.private_notes, cut),
                          planted=_planted(seating, seat, "debate", rnd, claims))
 
 
 async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
-               seen: dict[str, object]) -> ev.AIVote | None:
+               seen: dict[str, object]) -> tuple[ev.AIVote | None, str]:
+    """The seat's vote (None: it abstains) and a private note about what was done to it."""
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
-    reply = await _json_with_retries(llm, seating, seat, "vote", rnd, shared,
-                                     prompts.vote_task(names), VoteReply, seen)
+    reply: VoteReply | None = await _json_with_retries(
+        llm, seating, seat, "vote", rnd, shared, prompts.vote_task(names, VOTE_REASON_WORDS),
+        vote_schema(candidates), seen)
     if reply is None:
-        return None  # abstains
+        return None, "abstained: unusable replies"
     lucky = seating.dealt.event == "lucky_wheel" and seat in seating.dealt.event_seats
-    return ev.AIVote(seat=seat, target=reply.target, reason=_clean(redact(reply.reason)),
-                     weight=2 if lucky else 1)
+    reason, cut = fit_words(_clean(redact(reply.reason)), VOTE_REASON_WORDS)
+    return ev.AIVote(seat=seat, target=reply.target, reason=reason,
+                     weight=2 if lucky else 1), cut
 
 
 def _squash(text: str) -> str:

@@ -98,13 +98,14 @@ def debate_task(candidates: list[tuple[int, str]], words: int) -> str:
     )
 
 
-def vote_task(candidates: list[tuple[int, str]]) -> str:
+def vote_task(candidates: list[tuple[int, str]], words: int = 40) -> str:
     listed = ", ".join(f"{seat} ({name})" for seat, name in candidates)
     return (
         "TASK: vote to eliminate the player you believe is planting wrong advice. "
         "Your vote is secret until everyone has voted.\n"
         f"Candidates (seat numbers): {listed}.\n"
-        'Answer as JSON: {"target": <seat>, "reason": "<one or two sentences>"}'
+        'Answer as JSON: {"target": <seat>, "reason": "<one or two sentences, '
+        f'at most {words} words>"}}'
     )
 
 

@@ -114,20 +114,41 @@ _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|atta
                     r"unbounded|timeout|swallow|silent|leak|debug", re.I)
 
 
+# A sentence that says to leave a line as it is: a reviewer's judgment, not something to act
+# on, so the verdict (a list of recommendations) leaves it out.
+_DISMISSAL = re.compile(
+    r"\bleave (?:it|this|that|them|(?:line|lines) \d+)(?: \w+){0,3} (?:alone|as (?:it )?is)\b|"
+    r"\b(?:can|could|may) (?:stay|remain|be left)\b|\bnot (?:spend|waste) (?:any )?time\b|"
+    r"\bno (?:change|fix|action)s? (?:is |are )?(?:needed|required|necessary)\b|"
+    r"\b(?:needs?|requires?) no (?:change|fix|action)\b|"
+    r"\b(?:does not|doesn't|do not|don't) need (?:to (?:change|be (?:changed|fixed))|"
+    r"changing|fixing|any change)\b|\bnothing (?:to|needs to) (?:fix|change|be done)\b|"
+    # "is fine" dismisses only when nothing after it turns it round ("fine, but quadratic")
+    r"\b(?:is|are|looks?|seems?) (?:fine|ok|okay|acceptable|harmless)\b"
+    r"(?![^.!?]*\b(?:but|however|yet|unless|until|except)\b)|"
+    r"\bacceptable (?:as written|as is|here)\b|\bfine (?:as (?:written|is)|in context)\b|"
+    r"\blooks worse than it is\b|\bnot (?:a|an) (?:real |actual )?(?:concern|problem|issue)\b|"
+    r"\bno (?:real )?(?:concern|problem|issue) (?:here|there)\b|\bnot worth (?:changing|fixing)",
+    re.I)
+
+
 def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             limit: int = 10) -> tuple[str, ...]:
-    """The findings worth acting on: one sentence per cited code line, never a planted claim.
+    """The findings worth acting on: one sentence per cited code line, never a planted claim,
+    never a dismissal ("line 9 can stay as it is").
 
-    When there are more lines than `limit`, the weightiest win: how many reviewers raised the
-    line, plus two for a grave consequence (security, data loss, hangs). The first reviewer to
-    raise a line speaks for the panel. The result reads top to bottom in code order."""
+    Statements are read as their players wrote them, before any event garbled them. When there
+    are more lines than `limit`, the weightiest win: how many reviewers raised the line, plus
+    two for a grave consequence (security, data loss, hangs). The first reviewer to raise a
+    line speaks for the panel. The result reads top to bottom in code order."""
     first: dict[int, str] = {}
     raised_by: dict[int, set[int]] = {}
     for seat in sorted(statements):
-        for sentence in _SENTENCE_END.split(statements[seat].text):
+        for sentence in _SENTENCE_END.split(statements[seat].findings):
             sentence = sentence.strip()
             ref = _LINE_REF.search(sentence)
-            if ref is None or sentence.endswith("?") or _is_planted(sentence, planted):
+            if (ref is None or sentence.endswith("?") or _DISMISSAL.search(sentence)
+                    or _is_planted(sentence, planted)):
                 continue
             line = int(ref.group(1))
             raised_by.setdefault(line, set()).add(seat)

@@ -7,6 +7,9 @@ itself. A reply that leaks is regenerated; after the last attempt the leaking se
 from __future__ import annotations
 
 import re
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from tribunalbot.engine.personas import STRATEGIES
 from tribunalbot.llm.replies import NOTES_MARK, REVIEW_MARK
@@ -39,6 +42,8 @@ _SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
 
 LOST_TEXT = "(This reviewer's words were lost to static.)"
 
+M = TypeVar("M", bound=BaseModel)
+
 
 def leaks(text: str) -> list[str]:
     """The suspicious fragments in `text`; empty when it is safe to publish."""
@@ -58,3 +63,37 @@ def neutralize_mentions(text: str) -> str:
     """LLM text never pings anyone, whatever renders it: break @everyone, @here and <@id>."""
     text = re.sub(r"@(everyone|here)", "@\u200b\\1", text, flags=re.I)
     return re.sub(r"<(@[!&]?|#)(\d+)>", "<\\1\u200b\\2>", text)
+
+
+def neutralize_model(model: M) -> M:
+    """`model` with mentions neutralized in every string it holds, however deeply nested.
+
+    The game loop passes every record through this before it is logged, so no field (a
+    ledger entry copied from private notes, a verdict sentence, a player-chosen name) can
+    ping anyone, whichever renderer shows it. Idempotent, so a resumed log is unchanged.
+    """
+    update = {}
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        clean = _neutralized(value)
+        if clean is not value:
+            update[name] = clean
+    return model.model_copy(update=update) if update else model
+
+
+def _neutralized(value: Any) -> Any:
+    """`value` with neutralized strings, or `value` itself when nothing had to change."""
+    if isinstance(value, str):
+        clean = neutralize_mentions(value)
+        return value if clean == value else clean
+    if isinstance(value, BaseModel):
+        return neutralize_model(value)
+    if isinstance(value, tuple | list):
+        items = [_neutralized(v) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(items)
+    if isinstance(value, dict):
+        pairs = {k: _neutralized(v) for k, v in value.items()}
+        return value if all(pairs[k] is v for k, v in value.items()) else pairs
+    return value

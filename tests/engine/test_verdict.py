@@ -1,0 +1,66 @@
+"""The verdict: findings as their reviewers wrote them, recommendations only (found broken #11)."""
+
+from __future__ import annotations
+
+from tests.engine.scripts import FixedClock, RecordingTable, make_responder, seed_where, setup
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import run_game
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.rules import verdict
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.replies import format_review
+from tribunalbot.llm.scripted import ScriptedLLM
+
+NOISE = set("%&*~^§¤░▒#")
+
+
+def _finding(seat: int) -> str:
+    return (f"Line {10 + seat} interpolates request input into the query string, so "
+            f"parameterize it before release.")
+
+
+def _respond(prompt: Prompt) -> str:
+    """Each seat raises its own line, so every seat's finding reaches the verdict."""
+    task = prompt.task
+    if task.kind != "speak":
+        return make_responder()(prompt)
+    keywords = " and ".join(PERSONA_BY_KEY[task.persona or "ghost"].keywords[:3])
+    seat = task.seat or 0
+    return format_review(f"{_finding(seat)}\nThe {keywords} angle matters here.", "sure")
+
+
+async def test_the_verdict_reads_a_ray_struck_statement_as_it_was_written() -> None:
+    seed = seed_where(lambda d: d.event == "cosmic_ray", 1.0)
+    game = setup(seed, event_chance=1.0)
+    result = await run_game(game, ScriptedLLM(_respond), RecordingTable(), clock=FixedClock())
+    dealt = next(e for e in result.events if isinstance(e, ev.Dealt))
+    struck = dealt.event_seats[0]
+    statement = next(e for e in result.events
+                     if isinstance(e, ev.Statement) and e.seat == struck)
+    assert statement.text != statement.ungarbled  # the table still sees the noise
+    assert set(statement.text) & NOISE
+    assert "ungarbled" not in (statement.public_payload() or {})  # the clean text is private
+    assert _finding(struck) in result.revealed.verdict
+    assert not any(set(line) & NOISE for line in result.revealed.verdict)
+
+    # A game resumed after the reviews builds the very same verdict from the log.
+    cut = result.events.index(statement) + 1
+    resumed = await run_game(game, ScriptedLLM(_respond), RecordingTable(),
+                             prior=list(result.events[:cut]), clock=FixedClock())
+    assert resumed.revealed.verdict == result.revealed.verdict
+
+
+def test_the_verdict_lists_recommendations_not_dismissals() -> None:
+    statements = {
+        1: ev.Statement(seat=1, text="I would not spend time on line 9: it is slow, but only "
+                        "at start-up. Line 12 builds SQL from input; use parameters."),
+        2: ev.Statement(seat=2, text="Line 41 can stay as it is, since nobody calls it. "
+                        "Line 30 swallows the error: log it and re-raise."),
+        3: ev.Statement(seat=3, text="No change is needed at line 7. I would leave line 8 "
+                        "alone. Line 5 is fine. Line 44 is fine for ten users but quadratic "
+                        "beyond that; index it."),
+    }
+    found = verdict(statements, [])
+    assert found == ("Line 12 builds SQL from input; use parameters.",
+                     "Line 30 swallows the error: log it and re-raise.",
+                     "Line 44 is fine for ten users but quadratic beyond that; index it.")
