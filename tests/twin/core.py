@@ -49,9 +49,13 @@ class Core:
     limiter: RateLimiter = field(default_factory=RateLimiter)
     events: EventSink | None = None
     base_url: str = ""
-    interaction_deadline: float = 3.0  # seconds to send the initial response
+    interaction_deadline: float = 3.0  # seconds to send the initial response (facts #10)
     violations: list[Violation] = field(default_factory=list)
     requests: list[LoggedRequest] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Rate-limit windows run on the twin's clock, so twin.advance() also ends them.
+        self.limiter.clock = self.world.clock.monotonic
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         if self.events is not None:

@@ -12,8 +12,10 @@ from aiohttp import BodyPartReader, web
 from . import errors, rest_core, rest_interactions, rest_messages, rest_webhooks
 from .core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violation
 from .gateway import GatewayHub
+from .ratelimits import Bucket
 
 API_PREFIX = "/api/v10"
+EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"
 # Refusals of what the bot sent (bad body, too large). 401/403/404/429 are situations the bot
 # must handle, so they are logged but not recorded as violations.
 REFUSED_BODY_STATUSES = frozenset({400, 413})
@@ -50,7 +52,7 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
         call = Call(core, route.method, route.path, dict(request.match_info), request.query,
                     body, files, entry.authorized)
         decision = core.limiter.check(request.method, request.path, _buckets(call),
-                                      not route.path.startswith("/interactions/"))
+                                      _global_key(request, call))
         if not decision.allowed:
             return _finish(core, entry, decision.body(), 429, decision.headers)
         _check_request_spec(call)
@@ -131,27 +133,56 @@ def _check_request_spec(call: Call) -> None:
         raise errors.invalid_form_body(problems)
 
 
-def _buckets(call: Call) -> list[tuple[str, str]]:
-    """Which buckets a request spends: its route's, plus the message buckets (facts §3.2)."""
-    params = call.params
-    major = params.get("channel_id") or params.get("guild_id") or params.get("webhook_id") \
+def _buckets(call: Call) -> list[Bucket]:
+    """What a request spends: its route's bucket, plus the channel's shared message bucket
+    when it lands a message in a channel (facts §3.2)."""
+    params, key = call.params, f"{call.method} {call.route}"
+    if call.route.startswith("/webhooks/"):
+        # Webhooks are limited per id + token (api:topics/rate-limits.mdx).
+        major = f"{params['webhook_id']}+{params['webhook_token']}"
+        if call.method == "POST" and call.route == EXECUTE and not _is_interaction(call):
+            hook = call.world.webhooks.get(_as_int(params["webhook_id"]))
+            buckets = [Bucket("webhook", key, major)]
+            if hook is not None:
+                target = call.query.get("thread_id") or str(hook.channel_id)
+                buckets.append(Bucket("channel", "messages", target))
+            return buckets
+        return [Bucket("route", key, major)]
+    major = params.get("channel_id") or params.get("guild_id") \
         or params.get("interaction_id") or ""
-    if call.method == "POST" and call.route == "/webhooks/{webhook_id}/{webhook_token}":
-        hook = call.world.webhooks.get(int(params["webhook_id"]))
-        if hook is None:  # an interaction followup: the application's webhook
-            return [("route", f"followup:{params['webhook_token']}")]
-        target = call.query.get("thread_id") or str(hook.channel_id)
-        return [("webhook", str(hook.id)), ("channel", target)]
-    buckets = [("route", f"{call.method} {call.route}:{major}")]
+    buckets = [Bucket("route", key, major)]
     if call.method == "POST" and call.route == "/channels/{channel_id}/messages":
-        buckets.append(("channel", params["channel_id"]))
+        buckets.append(Bucket("channel", "messages", params["channel_id"]))
     return buckets
+
+
+def _global_key(request: web.Request, call: Call) -> str | None:
+    """Who the global limit counts: the bot, or the IP address when no token was sent.
+    Interaction endpoints (callbacks, the original response, followups) are exempt."""
+    if _is_interaction(call):
+        return None
+    return "bot" if call.authorized else f"ip:{request.remote}"
+
+
+def _is_interaction(call: Call) -> bool:
+    if call.route.startswith("/interactions/"):
+        return True
+    # Followups and the original response live under the application's own webhook id.
+    return call.route.startswith("/webhooks/") and \
+        call.params.get("webhook_id") == str(call.world.app.id)
+
+
+def _as_int(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        return -1
 
 
 async def serve_attachment(request: web.Request, *, core: Core) -> web.StreamResponse:
     entry = LoggedRequest("GET", request.path, "/cdn/attachments", dict(request.query), None)
     core.requests.append(entry)
-    stored = core.world.attachments.get(int(request.match_info["attachment_id"]))
+    stored = core.world.attachments.get(_as_int(request.match_info["attachment_id"]))
     if stored is None or stored.filename != request.match_info["filename"]:
         entry.status = 404
         return web.Response(status=404, text="Not Found")

@@ -1,4 +1,5 @@
-"""Rate limits: discord.py must see Discord's headers and 429s, and retry transparently."""
+"""Rate limits through discord.py: it must see Discord's headers and 429s and retry
+transparently. The exact shapes, raw, are in test_twin_ratelimit_rules.py."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ import time
 
 import pytest
 
+from .ratelimits import CHANNEL_WRITE_MESSAGE
 from .tinybot import ready_channel
 from .twin import Twin
 
 pytestmark = pytest.mark.twin
 EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"
 CREATE = "/channels/{channel_id}/messages"
-
 
 
 async def test_a_forced_429_is_retried_transparently_by_the_bot_client(twin: Twin) -> None:
@@ -25,7 +26,9 @@ async def test_a_forced_429_is_retried_transparently_by_the_bot_client(twin: Twi
     assert statuses == [429, 429, 200]
     refused = twin.requests("POST", CREATE)[0]
     assert refused.headers["Via"] and refused.headers["Retry-After"] == "1"
-    assert refused.response["retry_after"] == 0.05 and refused.response["global"] is False
+    assert refused.response == {"message": "You are being rate limited.",
+                                "retry_after": 0.05, "global": False}
+    assert refused.headers["X-RateLimit-Scope"] == "user"
     assert [m.id for m in twin.messages(channel.id)] == [sent.id]
 
 
@@ -57,20 +60,31 @@ async def test_webhook_posts_are_paced_by_the_bucket_headers(twin: Twin) -> None
     assert posts[0].headers["X-RateLimit-Limit"] == "2"
 
 
-async def test_the_channel_bucket_is_shared_by_every_webhook(twin: Twin) -> None:
+async def test_the_channel_limit_is_shared_by_every_webhook_and_the_bot(twin: Twin) -> None:
     _, channel = await ready_channel(twin)
     first = await channel.create_webhook(name="One")
     second = await channel.create_webhook(name="Two")
     twin.set_rate_limit("channel", 3, 0.4)
     started = time.perf_counter()
 
-    for hook in (first, second, first, second):
-        await hook.send("hi", wait=True)
+    await first.send("hi", wait=True)
+    await second.send("hi", wait=True)
+    await channel.send("the bot too")
+    await first.send("fourth", wait=True)  # refused once, then retried after retry_after
 
-    assert time.perf_counter() - started >= 0.3  # the third post emptied the channel bucket
+    assert time.perf_counter() - started >= 0.3
     posts = twin.requests("POST", EXECUTE)
-    assert [r.headers["X-RateLimit-Remaining"] for r in posts] == ["2", "1", "0", "2"]
-    assert len({r.headers["X-RateLimit-Bucket"] for r in posts}) == 1
+    assert [r.status for r in posts] == [200, 200, 429, 200]
+    refused = posts[2]
+    # A per-resource limit: Discord's words and code, scope "shared", not global.
+    assert refused.response == {"message": CHANNEL_WRITE_MESSAGE, "global": False,
+                                "code": 20028,
+                                "retry_after": refused.response["retry_after"]}
+    assert refused.headers["X-RateLimit-Scope"] == "shared"
+    assert "X-RateLimit-Global" not in refused.headers
+    # The headers describe the webhook's own bucket, which still had room: the channel
+    # limit cannot be seen coming, only paced for.
+    assert [r.headers["X-RateLimit-Remaining"] for r in posts] == ["4", "4", "3", "2"]
     assert len(twin.messages(channel.id)) == 4
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import discord
 import discord.gateway
@@ -15,6 +15,7 @@ import yarl
 from aiohttp import web
 
 from . import actions, humans, payloads
+from .controls import Controls, HasId, thing_id
 from .core import Core, LoggedRequest, Violation
 from .gateway import GatewayHub
 from .model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook, new_token
@@ -26,17 +27,7 @@ from .world import World
 T = TypeVar("T")
 
 
-class _Identified(Protocol):
-    @property
-    def id(self) -> int: ...
-
-
-# Twin records, discord.py objects and bare ids are all accepted where a thing is named.
-HasId = _Identified | int
-
-
-def _id(thing: HasId) -> int:
-    return thing if isinstance(thing, int) else thing.id
+_id = thing_id
 
 
 @dataclass
@@ -55,7 +46,7 @@ class _RunningClient:
 
 
 @dataclass
-class Twin:
+class Twin(Controls):
     world: World = field(default_factory=World)
     core: Core = field(init=False)
     hub: GatewayHub = field(init=False)
@@ -266,24 +257,10 @@ class Twin:
             raise RuntimeError("seed the twin first")
         return self.seeded
 
-    # ---- gateway, rate limits, violations ----------------------------------------------------
+    # ---- gateway, violations ----------------------------------------------------------
 
     async def drop_gateway(self) -> None:
         await self.hub.drop_connections()
-
-    def set_rate_limit(self, rule: str, limit: int, window: float) -> None:
-        """rule: "webhook" (5/2 s), "channel" (30/60 s) or "route" (50/1 s)."""
-        self.core.limiter.set_rule(rule, limit, window)
-
-    def set_global_rate_limit(self, limit: int | None, window: float = 1.0) -> None:
-        self.core.limiter.set_global(limit, window)
-
-    def force_429(self, count: int = 1, *, method: str | None = None, path_contains: str = "",
-                  retry_after: float = 0.05, is_global: bool = False) -> None:
-        def matches(req_method: str, path: str) -> bool:
-            return (method is None or method == req_method) and path_contains in path
-
-        self.core.limiter.force_429(matches, count, retry_after, is_global)
 
     @property
     def violations(self) -> list[Violation]:

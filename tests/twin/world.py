@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from . import errors
+from .clock import Clock
 from .model import (
     GUILD_TEXT,
     PRIVATE_THREAD,
@@ -44,6 +45,7 @@ class World:
     """Every record the twin knows, keyed by id, plus a change signal for waiters."""
 
     snowflakes: Snowflakes = field(default_factory=Snowflakes)
+    clock: Clock = field(default_factory=Clock)
     users: dict[int, User] = field(default_factory=dict)
     guilds: dict[int, Guild] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)

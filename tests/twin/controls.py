@@ -1,0 +1,63 @@
+"""The Twin's knobs: rate limits, the clock and deadlines. Mixed into `Twin` (tests call them as `twin.advance(...)`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from .model import Channel
+
+if TYPE_CHECKING:
+    from .core import Core
+    from .world import World
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+# Twin records, discord.py objects and bare ids are all accepted where a thing is named.
+HasId = _Identified | int
+
+
+def thing_id(thing: HasId) -> int:
+    return thing if isinstance(thing, int) else thing.id
+
+
+class Controls:
+    core: Core
+    world: World
+
+    # ---- rate limits -------------------------------------------------------------------------
+
+    def set_rate_limit(self, rule: str, limit: int, window: float) -> None:
+        """Change one of the per-resource limits in force by default:
+        "webhook" 5 executes per 2 s per webhook, "channel" 30 messages per 60 s landing in one
+        channel (shared by the bot and every webhook; a 429 with code 20028 and scope
+        "shared", never announced in the headers), "route" 50 per 1 s for every other route
+        per major parameter."""
+        self.core.limiter.set_rule(rule, limit, window)
+
+    def set_global_rate_limit(self, limit: int | None, window: float = 1.0) -> None:
+        """The global limit, on by default at 50 requests per 1 s for the bot token (and,
+        separately, for token-less requests such as webhook executes, per IP address).
+        Interaction endpoints are exempt. `None` switches it off."""
+        self.core.limiter.set_global(limit, window)
+
+    def force_429(self, count: int = 1, *, method: str | None = None, path_contains: str = "",
+                  retry_after: float = 0.05, is_global: bool = False) -> None:
+        """Answer the next `count` matching requests with a 429, whatever the buckets say."""
+        def matches(req_method: str, path: str) -> bool:
+            return (method is None or method == req_method) and path_contains in path
+
+        self.core.limiter.force_429(matches, count, retry_after, is_global)
+
+    # ---- time --------------------------------------------------------------------------------
+
+    def advance(self, seconds: float) -> list[Channel]:
+        """Move the twin's clock forward: interaction windows and tokens age, rate-limit
+        windows end, and threads idle for their auto_archive_duration are archived (with
+        THREAD_UPDATE). Returns the threads that were archived."""
+        self.world.clock.advance(seconds)
+        self.world.touch()
+        return []
