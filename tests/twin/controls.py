@@ -61,3 +61,13 @@ class Controls:
         self.world.clock.advance(seconds)
         self.world.touch()
         return []
+
+    def set_interaction_deadline(self, seconds: float) -> None:
+        """The window for an interaction's first answer (default 3.0 s); later callbacks get
+        404 10062 "Unknown interaction"."""
+        self.core.interaction_deadline = seconds
+
+    def set_interaction_token_lifetime(self, seconds: float) -> None:
+        """How long an interaction token works for followups and @original (default 15 min);
+        after it they answer 401 50027 "Invalid Webhook Token". 0 expires every token."""
+        self.core.interaction_token_lifetime = seconds

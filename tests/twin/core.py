@@ -50,6 +50,7 @@ class Core:
     events: EventSink | None = None
     base_url: str = ""
     interaction_deadline: float = 3.0  # seconds to send the initial response (facts #10)
+    interaction_token_lifetime: float = 15 * 60  # followups and edits of @original
     violations: list[Violation] = field(default_factory=list)
     requests: list[LoggedRequest] = field(default_factory=list)
 

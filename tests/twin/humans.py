@@ -47,7 +47,8 @@ def new_interaction(core: Core, kind: int, user: User, channel: Channel,
     if source is not None:
         payload["message"] = payloads.message(world, source)
     interaction = Interaction(interaction_id, token, kind, user.id, guild.id, channel.id,
-                              payload, source_message_id=source.id if source else None)
+                              payload, created_monotonic=world.clock.monotonic(),
+                              source_message_id=source.id if source else None)
     world.interactions[interaction.id] = interaction
     return interaction
 

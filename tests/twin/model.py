@@ -212,7 +212,7 @@ class Interaction:
     guild_id: int
     channel_id: int
     payload: dict[str, Any]
-    created_monotonic: float = field(default_factory=time.monotonic)
+    created_monotonic: float = 0.0  # on the twin's clock (Clock.monotonic), set when made
     source_message_id: int | None = None  # the message whose component was clicked
     callback_type: int | None = None
     original_message_id: int | None = None

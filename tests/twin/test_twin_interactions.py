@@ -146,7 +146,7 @@ async def test_interaction_ids_are_current_snowflakes(twin: Twin) -> None:
 async def test_an_interaction_unanswered_for_3_seconds_fails_like_discord(twin: Twin) -> None:
     bot = await started(twin)
     assert twin.seeded is not None
-    twin.core.interaction_deadline = 0.2  # the 3 s window, shortened for the test
+    twin.set_interaction_deadline(0.2)  # the 3 s window, shortened for the test
     answered: list[BaseException] = []
 
     @bot.tree.command(name="late", description="answers too late",
