@@ -18,6 +18,8 @@ from .model import (
 )
 
 MAX_FILE_BYTES = 10 * 1024 * 1024  # per file, without boosts (facts §1.1)
+MAX_ATTACHMENTS = 10  # per message (facts §1.1; error 30015)
+MAX_ATTACHMENTS_REACHED = 30015
 
 
 def normalize_embeds(embeds: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
@@ -49,6 +51,12 @@ def attach_files(core: Core, channel_id: int, body: dict[str, Any],
         result.append(core.store_file(channel_id, meta.get("filename", upload.filename),
                                       upload.data, upload.content_type,
                                       meta.get("description")))
+    # A longer `attachments` list already failed the form check (50035, the spec's
+    # maxItems); this catches files[n] parts beyond it, and edits adding to kept files.
+    if len(result) > MAX_ATTACHMENTS:
+        raise errors.DiscordError(400, MAX_ATTACHMENTS_REACHED,
+                                  "Maximum number of attachments in a message reached "
+                                  f"({MAX_ATTACHMENTS})")
     return result
 
 
@@ -138,3 +146,4 @@ def open_thread(core: Core, parent: Channel, owner_id: int, body: dict[str, Any]
     if starter is not None and thread_type == PUBLIC_THREAD:
         core.dispatch("MESSAGE_UPDATE", payloads.message(world, starter, for_gateway=True))
     return thread
+

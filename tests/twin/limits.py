@@ -4,6 +4,7 @@ the problems found, in Discord's field-path form."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import FieldError
 
@@ -141,6 +142,21 @@ def check_webhook_username(name: str | None, field: str = "username") -> list[Fi
                                f'Username cannot contain "{part}"')]
     if lowered.strip() in WEBHOOK_NAME_FORBIDDEN_EXACT:
         return [FieldError((field,), "USERNAME_INVALID", f'Username cannot be "{name}"')]
+    return []
+
+
+def check_avatar_url(url: Any) -> list[FieldError]:
+    """Execute-webhook `avatar_url`: Discord fetches it, so it must be an absolute http(s)
+    URL (facts, Additions). The spec's "format": "uri" is not enforced by its validator."""
+    if url is None:
+        return []
+    parts = urlsplit(str(url))
+    if parts.scheme and parts.scheme.lower() not in ("http", "https"):  # data:, file:, ftp:
+        return [FieldError(("avatar_url",), "URL_TYPE_INVALID_SCHEME",
+                           f'Scheme "{parts.scheme}" is not supported. Scheme must be one of '
+                           "('http', 'https').")]
+    if not parts.scheme or not parts.netloc or any(c.isspace() for c in str(url)):
+        return [FieldError(("avatar_url",), "URL_TYPE_INVALID_URL", "Not a well formed URL.")]
     return []
 
 

@@ -64,6 +64,7 @@ async def execute_webhook(call: Call) -> Reply:
     hook = world.webhook(call.params["webhook_id"], call.params["webhook_token"])
     body: dict[str, Any] = call.body or {}
     require_form(limits.check_webhook_username(body.get("username"))
+                 + limits.check_avatar_url(body.get("avatar_url"))
                  + limits.check_message(body))
     require_not_empty(body, len(call.files))
     target = webhook_target(call, hook)
