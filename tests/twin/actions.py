@@ -81,6 +81,7 @@ def post(core: Core, message: Message) -> Message:
         return message
     channel.last_message_id = message.id
     if channel.is_thread:
+        channel.last_activity = world.clock.monotonic()
         channel.message_count += 1
         channel.total_message_sent += 1
         if channel.archived and not channel.locked:
@@ -118,9 +119,13 @@ def delete(core: Core, message: Message) -> None:
 
 
 def update_thread(core: Core, thread: Channel, changes: dict[str, Any]) -> None:
+    """Apply a thread change and send THREAD_UPDATE (discord.py drops an archived thread
+    from its cache on it, facts #11)."""
     if "archived" in changes and bool(changes["archived"]) != thread.archived:
         thread.archived = bool(changes["archived"])
-        thread.archive_timestamp = iso_now()
+        thread.archive_timestamp = core.world.clock.iso()
+        if not thread.archived:  # unarchiving restarts the inactivity countdown
+            thread.last_activity = core.world.clock.monotonic()
     thread.locked = bool(changes.get("locked", thread.locked))
     thread.name = changes.get("name", thread.name)
     thread.auto_archive_duration = changes.get("auto_archive_duration",
@@ -137,6 +142,8 @@ def open_thread(core: Core, parent: Channel, owner_id: int, body: dict[str, Any]
                      auto_archive_duration=body.get("auto_archive_duration") or 1440,
                      invitable=bool(body.get("invitable", True)),
                      thread_member_ids={owner_id})
+    thread.last_activity = world.clock.monotonic()
+    thread.archive_timestamp = thread.created_at = world.clock.iso()
     world.channels[thread.id] = thread
     if starter is not None:
         starter.thread_id = thread.id
@@ -147,3 +154,14 @@ def open_thread(core: Core, parent: Channel, owner_id: int, body: dict[str, Any]
         core.dispatch("MESSAGE_UPDATE", payloads.message(world, starter, for_gateway=True))
     return thread
 
+
+def archive_idle_threads(core: Core) -> list[Channel]:
+    """Archive every open thread idle for its auto_archive_duration (minutes), as Discord
+    does on its own schedule; each gets a THREAD_UPDATE. Returns the threads archived."""
+    now = core.world.clock.monotonic()
+    idle = [c for c in core.world.channels.values()
+            if c.is_thread and not c.archived
+            and now - c.last_activity >= c.auto_archive_duration * 60]
+    for thread in idle:
+        update_thread(core, thread, {"archived": True})
+    return idle

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from . import actions
 from .model import Channel
 
 if TYPE_CHECKING:
@@ -59,8 +60,14 @@ class Controls:
         windows end, and threads idle for their auto_archive_duration are archived (with
         THREAD_UPDATE). Returns the threads that were archived."""
         self.world.clock.advance(seconds)
+        archived = self.archive_idle_threads()
         self.world.touch()
-        return []
+        return archived
+
+    def archive_idle_threads(self) -> list[Channel]:
+        """Archive now every open thread idle for its auto_archive_duration (the twin also
+        does this before each REST request). Returns the threads archived."""
+        return actions.archive_idle_threads(self.core)
 
     def set_interaction_deadline(self, seconds: float) -> None:
         """The window for an interaction's first answer (default 3.0 s); later callbacks get

@@ -142,6 +142,7 @@ class Channel:
     message_count: int = 0
     total_message_sent: int = 0
     last_message_id: int | None = None
+    last_activity: float = 0.0  # twin clock: creation, the last message or unarchiving
 
     @property
     def is_thread(self) -> bool:

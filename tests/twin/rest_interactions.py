@@ -15,7 +15,7 @@ from .model import (
     Interaction,
     Message,
 )
-from .rest_messages import require_form, require_not_empty
+from .rest_messages import require_editable, require_form, require_not_empty
 
 ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
@@ -145,6 +145,7 @@ async def get_original(call: Call) -> Reply:
 @route("PATCH", ORIGINAL, bot_auth=False)
 async def edit_original(call: Call) -> Reply:
     _, message = _original_of(call)
+    require_editable(call.world.channels[message.channel_id])
     body: dict[str, Any] = call.body or {}
     require_form(limits.check_message(body))
     message.flags &= ~FLAG_LOADING
@@ -193,6 +194,7 @@ async def get_followup(call: Call) -> Reply:
 
 async def edit_followup(call: Call) -> Reply:
     message = _followup_of(call)
+    require_editable(call.world.channels[message.channel_id])
     body: dict[str, Any] = call.body or {}
     require_form(limits.check_message(body))
     actions.edit(call.core, message, body, call.files)

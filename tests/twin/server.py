@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from . import errors, rest_core, rest_interactions, rest_messages, rest_webhooks
+from . import actions, errors, rest_core, rest_interactions, rest_messages, rest_webhooks
 from .core import ROUTES, Call, Core, LoggedRequest, Route, UploadedFile, Violation
 from .gateway import GatewayHub
 from .ratelimits import Bucket
@@ -51,6 +51,7 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
         entry.body = body
         call = Call(core, route.method, route.path, dict(request.match_info), request.query,
                     body, files, entry.authorized)
+        actions.archive_idle_threads(core)  # Discord archives on its own clock
         decision = core.limiter.check(request.method, request.path, _buckets(call),
                                       _global_key(request, call))
         if not decision.allowed:
