@@ -1,4 +1,5 @@
-"""The Twin's knobs: rate limits, the clock and deadlines. Mixed into `Twin` (tests call them as `twin.advance(...)`)."""
+"""The Twin's knobs: rate limits, the clock and deadlines, a slow CDN, and what a moderator
+does behind the bot's back. Mixed into `Twin` (tests call them as `twin.advance(...)`)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,15 @@ class Controls:
         """How long an interaction token works for followups and @original (default 15 min);
         after it they answer 401 50027 "Invalid Webhook Token". 0 expires every token."""
         self.core.interaction_token_lifetime = seconds
+
+    # ---- the world around the bot --------------------------------------------------------
+
+    def set_cdn_latency(self, seconds: float) -> None:
+        """Delay every attachment download from the twin's CDN by `seconds`."""
+        self.core.cdn_latency = seconds
+
+    def delete_message(self, channel: HasId, message: HasId) -> None:
+        """A moderator deletes a message (any author): MESSAGE_DELETE goes out, and the
+        message is gone from REST (10008) and from channel history."""
+        target = self.world.channel(thing_id(channel))
+        actions.delete(self.core, self.world.message(target, thing_id(message)))

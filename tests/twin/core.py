@@ -51,6 +51,7 @@ class Core:
     base_url: str = ""
     interaction_deadline: float = 3.0  # seconds to send the initial response (facts #10)
     interaction_token_lifetime: float = 15 * 60  # followups and edits of @original
+    cdn_latency: float = 0.0  # seconds each attachment download waits before answering
     violations: list[Violation] = field(default_factory=list)
     requests: list[LoggedRequest] = field(default_factory=list)
 

@@ -3,6 +3,7 @@ handler, response check) in front of every REST route, plus the CDN and the gate
 
 from __future__ import annotations
 
+import asyncio
 import json
 from functools import partial
 from typing import Any
@@ -183,6 +184,8 @@ def _as_int(value: str) -> int:
 async def serve_attachment(request: web.Request, *, core: Core) -> web.StreamResponse:
     entry = LoggedRequest("GET", request.path, "/cdn/attachments", dict(request.query), None)
     core.requests.append(entry)
+    if core.cdn_latency > 0:  # a slow CDN, for tests of the bot's download deadlines
+        await asyncio.sleep(core.cdn_latency)
     stored = core.world.attachments.get(_as_int(request.match_info["attachment_id"]))
     if stored is None or stored.filename != request.match_info["filename"]:
         entry.status = 404
