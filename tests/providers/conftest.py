@@ -75,8 +75,8 @@ def instance_for(schema: dict[str, Any], seat: int) -> Any:
     """A valid instance of a (strict) JSON schema; integers are the target seat."""
     if "anyOf" in schema:
         return instance_for(schema["anyOf"][0], seat)
-    if "enum" in schema:
-        return schema["enum"][0]
+    if "enum" in schema:  # a model that follows the prompt too: the seat it was offered
+        return seat if seat in schema["enum"] else schema["enum"][0]
     kind = schema.get("type")
     kind = kind[0] if isinstance(kind, list) else kind
     if kind == "object":

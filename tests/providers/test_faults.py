@@ -77,8 +77,9 @@ LONG = ("Line 2 builds the SQL query from request input, so it can be injected; 
 def _fill(schema: dict[str, Any], seat: int, name: str = "") -> Any:
     """An instance that follows `schema` to the letter, with text as long as it allows
     (it sets no limit): 2000-character strings, 200-character kinds, one item per list."""
-    if "enum" in schema:
-        return schema["enum"][0]
+    if "enum" in schema:  # the seat the prompt offers first, which the enum allows
+        assert seat in schema["enum"]
+        return seat
     kind = schema.get("type")
     if kind == "object":
         return {k: _fill(v, seat, k) for k, v in schema.get("properties", {}).items()}
@@ -122,10 +123,12 @@ async def test_a_model_that_follows_the_sent_schema_has_its_replies_accepted(
 
 
 @pytest.mark.fakellm
-async def test_every_seat_target_is_sent_as_an_enum_of_its_candidates(
+async def test_every_seat_target_is_sent_as_an_enum_of_the_seats_in_play(
         fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    """The enum holds the candidates and the asker itself: one schema per phase, so that
+    every player's call keeps the prefix (schema included) the provider caches."""
     await run_game(setup(2), make_llm("openai"), RecordingTable(), clock=FixedClock())
-    asked = 0
+    schemas: dict[str, set[str]] = {}
     for body in fake_llm.bodies("openai"):
         schema = requested_schema("openai", body)
         if schema is None:
@@ -133,9 +136,12 @@ async def test_every_seat_target_is_sent_as_an_enum_of_its_candidates(
         text = prompt_text("openai", body)
         listed = text.rsplit("Candidates (seat numbers): ", 1)[1].split(".\n", 1)[0]
         candidates = [int(part.split(" (", 1)[0]) for part in listed.split(", ")]
-        assert schema["properties"]["target"]["enum"] == candidates
-        asked += 1
-    assert asked >= 16  # a debate and a vote for every seat at least
+        me = int(text.rsplit("YOU ARE seat ", 1)[1].split(",", 1)[0])
+        assert schema["properties"]["target"]["enum"] == sorted([*candidates, me])
+        phase = body["messages"][0]["content"][-300:]  # the shared prefix's end: its phase
+        schemas.setdefault(phase + str(sorted(schema)), set()).add(json.dumps(schema))
+    assert sum(len(s) for s in schemas.values()) >= 2
+    assert all(len(s) == 1 for s in schemas.values())  # one schema per phase
 
 
 @pytest.mark.fakellm
@@ -151,4 +157,19 @@ async def test_a_target_outside_the_candidates_is_asked_again_once_then_abstains
     assert outcome == (None, "abstained: unusable replies")
     bodies = fake_llm.bodies("openai")
     assert len(bodies) == 2  # asked, asked again once, then gave up
-    assert requested_schema("openai", bodies[0])["properties"]["target"]["enum"] == [4, 6]
+    assert requested_schema("openai", bodies[0])["properties"]["target"]["enum"] == [1, 4, 6]
+
+
+@pytest.mark.fakellm
+async def test_a_seat_that_names_itself_is_asked_again(
+        fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    fake_llm.script("openai", Scripted(text=json.dumps({"target": 1, "reason": "Me."})),
+                    Scripted(text=json.dumps({"target": 6, "reason": "Line 2 is wrong."})))
+    panel, dealt = deal(1, 0.0)
+    seating = players.Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
+                              "x = 1\n", "python")
+    seen = {"candidates": (4, 6), "statements": {}, "accusations": ()}
+    vote, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
+    assert vote is not None and vote.target == 6
+    retry = prompt_text("openai", fake_llm.bodies("openai")[1])
+    assert "target 1 is not one of the candidates [4, 6]" in retry

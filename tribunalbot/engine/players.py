@@ -188,6 +188,15 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
     return None
 
 
+def _in_play(seat: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats a structured reply may name: every seat still in play, the same for every
+    player of the phase. Providers cache a prompt only with an identical response schema
+    (OpenAI puts it before the system message), so a per-seat enum would cost the shared
+    prefix its cache on every debate and vote call; naming oneself is caught like any other
+    seat outside the candidates."""
+    return tuple(sorted({*candidates, seat}))
+
+
 def seen_by(seat: int, active: list[int], statements: dict[int, str],
             accusations: tuple[tuple[int, int, int, str], ...]) -> dict[str, object]:
     """What a player knows when it debates or votes, for the Task."""
@@ -203,7 +212,8 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     words = accusation_words(seating.settings.word_budget)
     task_text = prompts.debate_task(names, words)
     reply: DebateReply | None = await _json_with_retries(
-        llm, seating, seat, "debate", rnd, shared, task_text, debate_schema(candidates), seen)
+        llm, seating, seat, "debate", rnd, shared, task_text,
+        debate_schema(_in_play(seat, candidates)), seen)
     if reply is None:
         return ev.Accusation(round=rnd, seat=seat, target=candidates[0], quote="",
                              text=LOST_TEXT, notes=LOST_NOTE)
@@ -224,7 +234,7 @@ async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     names = [(s, seating.personas[s].name) for s in candidates]
     reply: VoteReply | None = await _json_with_retries(
         llm, seating, seat, "vote", rnd, shared, prompts.vote_task(names, VOTE_REASON_WORDS),
-        vote_schema(candidates), seen)
+        vote_schema(_in_play(seat, candidates)), seen)
     if reply is None:
         return None, "abstained: unusable replies"
     lucky = seating.dealt.event == "lucky_wheel" and seat in seating.dealt.event_seats
