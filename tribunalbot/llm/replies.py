@@ -15,9 +15,9 @@ part as fields.
 One schema: what is validated is exactly what the provider was sent, or looser. Strict modes
 cannot express string lengths (`structured.strict_schema` drops them), so no length is ever
 a reason to reject a reply: over-long strings are clipped, a malformed planted entry is dropped,
-and a missing optional field takes its default. A seat outside the candidates is sent as an
-enum where the mechanism allows, but validated as any integer, so the engine can re-ask once
-and then let the seat abstain instead of failing the call.
+and a missing optional field takes its default. The seats a reply may name are sent as an
+enum where the mechanism allows, but validated as any integer, so that a seat outside its
+candidates is the engine's to handle (ask again once, then abstain), not a failed call.
 
 This module sits below the engine (the offline player imports it too), so it never imports
 `tribunalbot.engine`.
@@ -115,24 +115,24 @@ class VoteReply(BaseModel):
     reason: ReasonText = Field(description="one or two sentences")
 
 
-def _with_candidates(base: type[BaseModel], description: str,
-                     candidates: tuple[int, ...]) -> type[BaseModel]:
+def _with_seats(base: type[BaseModel], description: str,
+                seats: tuple[int, ...]) -> type[BaseModel]:
     # The enum only shapes the schema that is sent; validation stays `int` (looser).
-    target = Field(description=description, json_schema_extra={"enum": list(candidates)})
+    target = Field(description=description, json_schema_extra={"enum": list(seats)})
     model: type[BaseModel] = create_model(base.__name__, __base__=base, target=(int, target))
     return model
 
 
 @lru_cache(maxsize=256)
-def debate_schema(candidates: tuple[int, ...]) -> type[DebateReply]:
-    """`DebateReply` whose sent schema lists `candidates` as the only targets."""
-    return _with_candidates(DebateReply, _DEBATE_TARGET, candidates)  # type: ignore[return-value]
+def debate_schema(seats: tuple[int, ...]) -> type[DebateReply]:
+    """`DebateReply` whose sent schema allows only `seats` as the target."""
+    return _with_seats(DebateReply, _DEBATE_TARGET, seats)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=256)
-def vote_schema(candidates: tuple[int, ...]) -> type[VoteReply]:
-    """`VoteReply` whose sent schema lists `candidates` as the only targets."""
-    return _with_candidates(VoteReply, _VOTE_TARGET, candidates)  # type: ignore[return-value]
+def vote_schema(seats: tuple[int, ...]) -> type[VoteReply]:
+    """`VoteReply` whose sent schema allows only `seats` as the target."""
+    return _with_seats(VoteReply, _VOTE_TARGET, seats)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
