@@ -6,9 +6,10 @@ import signal
 from collections import Counter
 
 from tests.chaos import thread
+from tests.chaos.faults import Seen
 from tests.chaos.harness import Played
 from tests.chaos.process import TERM_GRACE_SECONDS, Exit
-from tests.chaos.scenarios import SEAT_NAMES, Scenario
+from tests.chaos.scenarios import SEAT_NAMES
 
 
 def run_problems(played: Played) -> list[str]:
@@ -16,8 +17,7 @@ def run_problems(played: Played) -> list[str]:
     problems = list(played.problems)
     for outcome in played.outcomes:
         if not outcome.reached:
-            problems.append(f"{outcome.step.describe()}: never reached (life "
-                            f"{outcome.life}, waited for its request)")
+            problems.append(f"{outcome.step.describe()}: never reached ({outcome.missed})")
         elif outcome.error is not None:
             problems.append(f"{outcome.step.describe()}: acting failed: {outcome.error}")
     problems += [f"Discord would have refused: {v}" for v in played.violations]
@@ -57,7 +57,7 @@ def human_verdicts(played: Played) -> str:
     return next((f["value"] for f in fields if f["name"] == "Human verdicts"), "(no field)")
 
 
-def sigterm_exits(played: Played, scenario: Scenario) -> list[str]:
+def sigterm_exits(played: Played) -> list[str]:
     """After SIGTERM the bot exits with code 0 within the grace period."""
     exits: list[tuple[str, Exit | None]] = [
         (o.step.describe(), o.exit) for o in played.outcomes
@@ -93,11 +93,37 @@ def same_thread(played: Played, baseline: Played) -> list[str]:
     def where(message_id: int) -> str:
         return played.ended_by(played.life_of.get(message_id, 0))
 
-    problems = thread.differences(baseline.entries, played.entries, where, where)
+    problems = thread.differences(baseline.entries, played.entries, where,
+                                  lambda *place: lost_at(played, *place))
     if human_verdicts(played) != human_verdicts(baseline):
         problems.append(f"Human verdicts {human_verdicts(played)!r}, the uninterrupted game "
                         f"has {human_verdicts(baseline)!r}")
     return problems
+
+
+def lost_at(played: Played, missing: thread.Entry, before: int | None,
+            after: int | None) -> str:
+    """The kill point whose request carried the missing post, else the kills between the
+    lives that posted its neighbours."""
+    for outcome in played.outcomes:
+        if outcome.seen is not None and request_key(outcome.seen) == missing.key:
+            return f"its request came at {outcome.step.describe()}"
+    first = played.life_of.get(before, 1) if before is not None else 1
+    last = played.life_of.get(after, len(played.lives)) if after is not None else len(
+        played.lives)
+    kills = [o.step.describe() for o in played.outcomes
+             if o.exit is not None and first <= o.life < last]
+    if not kills:
+        return f"never requested, in life {first}, with no kill around it"
+    return f"never requested; lost between life {first} and life {last}, across " + \
+        "; ".join(kills)
+
+
+def request_key(seen: Seen) -> tuple[str, str]:
+    """What a request would have shown in the thread, as a thread entry's key."""
+    persona = seen.route.startswith("/webhooks/") and (seen.body or {}).get("username")
+    author = str(persona) if persona else thread.BOT
+    return author, thread.text_of(seen.content, seen.embeds, seen.files)
 
 
 def thread_dump(played: Played) -> str:

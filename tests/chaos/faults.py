@@ -32,15 +32,19 @@ class Seen:
     route: str  # the route template, e.g. /webhooks/{webhook_id}/{webhook_token}
     query: Mapping[str, str]
     body: dict[str, Any] | None  # the JSON body, or a multipart request's payload_json
-    multipart: bool  # the request carries files
+    files: tuple[str, ...]  # names of the files the request carries
 
     @property
     def content(self) -> str:
         return str((self.body or {}).get("content") or "")
 
     @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return list((self.body or {}).get("embeds") or [])
+
+    @property
     def embed_titles(self) -> list[str]:
-        return [str(e.get("title") or "") for e in (self.body or {}).get("embeds") or []]
+        return [str(e.get("title") or "") for e in self.embeds]
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,11 @@ Act = Callable[[Step], Awaitable[None]]
 
 
 @dataclass
-class _Armed:
+class Armed:
     step: Step
     act: Act
-    fired: asyncio.Future[None]
+    fired: asyncio.Future[None]  # done once the act is over (its exception, if it failed)
+    seen: Seen | None = None  # the request that triggered it
 
 
 class FaultInjector:
@@ -82,29 +87,34 @@ class FaultInjector:
     rate limits and the spec check), and acts around the handler that stores the message."""
 
     def __init__(self) -> None:
-        self._armed: _Armed | None = None
+        self._armed: Armed | None = None
         self._background: set[asyncio.Task[None]] = set()
 
-    def arm(self, step: Step, act: Act) -> asyncio.Future[None]:
+    def arm(self, step: Step, act: Act) -> Armed:
         fired: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._armed = _Armed(step, act, fired)
-        return fired
+        self._armed = Armed(step, act, fired)
+        return self._armed
 
     def disarm(self) -> None:
         self._armed = None
 
+    @property
+    def armed(self) -> bool:
+        """A step waits for its request (False once it fired, or when none is armed)."""
+        return self._armed is not None
+
     def wrap(self, route: Route) -> Route:
         async def handler(call: Call) -> Reply:
-            armed = self._armed
-            if armed is None or not armed.step.match(_seen(call)):
+            armed, seen = self._armed, _seen(call)
+            if armed is None or not armed.step.match(seen):
                 return await route.handler(call)
-            self._armed = None
+            self._armed, armed.seen = None, seen
             return await self._fire(armed, call, route.handler)
 
         handler.chaos_wrapped = True  # type: ignore[attr-defined]
         return Route(route.method, route.path, handler, route.bot_auth)
 
-    async def _fire(self, armed: _Armed, call: Call, handler: Handler) -> Reply:
+    async def _fire(self, armed: Armed, call: Call, handler: Handler) -> Reply:
         step = armed.step
         if step.stage == "request":
             await _run(armed)
@@ -122,7 +132,7 @@ class FaultInjector:
         return reply
 
 
-async def _run(armed: _Armed) -> None:
+async def _run(armed: Armed) -> None:
     try:
         await armed.act(armed.step)
     except Exception as exc:  # told to the waiting harness, which reports it
@@ -135,4 +145,5 @@ async def _run(armed: _Armed) -> None:
 
 def _seen(call: Call) -> Seen:
     body = call.body if isinstance(call.body, dict) else None
-    return Seen(call.method, call.route, call.query, body, bool(call.files))
+    return Seen(call.method, call.route, call.query, body,
+                tuple(f.filename for f in call.files))

@@ -12,8 +12,9 @@ from typing import Any
 import tests.twin.server as server_module
 from tests.chaos import thread
 from tests.chaos.botproc import Env
-from tests.chaos.faults import FaultInjector, Step, Vote
+from tests.chaos.faults import FaultInjector, Seen, Step, Vote
 from tests.chaos.process import Exit, Launcher, Life
+from tests.twin.core import ROUTES
 from tests.twin.model import Message
 from tests.twin.twin import Twin
 
@@ -22,7 +23,8 @@ SEED = 20240611
 VOTE_WINDOW = 2  # seconds; a resumed window starts again, so it must stay short
 MAX_ROUNDS = 2
 STEP_TIMEOUT = 15.0  # a life's start (~1 s) plus a phase, with room for a loaded machine
-REVEAL_TIMEOUT = 40.0
+REVEAL_TIMEOUT = 30.0
+TRANSCRIPT_TIMEOUT = 10.0  # it follows the reveal at once; only a bug makes this wait
 SESSION_TIMEOUT = 10.0
 
 
@@ -34,13 +36,14 @@ class ChaosTwin(Twin):
     injector: FaultInjector = field(default_factory=FaultInjector)
 
     async def start(self) -> None:
-        original = server_module.ROUTES
-        # Only while this twin builds its app: the registry itself stays untouched.
-        server_module.ROUTES = [self.injector.wrap(r) for r in original]
+        # build_app reads the registry through the server module's name for it: rebinding
+        # that name while this twin builds its app wraps its routes and leaves the registry
+        # (tests.twin.core.ROUTES) itself untouched.
+        server_module.ROUTES = [self.injector.wrap(r) for r in ROUTES]  # type: ignore[attr-defined]
         try:
             await super().start()
         finally:
-            server_module.ROUTES = original
+            server_module.ROUTES = ROUTES  # type: ignore[attr-defined]
         if not self._wrapped():
             raise RuntimeError("the twin no longer builds its routes from server.ROUTES")
 
@@ -58,6 +61,8 @@ class Outcome:
     step: Step
     life: int  # the life that was running when the step was armed
     reached: bool = False
+    missed: str = ""  # why it was not reached
+    seen: Seen | None = None  # the request it acted on
     error: str | None = None
     exit: Exit | None = None
 
@@ -85,7 +90,10 @@ class Played:
     def ended_by(self, life: int) -> str:
         step = next((o.step for o in self.outcomes if o.exit is not None and o.life == life),
                     None)
-        return f"life {life}" + (f" (ended by {step.describe()})" if step else "")
+        if step is not None:
+            return f"life {life} (ended by {step.describe()})"
+        last = life == len(self.lives)
+        return f"life {life}" + (" (the last, stopped after the reveal)" if last else "")
 
 
 class Driver:
@@ -115,16 +123,24 @@ class Driver:
     async def play_step(self, step: Step) -> Outcome:
         life = self.launcher.current
         outcome = Outcome(step, life.number)
-        fired = self.twin.injector.arm(step, self.act)
+        injector = self.twin.injector
+        armed = injector.arm(step, self.act)
+        fired = armed.fired
+
+        def settled() -> bool:
+            # Once triggered, the step is acting (its kill ends the life): wait for it.
+            return fired.done() or (injector.armed and (
+                not life.running or self.find(thread.is_reveal) is not None))
+
         with contextlib.suppress(TimeoutError):  # not reached: reported by the checks
-            await self.twin.wait_for(lambda: fired.done() or not life.running
-                                     or self.find(thread.is_reveal), STEP_TIMEOUT)
-        self.twin.injector.disarm()
+            await self.twin.wait_for(settled, STEP_TIMEOUT)
+        triggered = not injector.armed
+        injector.disarm()
         if not fired.done():
-            if not life.running and not self.find(thread.is_reveal):
-                await self.after_crash(life)
+            outcome.missed = (f"its request came, but acting on it took over {STEP_TIMEOUT:.0f}"
+                              " s" if triggered else await self.why_missed(life))
             return outcome
-        outcome.reached = True
+        outcome.reached, outcome.seen = True, armed.seen
         if fired.exception() is not None:
             outcome.error = repr(fired.exception())
         if step.signal is not None:
@@ -132,6 +148,14 @@ class Driver:
             self.attribute(life)
             await self.new_life()
         return outcome
+
+    async def why_missed(self, life: Life) -> str:
+        if self.find(thread.is_reveal) is not None:
+            return "the game reached the reveal without that request"
+        if not life.running:
+            await self.after_crash(life)
+            return f"life {life.number} ended by itself first"
+        return f"no such request within {STEP_TIMEOUT:.0f} s"
 
     async def act(self, step: Step) -> None:
         """Run by the injector while the bot is held at the step: votes, then the signal."""
@@ -155,15 +179,16 @@ class Driver:
 
     async def wait_for_end(self) -> None:
         """The reveal and then the transcript; a bot that dies on its own is restarted."""
-        for probe in (thread.is_reveal, thread.is_transcript):
+        for probe, limit in ((thread.is_reveal, REVEAL_TIMEOUT),
+                             (thread.is_transcript, TRANSCRIPT_TIMEOUT)):
             while not self.find(probe):
                 life = self.launcher.current
                 try:
                     await self.twin.wait_for(lambda p=probe, lf=life: self.find(p)  # type: ignore[misc]
-                                             or not lf.running, REVEAL_TIMEOUT)
+                                             or not lf.running, limit)
                 except TimeoutError:
                     self.problems.append(f"no {probe.__name__[3:]} message within "
-                                         f"{REVEAL_TIMEOUT:.0f} s")
+                                         f"{limit:.0f} s")
                     return
                 if not life.running and not await self.after_crash(life):
                     return

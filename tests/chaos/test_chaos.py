@@ -34,7 +34,7 @@ def test_a_killed_and_restarted_game_reads_as_if_never_interrupted(
         pytest.fail("the uninterrupted reference game failed; see its own test",
                     pytrace=False)
     played = asyncio.run(play(scenario.steps, tmp_path, CODE, launchers))
-    problems = (checks.run_problems(played) + checks.sigterm_exits(played, scenario)
+    problems = (checks.run_problems(played) + checks.sigterm_exits(played)
                 + checks.single_messages(played) + checks.votes_counted(played)
                 + checks.same_thread(played, baseline))
     if problems:

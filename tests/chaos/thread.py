@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tests.twin.model import Message
 
@@ -72,10 +73,15 @@ def entry(message: Message) -> Entry:
 
 
 def _text(message: Message) -> str:
-    parts = [message.content] if message.content else []
-    for embed in message.embeds:
+    return text_of(message.content, message.embeds, [a.filename for a in message.attachments])
+
+
+def text_of(content: str, embeds: Sequence[dict[str, Any]], files: Sequence[str]) -> str:
+    """A message's text as compared; also built from a request, to name what it carried."""
+    parts = [content] if content else []
+    for embed in embeds:
         parts.append(f"[embed] {embed.get('title') or ''}\n{embed.get('description') or ''}")
-    parts += [f"[file] {a.filename}" for a in message.attachments]
+    parts += [f"[file] {name}" for name in files]
     return TIMESTAMP.sub("<t:…>", "\n".join(parts))
 
 
@@ -87,45 +93,78 @@ def normalize(messages: Sequence[Message]) -> list[Entry]:
 # ---- differences -------------------------------------------------------------------------
 
 WhereFrom = Callable[[int], str]  # message id -> which bot life posted it, in words
+# A missing post, and the ids of the messages around the place where it should be (None at
+# either end of the thread) -> where it was lost, in words.
+LostAt = Callable[[Entry, int | None, int | None], str]
+Key = tuple[str, str]
 
 
 def differences(expected: Sequence[Entry], got: Sequence[Entry], where: WhereFrom,
-                lost_after: WhereFrom) -> list[str]:
-    """Every post that is doubled or missing (with the life that posted it, or the kill after
-    which it was lost), then the first place where the order differs."""
+                lost_at: LostAt) -> list[str]:
+    """Every post that is doubled, missing or reworded (with the life that posted it, or
+    where it was lost), then the first place where the order differs. The status
+    placeholder is left to the caller's own count."""
     want, have = Counter(e.key for e in expected), Counter(e.key for e in got)
-    problems: list[str] = []
-    for key in _ordered_keys(expected, got):
-        if have[key] > want[key]:
-            copies = [e for e in got if e.key == key]
-            lives = ", ".join(where(e.message_id) for e in copies)
-            problems.append(f"{copies[0].describe()} posted {have[key]}× (expected "
-                            f"{want[key]}): {lives}")
-        elif have[key] < want[key]:
-            first = next(e for e in expected if e.key == key)
-            problems.append(f"{first.describe()} missing (expected {want[key]}×, got "
-                            f"{have[key]}×): lost {_lost_at(expected, got, first, lost_after)}")
-    if not problems:
-        problems += _order(expected, got)
-    return problems
+    keys = [k for k in _ordered_keys(expected, got) if k[1] != STATUS]
+    missing = [k for k in keys if have[k] < want[k]]
+    extra = [k for k in keys if have[k] > want[k]]
+    problems = []
+    for lost in list(missing):
+        instead = next((k for k in extra if _kind(k) == _kind(lost) and not want[k]
+                        and not have[lost]), None)
+        if instead is not None:  # same speaker and kind, other words: it was redone
+            missing.remove(lost)
+            extra.remove(instead)
+            problems.append(_reworded(_first(expected, lost), _first(got, instead), where))
+    for key in extra:
+        copies = [e for e in got if e.key == key]
+        lives = ", ".join(where(e.message_id) for e in copies)
+        expectation = f"expected {want[key]}" if want[key] else "not in the uninterrupted game"
+        problems.append(f"{copies[0].describe()} posted {have[key]}× ({expectation}): {lives}")
+    for key in missing:
+        first = _first(expected, key)
+        before, after = _neighbours(expected, got, first)
+        problems.append(f"{first.describe()} missing (expected {want[key]}×, got "
+                        f"{have[key]}×): {lost_at(first, before, after)}")
+    return problems or _order(expected, got)
 
 
-def _ordered_keys(expected: Sequence[Entry], got: Sequence[Entry]) -> list[tuple[str, str]]:
-    seen: dict[tuple[str, str], None] = {}
+def _kind(key: Key) -> tuple[str, str]:
+    author, text = key
+    if author == BOT:
+        return author, " ".join(text.split()[:3])
+    return author, "accusation" if text.startswith("**I accuse") else "statement"
+
+
+def _first(entries: Sequence[Entry], key: Key) -> Entry:
+    return next(e for e in entries if e.key == key)
+
+
+def _reworded(want: Entry, have: Entry, where: WhereFrom) -> str:
+    at = next((i for i, (a, b) in enumerate(zip(want.text, have.text, strict=False))
+               if a != b), min(len(want.text), len(have.text)))
+    start = max(at - 20, 0)
+    return (f"{want.describe()} reads differently (posted by {where(have.message_id)}); from "
+            f"character {at}: expected «{clip(want.text[start:], 60)}», got "
+            f"«{clip(have.text[start:], 60)}»")
+
+
+def _ordered_keys(expected: Sequence[Entry], got: Sequence[Entry]) -> list[Key]:
+    seen: dict[Key, None] = {}
     for item in [*expected, *got]:
         seen.setdefault(item.key, None)
     return list(seen)
 
 
-def _lost_at(expected: Sequence[Entry], got: Sequence[Entry], missing: Entry,
-             lost_after: WhereFrom) -> str:
-    """The kill that ended the life which posted what comes just before the missing post."""
-    present = {e.key: e.message_id for e in reversed(got)}
+def _neighbours(expected: Sequence[Entry], got: Sequence[Entry],
+                missing: Entry) -> tuple[int | None, int | None]:
+    """The posted messages that come just before and just after the missing one."""
+    present = {e.key: e.message_id for e in reversed(got) if e.text != STATUS}
     index = expected.index(missing)
-    for earlier in reversed(expected[:index]):
-        if earlier.key in present:
-            return lost_after(present[earlier.key])
-    return "before anything of the game was posted"
+    before = next((present[e.key] for e in reversed(expected[:index]) if e.key in present),
+                  None)
+    after = next((present[e.key] for e in expected[index + 1:] if e.key in present), None)
+    return before, after
 
 
 def _order(expected: Sequence[Entry], got: Sequence[Entry]) -> list[str]:
