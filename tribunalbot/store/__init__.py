@@ -21,6 +21,7 @@ from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
+from tribunalbot.store.outbox import OutboxRepo, Shown
 from tribunalbot.store.votes import (
     CatchRates,
     GameSummary,
@@ -30,8 +31,19 @@ from tribunalbot.store.votes import (
 )
 
 __all__ = [
-    "CatchRates", "EventSink", "GameSummary", "LeaderboardRow", "Retrieved", "Store",
-    "StoreError", "StoredGame", "UsageTotals", "VoteRejected", "Webhook", "connect_store",
+    "CatchRates",
+    "EventSink",
+    "GameSummary",
+    "LeaderboardRow",
+    "Retrieved",
+    "Shown",
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "UsageTotals",
+    "VoteRejected",
+    "Webhook",
+    "connect_store",
     "open_store",
 ]
 
@@ -46,6 +58,7 @@ class Store:
         self.games = GameRepo(db)
         self.votes = VoteRepo(db)
         self.ops = OpsRepo(db)
+        self.outbox = OutboxRepo(db)
         self.experiences = ExperienceRepo(db, share_across_guilds=share_experience_across_guilds)
         self.top_k = experience_top_k
 
