@@ -4,21 +4,30 @@ message after any restart (registered in `setup_hook`)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from cogs.text import clip
 
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
-
 GAME_ID = r"(?P<game>[0-9a-f]{12})"
 
 
-def _bot(interaction: discord.Interaction[Any]) -> TribunalBot:
-    bot: TribunalBot = interaction.client
-    return bot
+class BallotKeeper(Protocol):
+    """What a click needs of the game runner (declared here: the runner's module imports
+    this one, so this one cannot import it)."""
+
+    async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str: ...
+    async def close_ballot_early(self, game_id: str, user: discord.abc.User,
+                                 moderator: bool) -> str: ...
+
+
+class _HasKeeper(Protocol):
+    runner: BallotKeeper
+
+
+def _keeper(interaction: discord.Interaction[Any]) -> BallotKeeper:
+    return cast(_HasKeeper, interaction.client).runner
 
 
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -35,7 +44,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"], int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answer = await _bot(interaction).runner.cast_vote(self.game_id, interaction.user,
+        answer = await _keeper(interaction).cast_vote(self.game_id, interaction.user,
                                                           self.seat)
         await interaction.response.send_message(answer, ephemeral=True)
 
@@ -55,7 +64,7 @@ class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answer = await _bot(interaction).runner.close_ballot_early(
+        answer = await _keeper(interaction).close_ballot_early(
             self.game_id, interaction.user, is_moderator(interaction))
         await interaction.response.send_message(answer, ephemeral=True)
 
@@ -66,9 +75,13 @@ def is_moderator(interaction: discord.Interaction[Any]) -> bool:
     return perms.manage_threads or perms.manage_guild
 
 
-def ballot_view(game_id: str, choices: list[tuple[int, str]]) -> discord.ui.View:
+def ballot_view(game_id: str, choices: list[tuple[int, str]], *,
+                disabled: bool = False) -> discord.ui.View:
+    """The ballot's buttons; `disabled` once it closed (a click would only hear "closed")."""
     view = discord.ui.View(timeout=None)
-    for seat, name in choices:
-        view.add_item(VoteButton(game_id, seat, name))
-    view.add_item(CloseBallotButton(game_id))
+    items: list[VoteButton | CloseBallotButton] = [VoteButton(game_id, s, n) for s, n in choices]
+    items.append(CloseBallotButton(game_id))
+    for item in items:
+        item.item.disabled = disabled
+        view.add_item(item)
     return view

@@ -1,35 +1,37 @@
 """Posting into a game's thread: one reused webhook per parent channel for the personas, the
-bot itself for the clerk's messages, paced and split, never pinging anyone."""
+bot itself for the clerk's messages, paced, one message at a time, never pinging anyone.
+
+Every send returns the message id, so the table can write it down at once (the outbox)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from cogs.text import safe_username, split_message
-from tribunalbot.store import Webhook
-
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
+from cogs.text import safe_username
+from tribunalbot.store import Store, Webhook
 
 log = logging.getLogger(__name__)
 WEBHOOK_NAME = "Tribunal Reviewers"
 NO_PINGS = discord.AllowedMentions.none()
+RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have made
 
 
 class ThreadPoster:
-    def __init__(self, bot: TribunalBot, guild_id: int, parent_id: int, thread_id: int,
-                 interval: float) -> None:
-        self.bot, self.guild_id, self.parent_id = bot, guild_id, parent_id
+    def __init__(self, client: discord.Client, store: Store, guild_id: int, parent_id: int,
+                 thread_id: int, interval: float) -> None:
+        self.client, self.store = client, store
+        self.guild_id, self.parent_id = guild_id, parent_id
         self.thread = discord.Object(thread_id)
         self.interval = interval
         self._lock = asyncio.Lock()
         self._last = 0.0
         self._hook: discord.Webhook | None = None
+        self._held = False
 
     async def _pace(self) -> None:
         """Posts keep a readable rhythm and stay under the per-channel rate limit."""
@@ -38,33 +40,50 @@ class ThreadPoster:
             await asyncio.sleep(wait)
         self._last = time.monotonic()
 
-    async def as_persona(self, name: str, avatar_url: str | None, content: str) -> None:
-        async with self._lock:
-            for chunk in split_message(content):
-                await self._pace()
-                await self._send_hook(chunk, safe_username(name), avatar_url)
+    async def _turn(self) -> None:
+        """Wait for the lock; once the poster is held for shutdown, wait to be cancelled."""
+        await self._lock.acquire()
+        if self._held:
+            self._lock.release()
+            await asyncio.Event().wait()  # the game task is cancelled by the shutdown
 
-    async def _send_hook(self, content: str, username: str, avatar_url: str | None) -> None:
+    async def hold(self) -> None:
+        """Let the post in flight finish, then let no other start (graceful shutdown)."""
+        async with self._lock:
+            self._held = True
+
+    async def as_persona(self, name: str, avatar_url: str | None, content: str) -> int:
+        """Post one message (at most 2000 characters) as a persona; returns its id."""
+        await self._turn()
+        try:
+            await self._pace()
+            return await self._send_hook(content, safe_username(name), avatar_url)
+        finally:
+            self._lock.release()
+
+    async def _send_hook(self, content: str, username: str, avatar_url: str | None) -> int:
         for attempt in (1, 2):
             hook = await self._webhook()
             try:
-                await hook.send(content, username=username, avatar_url=avatar_url,
-                                thread=self.thread, wait=True, allowed_mentions=NO_PINGS)
-                return
+                sent = await hook.send(content, username=username, avatar_url=avatar_url,
+                                       thread=self.thread, wait=True, allowed_mentions=NO_PINGS)
+                return sent.id
             except discord.NotFound:
                 # Someone deleted the webhook: never reuse a dead one; make a new one once.
                 log.warning("webhook for channel %s is gone; recreating", self.parent_id)
-                await self.bot.store.ops.delete_webhook(str(self.parent_id))
+                await self.store.ops.delete_webhook(str(self.parent_id))
                 self._hook = None
                 if attempt == 2:
                     raise
+        raise AssertionError("unreachable")
 
     async def as_bot(self, content: str | None = None, *, embed: discord.Embed | None = None,
                      view: discord.ui.View | None = None,
                      file: discord.File | None = None) -> discord.Message:
-        async with self._lock:
+        await self._turn()
+        try:
             await self._pace()
-            channel = await self._thread_channel()
+            channel = await self.thread_channel()
             kwargs: dict[str, Any] = {"allowed_mentions": NO_PINGS}
             if embed is not None:
                 kwargs["embed"] = embed
@@ -73,12 +92,46 @@ class ThreadPoster:
             if file is not None:
                 kwargs["file"] = file
             return await channel.send(content, **kwargs)
+        finally:
+            self._lock.release()
 
-    async def _thread_channel(self) -> discord.Thread:
-        channel = self.bot.get_channel(self.thread.id)
+    async def edit(self, message_id: int, *, content: str | None = None,
+                   view: discord.ui.View | None = None) -> None:
+        """Edit one of the bot's messages by id (raises NotFound when it was deleted)."""
+        channel = await self.thread_channel()
+        kwargs: dict[str, Any] = {}
+        if content is not None:
+            kwargs.update(content=content, allowed_mentions=NO_PINGS)
+        if view is not None:
+            kwargs["view"] = view
+        await channel.get_partial_message(message_id).edit(**kwargs)
+
+    async def exists(self, message_id: int) -> bool:
+        channel = await self.thread_channel()
+        try:
+            await channel.fetch_message(message_id)
+        except discord.NotFound:
+            return False
+        return True
+
+    async def ours_after(self, after_id: int) -> list[discord.Message]:
+        """Messages of this bot or its webhook newer than `after_id`, oldest first."""
+        channel = await self.thread_channel()
+        hook = await self.store.ops.webhook(str(self.parent_id))
+        me = self.client.user.id if self.client.user else 0
+        found = []
+        async for message in channel.history(limit=RECENT_LIMIT,
+                                             after=discord.Object(after_id), oldest_first=True):
+            by_hook = hook is not None and str(message.webhook_id) == hook.webhook_id
+            if by_hook or message.author.id == me:
+                found.append(message)
+        return found
+
+    async def thread_channel(self) -> discord.Thread:
+        channel = self.client.get_channel(self.thread.id)
         if isinstance(channel, discord.Thread):
             return channel
-        fetched = await self.bot.fetch_channel(self.thread.id)  # archived threads leave the cache
+        fetched = await self.client.fetch_channel(self.thread.id)  # archived: not cached
         assert isinstance(fetched, discord.Thread)
         return fetched
 
@@ -88,10 +141,11 @@ class ThreadPoster:
         return self._hook
 
     async def _stored_or_new_webhook(self) -> discord.Webhook:
-        stored = await self.bot.store.ops.webhook(str(self.parent_id))
+        stored = await self.store.ops.webhook(str(self.parent_id))
         if stored is not None:
-            return discord.Webhook.partial(int(stored.webhook_id), stored.token, client=self.bot)
-        parent = self.bot.get_channel(self.parent_id) or await self.bot.fetch_channel(
+            return discord.Webhook.partial(int(stored.webhook_id), stored.token,
+                                           client=self.client)
+        parent = self.client.get_channel(self.parent_id) or await self.client.fetch_channel(
             self.parent_id)
         assert isinstance(parent, discord.TextChannel)
         # Only webhooks this app created come with a token, and only they can carry buttons.
@@ -99,7 +153,7 @@ class ThreadPoster:
         if hook is None:
             hook = await parent.create_webhook(name=WEBHOOK_NAME)
         assert hook.token is not None
-        await self.bot.store.ops.save_webhook(Webhook(
+        await self.store.ops.save_webhook(Webhook(
             channel_id=str(self.parent_id), guild_id=str(self.guild_id),
             webhook_id=str(hook.id), token=hook.token))
         return hook

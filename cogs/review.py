@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.ids import new_game_id, new_seed
-
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -41,7 +39,7 @@ class PasteModal(discord.ui.Modal, title="Code for the Tribunal"):
 
 
 class Review(commands.Cog):
-    def __init__(self, bot: TribunalBot) -> None:
+    def __init__(self, bot: TribunalClient) -> None:
         self.bot = bot
         self.last_game: dict[int, float] = {}  # user id -> monotonic time of their last game
         self.menu = app_commands.ContextMenu(name="Send to Tribunal", callback=self.from_message)
@@ -59,12 +57,7 @@ class Review(commands.Cog):
     async def review(self, interaction: Interaction, code: str | None = None,
                      file: discord.Attachment | None = None) -> None:
         if file is not None:
-            limit = self.bot.config.game.max_code_bytes
-            if file.size > limit:
-                await _refuse(interaction, f"{file.filename} is {file.size:,} bytes; the limit "
-                              f"is {limit:,} bytes.")
-                return
-            await self.begin(interaction, await file.read(), file.filename)
+            await self._from_attachment(interaction, file)
         elif code:
             await self.begin(interaction, code.encode(), "the code option")
         else:
@@ -72,33 +65,55 @@ class Review(commands.Cog):
 
     async def from_message(self, interaction: Interaction, message: discord.Message) -> None:
         if message.attachments:
-            attachment = message.attachments[0]
-            if attachment.size > self.bot.config.game.max_code_bytes:
-                await _refuse(interaction, f"{attachment.filename} is too large to review.")
-                return
-            await self.begin(interaction, await attachment.read(), attachment.filename)
+            await self._from_attachment(interaction, message.attachments[0])
             return
         code = code_from_message(message.content) or message.content
         await self.begin(interaction, code.encode(), "that message")
 
-    async def begin(self, interaction: Interaction, data: bytes, name: str) -> None:
+    async def _from_attachment(self, interaction: Interaction,
+                               attachment: discord.Attachment) -> None:
+        """Refuse what can be refused at once; answer (deferred) before the download, which
+        may take longer than Discord's 3 seconds."""
+        limit = self.bot.config.game.max_code_bytes
         problem = await self._why_not(interaction)
+        if problem is None and attachment.size > limit:
+            problem = (f"{attachment.filename} is {attachment.size:,} bytes; the limit is "
+                       f"{limit:,} bytes.")
+        if problem is not None:
+            await _refuse(interaction, problem)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            data = await attachment.read()
+        except discord.HTTPException:
+            await _refuse_deferred(interaction, f"I could not download {attachment.filename}; "
+                                   "try again in a moment.")
+            return
+        await self.begin(interaction, data, attachment.filename, checked=True)
+
+    async def begin(self, interaction: Interaction, data: bytes, name: str, *,
+                    checked: bool = False) -> None:
+        """Check the code and convene; `checked`: the member's right was checked and the
+        interaction deferred already."""
+        problem = None if checked else await self._why_not(interaction)
         if problem is None:
             try:
                 submission = check_code(data, name, self.bot.config.game.max_code_bytes)
             except CodeInputError as exc:
                 problem = f"{exc}."
         if problem is not None:
-            await _refuse(interaction, problem)
+            await (_refuse_deferred if checked else _refuse)(interaction, problem)
             return
         await self._convene(interaction, submission)
 
     async def _why_not(self, interaction: Interaction) -> str | None:
         """The first reason this member cannot start a game here, in plain words."""
         channel = interaction.channel
+        if self.bot.runner.closing:
+            return "The Tribunal is restarting; start your game again in a minute."
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             return "Run /review in a server text channel (not in a thread or a DM)."
-        overrides = await self.bot.guild_overrides(interaction.guild_id)
+        overrides = await self.bot.services.overrides(interaction.guild_id)
         allowed = overrides.get("allowed_channels") or []
         if allowed and str(channel.id) not in allowed:
             return "The Tribunal does not sit in this channel; ask a moderator where it does."
@@ -121,9 +136,12 @@ class Review(commands.Cog):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         lines = len(submission.code.splitlines())
         embed = announcement(submission.language, lines, interaction.user.display_name)
-        response = await interaction.response.send_message(embed=embed)
-        message = response.resource
-        assert isinstance(message, discord.InteractionMessage)
+        if interaction.response.is_done():  # deferred while a file was downloaded
+            message = await interaction.edit_original_response(embed=embed)
+        else:
+            response = await interaction.response.send_message(embed=embed)
+            assert isinstance(response.resource, discord.InteractionMessage)
+            message = response.resource
         self.last_game[interaction.user.id] = time.monotonic()
         game_id = new_game_id()
         try:
@@ -146,5 +164,11 @@ async def _refuse(interaction: Interaction, message: str) -> None:
     await interaction.response.send_message(message, ephemeral=True)
 
 
-async def setup(bot: TribunalBot) -> None:
+async def _refuse_deferred(interaction: Interaction, message: str) -> None:
+    """A refusal after a public deferral: the "thinking" message goes, the answer is private."""
+    await interaction.delete_original_response()
+    await interaction.followup.send(message, ephemeral=True)
+
+
+async def setup(bot: TribunalClient) -> None:
     await bot.add_cog(Review(bot))

@@ -9,7 +9,6 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -17,20 +16,18 @@ from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
 from cogs.text import clip
 from tribunalbot.codeinput import Submission
-from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameResult, GameSetup, run_game
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.routing import route_recorder
+from tribunalbot.services import GuildServices
 from tribunalbot.store import StoredGame
 from tribunalbot.store.votes import VoteRejected
 
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
-
 log = logging.getLogger(__name__)
 OUTAGE_WAITS = (60.0, 300.0, 900.0)  # seconds before each new try after a provider outage
+SHUTDOWN_GRACE = 5.0  # seconds the post in flight gets to finish at shutdown
 
 
 @dataclass
@@ -44,10 +41,11 @@ class LiveGame:
 
 
 class GameRunner:
-    def __init__(self, bot: TribunalBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, services: GuildServices) -> None:
+        self.client, self.services, self.store = client, services, services.store
         self.live: dict[str, LiveGame] = {}
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
+        self.closing = False  # set at shutdown: no new game starts
 
     def running_in(self, guild_id: int) -> int:
         return sum(1 for g in self.live.values() if g.guild_id == guild_id)
@@ -60,19 +58,18 @@ class GameRunner:
     async def start(self, *, guild_id: int, channel_id: int, thread_id: int,
                     starter: discord.abc.User, submission: Submission, game_id: str,
                     seed: int) -> None:
-        settings = await self.bot.game_settings(guild_id)
-        shared, jurors = await self.bot.store.experience_context(
+        settings = await self.services.game_settings(guild_id)
+        shared, jurors = await self.store.experience_context(
             str(guild_id), submission.code, submission.language)
         setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
                           shared, jurors)
-        await self.bot.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
-                                         starter_name=starter.display_name,
-                                         thread=str(thread_id))
+        await self.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
+                                     starter_name=starter.display_name, thread=str(thread_id))
         self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
-                    interval=await self._interval(guild_id))
+                    interval=await self.services.post_interval(guild_id))
 
     async def resume_all(self) -> None:
-        for game in await self.bot.store.unfinished_games():
+        for game in await self.store.unfinished_games():
             try:
                 await self._resume(game)
             except Exception:
@@ -85,35 +82,31 @@ class GameRunner:
             await self._append_abort(game.game_id, "it never got a thread")
             return
         try:
-            await self.bot.fetch_channel(int(game.thread_id))
+            await self.client.fetch_channel(int(game.thread_id))
         except (discord.NotFound, discord.Forbidden):
             await self._append_abort(game.game_id, "its thread is gone")
             await self._note_in_channel(int(game.channel_id), game.game_id)
             return
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
                     int(game.thread_id), int(game.starter_id), prior=game.events,
-                    interval=await self._interval(int(game.guild_id)))
+                    interval=await self.services.post_interval(int(game.guild_id)))
 
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
-        poster = ThreadPoster(self.bot, guild_id, channel_id, thread_id, interval)
-        table = DiscordTable(self.bot, setup.game_id, poster, resumed=bool(prior))
-        if prior:
-            table.shown = [e.public_view() for e in prior if e.public]
-            started = next((e for e in prior if isinstance(e, ev.GameStarted)), None)
-            if started is not None:
-                table.roster = table.roster.of(started)
+        poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
+                              interval)
+        table = DiscordTable(self.services, setup.game_id, poster)
         live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
         self.live[setup.game_id] = live
         live.task = asyncio.create_task(self._play(live, setup, prior),
                                         name=f"tribunal-{setup.game_id}")
 
     async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
-        llm = await self.bot.llm_for(live.guild_id)
-        provider = await self.bot.provider_for(live.guild_id)
-        model = (await self.bot.guild_overrides(live.guild_id)).get("model")
-        sinks = [self.bot.store.game_sink(setup.game_id),
-                 route_recorder(self.bot.store, self.bot.config, setup.game_id, provider,
+        llm = await self.services.llm_for(live.guild_id)
+        provider = await self.services.provider_for(live.guild_id)
+        model = await self.services.model_for(live.guild_id)
+        sinks = [self.store.game_sink(setup.game_id), live.table.sink(),
+                 route_recorder(self.store, self.services.config, setup.game_id, provider,
                                 model)]
         try:
             result = await self._through_outages(live, setup, llm, sinks, prior)
@@ -131,18 +124,13 @@ class GameRunner:
             self.live.pop(setup.game_id, None)
         await self._remember(live, setup, result.events, llm)
 
-    async def _interval(self, guild_id: int) -> float:
-        """Seconds between posts: the guild's pacing, else the operator's."""
-        chosen = (await self.bot.guild_overrides(guild_id)).get("post_interval_seconds")
-        return float(chosen) if chosen is not None else (
-            self.bot.config.discord.post_interval_seconds)
-
     async def _through_outages(self, live: LiveGame, setup: GameSetup, llm: LLM,
                                sinks: list[EventSink], prior: list[ev.Record]) -> GameResult:
         """A provider outage pauses the game; it picks up from its stored log after a wait,
         so nothing already said is generated again. Gives up after the last wait."""
         waits = list(self.outage_waits)
         while True:
+            await live.table.catch_up(prior)  # the thread shows what the log holds, once
             try:
                 return await run_game(setup, llm, live.table, prior=prior, sinks=sinks)
             except LLMError as exc:
@@ -154,14 +142,14 @@ class GameRunner:
                     f"⏳ The model provider is unavailable ({clip(str(exc), 300)}). The game "
                     f"is paused and will continue <t:{back}:R>.")
                 await asyncio.sleep(wait)
-                prior = (await self.bot.store.load_game(setup.game_id)).events
+                prior = (await self.store.load_game(setup.game_id)).events
 
     async def _remember(self, live: LiveGame, setup: GameSetup, events: list[ev.Record],
                         llm: LLM) -> None:
         """Distill off the critical path: the reveal is already posted."""
         try:
             record = await distill(llm, setup, events)
-            await self.bot.store.save_experience(str(live.guild_id), record, code=setup.code,
+            await self.store.save_experience(str(live.guild_id), record, code=setup.code,
                                                  game_id=setup.game_id)
         except Exception:
             log.exception("distilling game %s failed", setup.game_id)
@@ -177,7 +165,8 @@ class GameRunner:
     async def _note_in_channel(self, channel_id: int, game_id: str) -> None:
         """Tell the channel the game came from; a deleted channel simply hears nothing."""
         try:
-            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            channel = (self.client.get_channel(channel_id)
+                       or await self.client.fetch_channel(channel_id))
             if isinstance(channel, discord.TextChannel):
                 await channel.send(f"⚠️ Tribunal game `{game_id}` was closed after a restart: "
                                    "its thread is gone.")
@@ -185,15 +174,14 @@ class GameRunner:
             log.info("could not tell channel %s that game %s was closed", channel_id, game_id)
 
     async def _append_abort(self, game_id: str, reason: str) -> None:
-        seq = await self.bot.store.games.event_count(game_id)
-        await self.bot.store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
+        seq = await self.store.games.event_count(game_id)
+        await self.store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
 
     # ---- humans --------------------------------------------------------------------------
 
     async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
         try:
-            changed = await self.bot.store.cast_vote(game_id, str(user.id), user.display_name,
-                                                     seat)
+            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat)
         except VoteRejected as exc:
             return str(exc)
         live = self.live.get(game_id)
@@ -226,14 +214,14 @@ class GameRunner:
         return "The game is ended."
 
     async def shutdown(self) -> None:
-        """Stop every game task; their logs stay in the store and resume at the next start."""
-        tasks = [g.task for g in self.live.values() if g.task is not None]
-        for task in tasks:
+        """Graceful stop: no new game, the post in flight finishes, then every game task is
+        cancelled. Their logs and outboxes are in the store; they resume at the next start."""
+        self.closing = True
+        games = list(self.live.values())
+        holds = [asyncio.ensure_future(g.table.poster.hold()) for g in games]
+        if holds:
+            await asyncio.wait(holds, timeout=SHUTDOWN_GRACE)
+        tasks = [g.task for g in games if g.task is not None]
+        for task in [*holds, *tasks]:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def effective_settings(base: GameSettings, overrides: dict[str, object] | None) -> GameSettings:
-    keys = set(GameSettings.model_fields)
-    chosen = {k: v for k, v in (overrides or {}).items() if k in keys}
-    return GameSettings.model_validate({**base.model_dump(), **chosen}) if chosen else base
+        await asyncio.gather(*holds, *tasks, return_exceptions=True)

@@ -1,65 +1,208 @@
-"""The engine's `Table` in a Discord thread: renders public records, runs the ballot."""
+"""The engine's `Table` in a Discord thread: the thread is a projection of the stored log.
+
+Each public record becomes one or more messages; each message id is written to the outbox the
+moment Discord returns it. A resumed game first shows exactly the parts not yet shown, and edits
+the game's one status message and one ballot message instead of posting new ones. A message
+that went out just before a crash (sent, id not written) is found in the thread's last
+messages and claimed rather than posted twice."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 import discord
 
 from cogs import render
 from cogs.buttons import ballot_view
 from cogs.poster import ThreadPoster
+from cogs.text import safe_username, split_message
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import EventSink
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.services import GuildServices
+from tribunalbot.store.outbox import Shown, public_records
 
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
-
+log = logging.getLogger(__name__)
 PHASES = {"speak": "Reviews", "debate": "Debate", "vote": "Tribunal vote",
           "human_vote": "Human verdict", "reveal": "Reveal"}
+STATUS_PREFIX = "**Phase:**"
+BALLOT_TEXT = ("🗳️ **Who is the Troublemaker?** Vote any time, eliminated reviewers included; "
+               "you can change your vote until the ballot closes. Early, unchanged right "
+               "answers score a bonus.")
+TRANSCRIPT_TEXT = "📜 The full transcript:"
+NO_ATTACH_TEXT = ("(I could not attach the transcript: I need the Attach Files permission "
+                  "here.)")
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message a record becomes: a persona's (seat set), the bot's, or the transcript."""
+
+    content: str = ""
+    embed: discord.Embed | None = None
+    seat: int | None = None
+    transcript: bool = False
 
 
 class DiscordTable:
-    def __init__(self, bot: TribunalBot, game_id: str, poster: ThreadPoster, *,
-                 resumed: bool = False) -> None:
-        self.bot, self.game_id, self.poster = bot, game_id, poster
-        self.resumed = resumed
+    def __init__(self, services: GuildServices, game_id: str, poster: ThreadPoster) -> None:
+        self.services, self.store = services, services.store
+        self.game_id, self.poster = game_id, poster
         self.roster = render.Roster()
         self.shown: list[ev.Record] = []
         self.closed_early = asyncio.Event()
-        self.status: discord.Message | None = None
-        self.ballot_message: discord.Message | None = None
         self.phase = "Reviews"
         self.deadline: datetime | None = None
+        self._outbox = Shown()
+        self._seq = -1
+        self._orphans: list[discord.Message] = []
+        self._status_lock = asyncio.Lock()
         self._pending_refresh: asyncio.Task[None] | None = None
+
+    def sink(self) -> EventSink:
+        """An engine sink that tells the table each public record's position in the log."""
+        async def note(seq: int, record: ev.Record) -> None:
+            if record.public:
+                self._seq = seq
+        return note
+
+    # ---- catching up after a restart -----------------------------------------------------
+
+    async def catch_up(self, prior: Sequence[ev.Record]) -> None:
+        """Show what the stored log holds and the thread does not, in order."""
+        self._outbox = await self.store.outbox.shown(self.game_id)
+        self.shown = []
+        if prior:  # a game with no record yet cannot have posted anything
+            await self._find_orphans()
+        for seq, record in public_records(prior):
+            await self._present(seq, record, catching_up=True)
+        self._orphans = []
+        if self._outbox.status_message_id is not None:
+            await self.refresh_status()
+
+    async def _find_orphans(self) -> None:
+        """Our messages newer than any id written down: sent by a process that died before
+        it could write their ids. They are claimed instead of being posted again."""
+        after = self._outbox.newest_message_id() or self.poster.thread.id
+        try:
+            found = await self.poster.ours_after(after)
+        except discord.HTTPException as exc:  # no Read Message History: post as if none
+            log.warning("game %s: cannot read its thread's last messages (%s)", self.game_id,
+                        exc)
+            return
+        for message in found:
+            if self._is_ballot(message) and self._outbox.ballot_message_id is None:
+                await self._remember("ballot", message.id)
+            elif message.content.startswith(STATUS_PREFIX):
+                if self._outbox.status_message_id is None:
+                    await self._remember("status", message.id)
+            else:
+                self._orphans.append(message)
+
+    def _is_ballot(self, message: discord.Message) -> bool:
+        ids = [getattr(c, "custom_id", None) or "" for row in message.components
+               for c in getattr(row, "children", [])]
+        return any(i.startswith(f"tribunal:vote:{self.game_id}:") for i in ids)
+
+    async def _remember(self, which: str, message_id: int) -> None:
+        await self.store.outbox.set_message(self.game_id, which, str(message_id))
+        setattr(self._outbox, f"{which}_message_id", str(message_id))
 
     # ---- the Table protocol --------------------------------------------------------------
 
     async def show(self, event: ev.Record) -> None:
-        self.shown.append(event)
-        if isinstance(event, ev.GameStarted):
-            self.roster = render.Roster.of(event)
-        if isinstance(event, ev.PhaseStarted):
-            self.phase = PHASES[event.phase] + (f", round {event.round}" if event.round else "")
-        for post in render.posts_for(event, self.roster):
-            await self._post(post)
-        if isinstance(event, ev.Revealed):
-            await self._post_transcript()
-        if isinstance(event, ev.GameStarted | ev.PhaseStarted | ev.Revealed):
+        await self._present(self._seq, event, catching_up=False)
+
+    async def _present(self, seq: int, record: ev.Record, *, catching_up: bool) -> None:
+        self._absorb(record)
+        done = self._outbox.parts_of(seq)
+        for part, message in enumerate(self._messages_for(record)):
+            if part >= done:
+                message_id = await self._claim_or_send(message)
+                await self.store.outbox.add_part(self.game_id, seq, part, str(message_id))
+                self._outbox.parts.setdefault(seq, []).append(str(message_id))
+        # While catching up only a missing status message is posted (where it stands in an
+        # uninterrupted thread); an existing one is edited once at the end.
+        if isinstance(record, ev.GameStarted | ev.PhaseStarted | ev.Revealed) and (
+                not catching_up or self._outbox.status_message_id is None):
             await self.refresh_status()
 
+    def _absorb(self, record: ev.Record) -> None:
+        self.shown.append(record)
+        if isinstance(record, ev.GameStarted):
+            self.roster = render.Roster.of(record)
+        if isinstance(record, ev.PhaseStarted):
+            self.phase = PHASES[record.phase] + (f", round {record.round}" if record.round
+                                                 else "")
+
+    def _messages_for(self, record: ev.Record) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        for post in render.posts_for(record, self.roster):
+            if post.seat is None:
+                out.append(Outgoing(post.content, post.embed))
+            else:
+                out += [Outgoing(chunk, seat=post.seat) for chunk in split_message(post.content)]
+        if isinstance(record, ev.Revealed):
+            out.append(Outgoing(transcript=True))
+        return out
+
+    async def _claim_or_send(self, message: Outgoing) -> int:
+        if self._orphans:
+            orphan = self._orphans.pop(0)
+            if self._matches(orphan, message):
+                log.info("game %s: found a post the last run made without noting it",
+                         self.game_id)
+                return orphan.id
+            self._orphans = []  # not ours to claim: anything after it is not either
+        return await self._send(message)
+
+    def _matches(self, found: discord.Message, message: Outgoing) -> bool:
+        if message.transcript:
+            return found.content in (TRANSCRIPT_TEXT, NO_ATTACH_TEXT)
+        if message.seat is not None:
+            name = safe_username(self.roster.name(message.seat))
+            return (found.webhook_id is not None and found.author.name == name
+                    and found.content.strip() == message.content.strip())
+        titles = [e.title for e in found.embeds]
+        wanted = [message.embed.title] if message.embed is not None else []
+        return found.content.strip() == message.content.strip() and titles == wanted
+
+    async def _send(self, message: Outgoing) -> int:
+        if message.transcript:
+            return await self._post_transcript()
+        if message.seat is None:
+            sent = await self.poster.as_bot(message.content or None, embed=message.embed)
+            return sent.id
+        persona = PERSONA_BY_KEY[self.roster.personas[message.seat]]
+        return await self.poster.as_persona(self.roster.name(message.seat),
+                                            self.services.avatar_url(persona.avatar),
+                                            message.content)
+
+    async def _post_transcript(self) -> int:
+        text = render.transcript_markdown(self.shown, self.roster)
+        file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
+        try:
+            return (await self.poster.as_bot(TRANSCRIPT_TEXT, file=file)).id
+        except discord.Forbidden:  # the reveal is out; a missing file must not spoil the game
+            return (await self.poster.as_bot(NO_ATTACH_TEXT)).id
+
+    # ---- the ballot ----------------------------------------------------------------------
+
     async def open_ballot(self, ballot: ev.Ballot) -> None:
-        if self.resumed or self.ballot_message is not None:
-            return  # the buttons posted before a restart or an outage still work
+        """Post the one ballot of the game, or keep the one already in the thread (a deleted
+        one is posted again and its new id kept)."""
+        stored = self._outbox.ballot_message_id
+        if stored is not None and await self.poster.exists(int(stored)):
+            return
         choices = [(c.seat, c.name) for c in ballot.choices]
-        self.ballot_message = await self.poster.as_bot(
-            "🗳️ **Who is the Troublemaker?** Vote any time, eliminated reviewers included; you "
-            "can change your vote until the ballot closes. Early, unchanged right answers "
-            "score a bonus.", view=ballot_view(ballot.game_id, choices))
+        sent = await self.poster.as_bot(BALLOT_TEXT, view=ballot_view(ballot.game_id, choices))
+        await self._remember("ballot", sent.id)
 
     async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
         self.deadline = deadline
@@ -68,27 +211,20 @@ class DiscordTable:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.closed_early.wait(), timeout=remaining)
         self.deadline = None
-        await self._disable_ballot()
-        return await self.bot.store.game_votes(self.game_id)
+        await self._disable_ballot(ballot)
+        return await self.store.game_votes(self.game_id)
 
-    # ---- rendering -----------------------------------------------------------------------
-
-    async def _post(self, post: render.Post) -> None:
-        if post.seat is None:
-            await self.poster.as_bot(post.content or None, embed=post.embed)
+    async def _disable_ballot(self, ballot: ev.Ballot) -> None:
+        stored = self._outbox.ballot_message_id
+        if stored is None:
             return
-        persona = PERSONA_BY_KEY[self.roster.personas[post.seat]]
-        await self.poster.as_persona(self.roster.name(post.seat),
-                                     self.bot.avatar_url(persona.avatar), post.content)
+        view = ballot_view(ballot.game_id, [(c.seat, c.name) for c in ballot.choices],
+                           disabled=True)
+        # The votes are already stored; a button left enabled just answers "closed".
+        with contextlib.suppress(discord.HTTPException):
+            await self.poster.edit(int(stored), view=view)
 
-    async def _post_transcript(self) -> None:
-        text = render.transcript_markdown(self.shown, self.roster)
-        file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
-        try:
-            await self.poster.as_bot("📜 The full transcript:", file=file)
-        except discord.Forbidden:  # the reveal is out; a missing file must not spoil the game
-            await self.poster.as_bot("(I could not attach the transcript: I need the Attach "
-                                     "Files permission here.)")
+    # ---- the status message --------------------------------------------------------------
 
     def refresh_soon(self, delay: float = 3.0) -> None:
         """Coalesce a burst of clicks into one status edit (edits are rate limited too)."""
@@ -105,27 +241,25 @@ class DiscordTable:
             self._pending_refresh.cancel()
 
     async def refresh_status(self) -> None:
-        """One status message per game, edited in place."""
-        votes = await self.bot.store.votes.count(self.game_id)
-        parts = [f"**Phase:** {self.phase}", f"**Human votes:** {votes}"]
+        """One status message per game, edited in place; a deleted one is posted anew."""
+        async with self._status_lock:
+            content = await self._status_text()
+            stored = self._outbox.status_message_id
+            try:
+                if stored is not None:
+                    await self.poster.edit(int(stored), content=content)
+                    return
+            except discord.NotFound:
+                pass  # deleted by a moderator: post a new one and keep its id
+            except discord.HTTPException as exc:
+                log.warning("game %s: status edit failed: %s", self.game_id, exc)
+                return
+            sent = await self.poster.as_bot(content)
+            await self._remember("status", sent.id)
+
+    async def _status_text(self) -> str:
+        votes = await self.store.votes.count(self.game_id)
+        parts = [f"{STATUS_PREFIX} {self.phase}", f"**Human votes:** {votes}"]
         if self.deadline is not None:
             parts.append(f"**Ballot closes** <t:{int(self.deadline.timestamp())}:R>")
-        content = " · ".join(parts)
-        try:
-            if self.status is None:
-                self.status = await self.poster.as_bot(content)
-            else:
-                await self.status.edit(content=content)
-        except discord.HTTPException:
-            self.status = None  # e.g. deleted by a moderator: the next refresh posts anew
-
-    async def _disable_ballot(self) -> None:
-        if self.ballot_message is None:
-            return
-        view = discord.ui.View.from_message(self.ballot_message, timeout=None)
-        for item in view.children:
-            if isinstance(item, discord.ui.Button):
-                item.disabled = True
-        # The votes are already stored; a button left enabled just answers "closed".
-        with contextlib.suppress(discord.HTTPException):
-            await self.ballot_message.edit(view=view)
+        return " · ".join(parts)

@@ -6,20 +6,18 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
+from cogs.base import TribunalClient
 from cogs.buttons import is_moderator
-from cogs.runner import effective_settings
 from cogs.text import clip
 from tribunalbot.engine.personas import persona_name, strategy_name
-
-if TYPE_CHECKING:
-    from tribunalbot.bot import TribunalBot
+from tribunalbot.services import effective_settings
 
 Interaction = discord.Interaction[Any]
 MIN_GAMES = 3
@@ -31,51 +29,55 @@ def _percent(rate: float | None) -> str:
 
 class Tribunal(commands.GroupCog, group_name="tribunal",
                group_description="The Tribunal's records and settings"):
-    def __init__(self, bot: TribunalBot) -> None:
+    def __init__(self, bot: TribunalClient) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(description="Top human jurors in this server")
     @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction) -> None:
+        await interaction.response.defer(thinking=True)  # a scan: answer within 3 s first
         rows = await self.bot.store.votes.leaderboard(str(interaction.guild_id),
                                                       min_games=MIN_GAMES)
         lines = [f"**{i}.** {r.user_name}: {r.points} pts ({r.correct}/{r.games} right)"
                  for i, r in enumerate(rows, 1)]
         text = "\n".join(lines) or f"Nobody has played {MIN_GAMES} games here yet."
-        await interaction.response.send_message(
+        await interaction.edit_original_response(
             embed=discord.Embed(title="🏆 Tribunal leaderboard", description=text))
 
     @app_commands.command(description="How often humans and the AI jury catch the Troublemaker")
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction) -> None:
+        await interaction.response.defer(thinking=True)
         rates = await self.bot.store.votes.catch_rates(str(interaction.guild_id))
         text = (f"Games finished: **{rates.games}**\n"
                 f"AI jury caught it: **{_percent(rates.ai_rate)}**\n"
                 f"Humans' verdict caught it: **{_percent(rates.human_rate)}** "
                 f"({rates.human_votes_correct}/{rates.human_votes} votes right)")
-        await interaction.response.send_message(
+        await interaction.edit_original_response(
             embed=discord.Embed(title="📊 Tribunal statistics", description=text))
 
     @app_commands.command(description="Recent games in this server")
     @app_commands.guild_only()
     async def history(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         games = await self.bot.store.votes.recent_games(str(interaction.guild_id), 10)
         lines = [f"`{g.game_id}` {g.created_at[:16].replace('T', ' ')} {g.language}: "
                  + (f"{persona_name(g.troublemaker_persona)} ({strategy_name(g.strategy)}), AI "
                     + (f"caught it in round {g.caught_round}" if g.caught_round else "fooled")
                     if g.status == "finished" else g.status) for g in games]
-        await interaction.response.send_message(
+        await interaction.edit_original_response(
             embed=discord.Embed(title="📜 Recent tribunals",
-                                description=clip("\n".join(lines) or "No games yet.", 4096)),
-            ephemeral=True)
+                                description=clip("\n".join(lines) or "No games yet.", 4096)))
 
     @app_commands.command(description="Stop the game in this thread (starter or moderator)")
     @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
+        # Ending waits for the game to stop and posts a note (paced): answer first.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await self.bot.runner.end(interaction.channel_id or 0, interaction.user,
                                            is_moderator(interaction))
-        await interaction.response.send_message(answer, ephemeral=True)
+        await interaction.edit_original_response(content=answer)
 
     @app_commands.command(name="settings", description="Show or change this server's settings")
     @app_commands.describe(key="max_rounds, vote_window_seconds, event_chance, word_budget, "
@@ -88,7 +90,7 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
     async def settings(self, interaction: Interaction, key: str | None = None,
                        value: str | None = None) -> None:
         guild = str(interaction.guild_id)
-        current = await self.bot.guild_overrides(interaction.guild_id or 0)
+        current = await self.bot.services.overrides(interaction.guild_id or 0)
         if key is None or value is None:
             shown = json.dumps(current, indent=1) if current else "(all defaults)"
             await interaction.response.send_message(f"```json\n{clip(shown, 1800)}\n```",
@@ -119,19 +121,21 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
 
     @app_commands.command(name="my-data", description="See everything stored about you")
     async def my_data(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.bot.store.votes.user_data(str(interaction.user.id))
         text = json.dumps(data, indent=1, default=str)
         file = discord.File(io.BytesIO(text.encode()), filename="tribunal-my-data.json")
         counts = ", ".join(f"{len(rows)} {name.replace('_', ' ')}" for name, rows in data.items())
-        await interaction.response.send_message(
-            f"Stored about you: {counts}. `/tribunal forget-me` deletes it.", file=file,
-            ephemeral=True)
+        await interaction.edit_original_response(
+            content=f"Stored about you: {counts}. `/tribunal forget-me` deletes it.",
+            attachments=[file])
 
     @app_commands.command(name="forget-me", description="Delete your votes and scores")
     async def forget_me(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         removed = await self.bot.store.votes.forget_user(str(interaction.user.id))
-        await interaction.response.send_message(
-            f"Done: {removed} record(s) about you were deleted or anonymized.", ephemeral=True)
+        await interaction.edit_original_response(
+            content=f"Done: {removed} record(s) about you were deleted or anonymized.")
 
     async def cog_app_command_error(self, interaction: Interaction,
                                     error: app_commands.AppCommandError) -> None:
@@ -165,5 +169,5 @@ def _parse(value: str) -> Any:
         return value
 
 
-async def setup(bot: TribunalBot) -> None:
+async def setup(bot: TribunalClient) -> None:
     await bot.add_cog(Tribunal(bot))

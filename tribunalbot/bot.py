@@ -1,10 +1,13 @@
-"""The discord.py composition root: settings, store, providers, cogs, and restart recovery."""
+"""The discord.py composition root: settings, store, providers, cogs, restart recovery and a
+graceful stop. It imports the Discord layer; nothing there imports it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,18 +16,19 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
-from cogs.runner import GameRunner, effective_settings
-from tribunalbot.config import Config, GameSettings
-from tribunalbot.llm.base import LLM
-from tribunalbot.llm.registry import build_llm
+from cogs.runner import GameRunner
+from tribunalbot.config import Config
+from tribunalbot.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.review", "cogs.tribunal")
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-class TribunalBot(commands.Bot):
+class TribunalBot(TribunalClient):
     def __init__(self, config: Config, store: Store, *, sync_guild: int | None = None,
                  **options: Any) -> None:
         # The bot never joins voice: the "voice will NOT be supported" warnings are noise.
@@ -34,8 +38,9 @@ class TribunalBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config, self.store = config, store
         self.sync_guild = sync_guild
-        self.runner = GameRunner(self)
-        self._llms: dict[str, LLM] = {}
+        self.services = GuildServices(config, store)
+        self.runner = GameRunner(self, self.services)
+        self._stopped = False
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(VoteButton, CloseBallotButton)
@@ -50,62 +55,36 @@ class TribunalBot(commands.Bot):
         await self.runner.resume_all()
 
     async def close(self) -> None:
-        await self.runner.shutdown()
-        for llm in self._llms.values():
-            await llm.aclose()
+        if not self._stopped:  # close() runs again on leaving `async with`
+            self._stopped = True
+            await self.runner.shutdown()
+            await self.services.aclose()
         await super().close()
 
-    # ---- per-guild choices ---------------------------------------------------------------
 
-    async def guild_overrides(self, guild_id: int) -> dict[str, Any]:
-        return await self.store.guild_settings(str(guild_id)) or {}
-
-    async def game_settings(self, guild_id: int) -> GameSettings:
-        return effective_settings(self.config.game, await self.guild_overrides(guild_id))
-
-    async def provider_for(self, guild_id: int) -> str:
-        chosen = (await self.guild_overrides(guild_id)).get("provider")
-        return chosen if chosen in self.config.providers else self.config.default_provider
-
-    async def llm_for(self, guild_id: int) -> LLM:
-        """The guild's provider and model (or the defaults), built once and shared."""
-        name = await self.provider_for(guild_id)
-        model = (await self.guild_overrides(guild_id)).get("model")
-        key = f"{name}/{model}" if model else name
-        if key not in self._llms:
-            config = self.config
-            if model:
-                chosen = config.providers[name].model_copy(update={"model": model})
-                config = config.model_copy(
-                    update={"providers": {**config.providers, name: chosen}})
-            self._llms[key] = build_llm(config, name, on_call=self.store.record_call)
-        return self._llms[key]
-
-    def avatar_url(self, file_name: str) -> str | None:
-        base = self.config.discord.avatar_base_url
-        return f"{base.rstrip('/')}/{file_name}" if base else None
-
-
-def run_bot(config: Config, db: Path | None, sync_guild: int | None) -> int:
-    """Run until interrupted. The token comes only from the environment and is never logged."""
+def run_bot(config: Config, db: Path | None, sync_guild: int | None,
+            **client_options: Any) -> int:
+    """Run until SIGTERM or SIGINT, then stop gracefully (exit 0). The token comes only from
+    the environment and is never logged. `client_options` go to the discord.py client."""
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
               "to your bot token", file=sys.stderr)
         return 2
     discord.utils.setup_logging()
-    return asyncio.run(_serve(config, db, sync_guild, token))
+    return asyncio.run(_serve(config, db, sync_guild, token, client_options))
 
 
-async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str) -> int:
+async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str,
+                 client_options: dict[str, Any]) -> int:
     from tribunalbot.history import default_db_path
 
     path = db or config.storage.database or default_db_path()
     await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     try:
         async with open_store(path, config.storage) as store, \
-                TribunalBot(config, store, sync_guild=sync_guild) as bot:
-            await bot.start(token)
+                TribunalBot(config, store, sync_guild=sync_guild, **client_options) as bot:
+            await _until_stopped(bot, token)
     except StoreError as exc:
         print(f"tribunalbot: error: {exc}", file=sys.stderr)
         return 1
@@ -117,3 +96,28 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
         print(f"tribunalbot: error: cannot reach Discord: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+async def _until_stopped(bot: TribunalBot, token: str) -> None:
+    """Run the bot until it ends by itself or a stop signal arrives; on a signal, close it
+    (games pause, the gateway and then the database close) and return normally."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop.set)
+    running = asyncio.create_task(bot.start(token), name="tribunal-bot")
+    stopping = asyncio.create_task(stop.wait(), name="tribunal-stop-signal")
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("stop signal received: pausing games and closing")
+            await bot.close()
+        await running  # re-raises a failure to start (bad token, unreachable Discord)
+    finally:
+        stopping.cancel()
+        if not running.done():
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)

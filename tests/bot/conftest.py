@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.twin.conftest import twin  # noqa: F401 - the fixture
+from tests.twin.model import FLAG_LOADING, Interaction, Message
 from tests.twin.twin import Twin
 from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
@@ -67,3 +68,15 @@ async def arena(twin: Twin, tmp_path: Path) -> AsyncIterator[Arena]:  # noqa: F8
             if not bot.is_closed():
                 await twin.stop_client(bot)
         await store.close()
+
+
+async def answered(discord_twin: Twin, interaction: Interaction,
+                   timeout: float = 10.0) -> list[Message]:  # noqa: ASYNC109 (a plain seconds budget is the test API)
+    """The interaction's replies once the bot has really answered: a deferred response
+    ("thinking…") counts only after it was edited into the answer."""
+    def ready() -> list[Message] | None:
+        shown = [m for m in discord_twin.replies(interaction) if not m.deleted]
+        done = shown and not any(m.flags & FLAG_LOADING for m in shown)
+        return shown if done else None
+
+    return await discord_twin.wait_for(ready, timeout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, fast_config
+from tests.bot.conftest import CODE, Arena, answered, fast_config
 from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
 from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD, Perm
@@ -41,7 +41,7 @@ async def test_send_to_tribunal_reviews_a_messages_code_block(arena: Arena) -> N
     assert reveal is not None
     plain = twin.post_as(bob, twin.seeded.channel, "   ")
     refused = await twin.context_menu(bob, "Send to Tribunal", plain)
-    assert "empty" in twin.replies(refused)[0].content
+    assert "empty" in (await answered(twin, refused))[0].content
 
 
 async def test_a_file_is_reviewed_and_its_language_detected(arena: Arena) -> None:
@@ -56,7 +56,11 @@ async def test_a_file_is_reviewed_and_its_language_detected(arena: Arena) -> Non
     assert "javascript" in announcement.embeds[0]["description"]
     binary = await twin.slash(twin.seeded.humans["bob"], "review",
                               file=TwinFile("a.out", b"\x7fELF\x00\x00"))
-    assert "binary" in twin.replies(binary)[0].content
+    # A file is downloaded after the interaction is deferred; the refusal follows, private.
+    refusal = await twin.wait_for(lambda: next(
+        (m for m in twin.replies(binary) if "binary" in m.content), None))
+    assert refusal.visible_to == twin.seeded.humans["bob"].id
+    assert not [m for m in twin.replies(binary) if m.visible_to is None and not m.deleted]
 
 
 async def test_records_after_a_game(arena: Arena) -> None:
@@ -65,12 +69,12 @@ async def test_records_after_a_game(arena: Arena) -> None:
     thread_id, _ = await play_review(arena, code=CODE)
     await twin.wait_for_message(thread_id, is_reveal, timeout=30)
     alice = twin.seeded.humans["alice"]
-    stats = twin.replies(await twin.slash(alice, "tribunal stats"))[0]
+    stats = (await answered(twin, await twin.slash(alice, "tribunal stats")))[0]
     assert "Games finished: **1**" in stats.embeds[0]["description"]
-    history = twin.replies(await twin.slash(alice, "tribunal history"))[0]
+    history = (await answered(twin, await twin.slash(alice, "tribunal history")))[0]
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].game_id in history.embeds[0]["description"]
-    board = twin.replies(await twin.slash(alice, "tribunal leaderboard"))[0]
+    board = (await answered(twin, await twin.slash(alice, "tribunal leaderboard")))[0]
     assert "Nobody has played 3 games" in board.embeds[0]["description"]
 
 
@@ -80,18 +84,18 @@ async def test_settings_need_manage_server_and_are_validated(arena: Arena) -> No
     mod = moderator(arena)
     member = await twin.slash(twin.seeded.humans["alice"], "tribunal settings", key="max_rounds",
                               value="1")
-    assert "Manage Server" in twin.replies(member)[0].content
+    assert "Manage Server" in (await answered(twin, member))[0].content
     bad = await twin.slash(mod, "tribunal settings", key="max_rounds", value="0")
-    assert "max_rounds" in twin.replies(bad)[0].content
+    assert "max_rounds" in (await answered(twin, bad))[0].content
     unknown = await twin.slash(mod, "tribunal settings", key="colour", value="1")
-    assert "Unknown setting" in twin.replies(unknown)[0].content
+    assert "Unknown setting" in (await answered(twin, unknown))[0].content
     ok = await twin.slash(mod, "tribunal settings", key="max_rounds", value="1")
-    assert "is now" in twin.replies(ok)[0].content
+    assert "is now" in (await answered(twin, ok))[0].content
     too_fast = await twin.slash(mod, "tribunal settings", key="post_interval_seconds",
                                 value="0.1")
-    assert "between 0.5 and 30" in twin.replies(too_fast)[0].content
+    assert "between 0.5 and 30" in (await answered(twin, too_fast))[0].content
     model = await twin.slash(mod, "tribunal settings", key="model", value="house-model")
-    assert "is now" in twin.replies(model)[0].content
+    assert "is now" in (await answered(twin, model))[0].content
     thread_id, _ = await play_review(arena, code=CODE)
     await twin.wait_for_message(thread_id, is_reveal, timeout=30)
     assert "round 2" not in twin.transcript(thread_id)
@@ -105,7 +109,7 @@ async def test_only_the_starter_or_a_moderator_closes_the_ballot(arena: Arena) -
     thread_id, ballot = await play_review(arena, code=CODE)
     close = next(i for i in vote_ids(ballot) if i.startswith("tribunal:close:"))
     refused = await twin.click(twin.seeded.humans["bob"], ballot, close)
-    assert "Only the game's starter" in twin.replies(refused)[0].content
+    assert "Only the game's starter" in (await answered(twin, refused))[0].content
     await twin.click(twin.seeded.humans["alice"], ballot, close)
     assert await twin.wait_for_message(thread_id, is_reveal, timeout=30)
 
@@ -116,9 +120,9 @@ async def test_end_stops_a_running_game(arena: Arena) -> None:
     thread_id, _ = await play_review(arena, code=CODE)
     bob = twin.seeded.humans["bob"]
     refused = await twin.slash(bob, "tribunal end", channel=thread_id)
-    assert "Only the game's starter" in twin.replies(refused)[0].content
+    assert "Only the game's starter" in (await answered(twin, refused))[0].content
     ended = await twin.slash(moderator(arena), "tribunal end", channel=thread_id)
-    assert "ended" in twin.replies(ended)[0].content
+    assert "ended" in (await answered(twin, ended))[0].content
     assert await twin.wait_for_message(thread_id, lambda m: "was stopped" in m.content)
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].status == "aborted"
@@ -168,9 +172,9 @@ async def test_cooldown_and_the_guild_cap(arena: Arena) -> None:
     await play_review(arena, code=CODE)
     alice, bob = twin.seeded.humans["alice"], twin.seeded.humans["bob"]
     again = await twin.slash(alice, "review", code=CODE)
-    assert "You can start another game in" in twin.replies(again)[0].content
+    assert "You can start another game in" in (await answered(twin, again))[0].content
     other = await twin.slash(bob, "review", code=CODE)
-    assert "1 games are already running" in twin.replies(other)[0].content
+    assert "1 games are already running" in (await answered(twin, other))[0].content
     assert len(threads(arena)) == 1
 
 
@@ -218,7 +222,7 @@ async def test_a_provider_outage_pauses_the_game_and_it_continues(arena: Arena) 
     twin = arena.twin
     bot = arena.make_bot()
     bot.runner.outage_waits = (0.2,)
-    bot._llms["offline"] = FlakyLLM(down=3)  # type: ignore[assignment]
+    bot.services._llms["offline"] = FlakyLLM(down=3)  # type: ignore[assignment]
     await twin.start_client(bot)
     interaction = await twin.slash(twin.seeded.humans["alice"], "review", code=CODE)
     thread_id = interaction.original_message_id or 0
@@ -240,9 +244,9 @@ async def test_a_member_sees_then_deletes_their_data(arena: Arena) -> None:
     bob = twin.seeded.humans["bob"]
     await twin.click(bob, ballot, next(i for i in vote_ids(ballot) if ":vote:" in i))
     await twin.wait_for_message(thread_id, is_reveal, timeout=30)
-    (shown,) = twin.replies(await twin.slash(bob, "tribunal my-data"))
+    (shown,) = (await answered(twin, await twin.slash(bob, "tribunal my-data")))
     assert shown.visible_to == bob.id and "1 votes" in shown.content and shown.attachments
-    (gone,) = twin.replies(await twin.slash(bob, "tribunal forget-me"))
+    (gone,) = (await answered(twin, await twin.slash(bob, "tribunal forget-me")))
     assert "deleted" in gone.content
-    (empty,) = twin.replies(await twin.slash(bob, "tribunal my-data"))
+    (empty,) = (await answered(twin, await twin.slash(bob, "tribunal my-data")))
     assert "0 votes" in empty.content
