@@ -190,3 +190,22 @@ async def test_an_invalid_json_reply_is_asked_again_with_the_error() -> None:
     assert all("not valid" in p.personal for p in votes if p.task.attempt == 2)
     (tally,) = public_of(result.events, ev.AIVotes)
     assert len(tally.votes) == 8
+
+
+async def test_a_resumed_game_asks_exactly_what_an_uninterrupted_one_would() -> None:
+    """Same prompt and task for every call made after any cut: a seat resumed in the middle
+    of a debate round must not see the accusations made before the cut in that round (they
+    are made blind and at once)."""
+    full_llm = scripted()
+    full = await run_game(setup(9), full_llm, RecordingTable(), clock=FixedClock())
+
+    def key(p: Prompt) -> tuple[str, int, int, int]:
+        return (p.task.kind, p.task.seat, p.task.round, p.task.attempt)
+
+    asked = {key(p): p for p in full_llm.calls}
+    for cut in range(1, len(full.events)):
+        llm = scripted()
+        await run_game(setup(9), llm, RecordingTable(), prior=list(full.events[:cut]),
+                       clock=FixedClock())
+        for prompt in llm.calls:
+            assert prompt == asked[key(prompt)], f"cut {cut}: {key(prompt)} was asked differently"

@@ -155,7 +155,7 @@ class _Game:
         shared = self._tribunal_prefix(rnd, include_current=False)
         done = self.state.accusations_in(rnd)
         active = self.state.active_seats()
-        seen = self._seen(active)
+        seen = self._seen(active, before_round=rnd)
 
         async def one(seat: int) -> ev.Record:
             assert self.seating is not None
@@ -181,10 +181,14 @@ class _Game:
         counts, out = rules.tally(self.state.votes[rnd].votes)
         await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
 
-    def _seen(self, active: list[int]) -> tuple[dict[int, str], tuple[tuple[int, int, int, str],
-                                                                       ...]]:
+    def _seen(self, active: list[int], before_round: int | None = None
+              ) -> tuple[dict[int, str], tuple[tuple[int, int, int, str], ...]]:
+        """What players know. Accusations of a round are made blind and at once, so a seat
+        resumed mid-round must not see the ones already made: `before_round` hides them,
+        and a resumed game asks exactly what an uninterrupted one would."""
         statements = {s: r.text for s, r in sorted(self.state.statements.items())}
-        accusations = tuple((a.round, a.seat, a.target, a.text) for a in self.state.accusations)
+        accusations = tuple((a.round, a.seat, a.target, a.text) for a in self.state.accusations
+                            if before_round is None or a.round < before_round)
         return statements, accusations
 
     def _tribunal_prefix(self, rnd: int, *, include_current: bool) -> str:
