@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import tests.twin.server as server_module
 from tests.chaos import thread
@@ -26,6 +26,7 @@ STEP_TIMEOUT = 15.0  # a life's start (~1 s) plus a phase, with room for a loade
 REVEAL_TIMEOUT = 30.0
 TRANSCRIPT_TIMEOUT = 10.0  # it follows the reveal at once; only a bug makes this wait
 SESSION_TIMEOUT = 10.0
+Probe = Callable[[Message], bool]
 
 
 @dataclass
@@ -160,12 +161,14 @@ class Driver:
     async def act(self, step: Step) -> None:
         """Run by the injector while the bot is held at the step: votes, then the signal."""
         life = self.launcher.current
-        for vote in step.votes:
-            await self.cast(life, vote)
-        if step.signal is not None:
-            life.send(step.signal)
-            if step.signal is signal.SIGKILL:
-                await life.wait_exit()  # dead before Discord answers
+        try:
+            for vote in step.votes:
+                await self.cast(life, vote)
+        finally:  # a failed vote is reported; the kill point is still played
+            if step.signal is not None:
+                life.send(step.signal)
+                if step.signal is signal.SIGKILL:
+                    await life.wait_exit()  # dead before Discord answers
 
     async def cast(self, life: Life, vote: Vote) -> None:
         await self.wait_session(life)
@@ -178,20 +181,29 @@ class Driver:
         self.votes.append((vote, " / ".join(answers)))
 
     async def wait_for_end(self) -> None:
-        """The reveal and then the transcript; a bot that dies on its own is restarted."""
+        """The reveal, then the transcript that follows it."""
         for probe, limit in ((thread.is_reveal, REVEAL_TIMEOUT),
                              (thread.is_transcript, TRANSCRIPT_TIMEOUT)):
-            while not self.find(probe):
-                life = self.launcher.current
-                try:
-                    await self.twin.wait_for(lambda p=probe, lf=life: self.find(p)  # type: ignore[misc]
-                                             or not lf.running, limit)
-                except TimeoutError:
-                    self.problems.append(f"no {probe.__name__[3:]} message within "
-                                         f"{limit:.0f} s")
-                    return
-                if not life.running and not await self.after_crash(life):
-                    return
+            if not await self.wait_posted(probe, limit):
+                return
+
+    async def wait_posted(self, probe: Probe, limit: float) -> bool:
+        """Until the thread holds such a message; a bot that dies on its own is restarted
+        (as often as `max_lives` allows)."""
+        while self.find(probe) is None:
+            life = self.launcher.current
+
+            def settled(lf: Life = life) -> bool:
+                return self.find(probe) is not None or not lf.running
+
+            try:
+                await self.twin.wait_for(settled, limit)
+            except TimeoutError:
+                self.problems.append(f"no {probe.__name__[3:]} message within {limit:.0f} s")
+                return False
+            if self.find(probe) is None and not await self.after_crash(life):
+                return False
+        return True
 
     async def stop_last_life(self) -> Exit | None:
         life = self.launcher.current
@@ -232,7 +244,7 @@ class Driver:
         for message in self.twin.messages(self.thread_id):
             self.life_of.setdefault(message.id, life.number)
 
-    def find(self, probe: Any) -> Message | None:
+    def find(self, probe: Probe) -> Message | None:
         return next((m for m in self.twin.messages(self.thread_id) if probe(m)), None)
 
 

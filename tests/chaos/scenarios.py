@@ -105,6 +105,8 @@ REVIEWS = Scenario("reviews", (
          "id never stored)", persona_post(4), "stored", SIGKILL),
     kill("reviews", "seat 6's statement is in flight; SIGTERM, then Discord stores and "
          "answers it", persona_post(6), "request", SIGTERM),
+    kill("reviews", "seat 8's statement was answered; SIGKILL as the answer goes out (the "
+         "bot may or may not have read it)", persona_post(8), "answered", SIGKILL),
     ballot_open(), debate_opens(), vote_window(),
 ))
 
