@@ -69,7 +69,9 @@ class GameRunner:
                     interval=await self.services.post_interval(guild_id))
 
     async def resume_all(self) -> None:
-        for game in await self.store.unfinished_games():
+        """Every Discord game whose thread does not show its whole log: unfinished games
+        continue; finished ones whose last posts were lost get them."""
+        for game in await self.store.games_to_project():
             try:
                 await self._resume(game)
             except Exception:
@@ -79,12 +81,12 @@ class GameRunner:
         if game.game_id in self.live:
             return
         if game.thread_id is None:
-            await self._append_abort(game.game_id, "it never got a thread")
+            await self._close_unseen(game, "it never got a thread")
             return
         try:
             await self.client.fetch_channel(int(game.thread_id))
         except (discord.NotFound, discord.Forbidden):
-            await self._append_abort(game.game_id, "its thread is gone")
+            await self._close_unseen(game, "its thread is gone")
             await self._note_in_channel(int(game.channel_id), game.game_id)
             return
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
@@ -109,7 +111,12 @@ class GameRunner:
                  route_recorder(self.store, self.services.config, setup.game_id, provider,
                                 model)]
         try:
+            if _is_over(prior):  # only its last posts were lost
+                await live.table.catch_up(prior)
+                await self.store.outbox.mark_shown(setup.game_id)
+                return
             result = await self._through_outages(live, setup, llm, sinks, prior)
+            await self.store.outbox.mark_shown(setup.game_id)
         except asyncio.CancelledError:
             raise
         except LLMError as exc:
@@ -155,12 +162,21 @@ class GameRunner:
             log.exception("distilling game %s failed", setup.game_id)
 
     async def _abort(self, live: LiveGame, reason: str) -> None:
-        await self._append_abort(live.game_id, reason)
+        """Close the game in its log, then show that in the thread like any record."""
+        record = ev.GameAborted(reason=reason)
+        seq = await self._append(live.game_id, record)
         try:
-            await live.table.poster.as_bot(f"⚠️ This game was stopped: {reason}")
+            await live.table.show_at(seq, record)
+            await self.store.outbox.mark_shown(live.game_id)
         except discord.HTTPException:
             log.warning("could not tell thread %s that game %s stopped", live.thread_id,
                         live.game_id)
+
+    async def _close_unseen(self, game: StoredGame, reason: str) -> None:
+        """A game with no thread to show it in: closed in the log, nothing to post."""
+        if not game.finished:
+            await self._append(game.game_id, ev.GameAborted(reason=reason))
+        await self.store.outbox.mark_shown(game.game_id)
 
     async def _note_in_channel(self, channel_id: int, game_id: str) -> None:
         """Tell the channel the game came from; a deleted channel simply hears nothing."""
@@ -173,9 +189,10 @@ class GameRunner:
         except discord.HTTPException:
             log.info("could not tell channel %s that game %s was closed", channel_id, game_id)
 
-    async def _append_abort(self, game_id: str, reason: str) -> None:
+    async def _append(self, game_id: str, record: ev.Record) -> int:
         seq = await self.store.games.event_count(game_id)
-        await self.store.game_sink(game_id)(seq, ev.GameAborted(reason=reason))
+        await self.store.game_sink(game_id)(seq, record)
+        return seq
 
     # ---- humans --------------------------------------------------------------------------
 
@@ -225,3 +242,7 @@ class GameRunner:
         for task in [*holds, *tasks]:
             task.cancel()
         await asyncio.gather(*holds, *tasks, return_exceptions=True)
+
+
+def _is_over(log: list[ev.Record]) -> bool:
+    return any(isinstance(e, ev.Revealed | ev.GameAborted) for e in log)

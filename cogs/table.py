@@ -119,6 +119,10 @@ class DiscordTable:
     async def show(self, event: ev.Record) -> None:
         await self._present(self._seq, event, catching_up=False)
 
+    async def show_at(self, seq: int, record: ev.Record) -> None:
+        """Show a record the runner appended to the log itself (a game stopped)."""
+        await self._present(seq, record.public_view(), catching_up=False)
+
     async def _present(self, seq: int, record: ev.Record, *, catching_up: bool) -> None:
         self._absorb(record)
         done = self._outbox.parts_of(seq)

@@ -59,6 +59,19 @@ class OutboxRepo:
             "ON CONFLICT (game_id, seq, part) DO NOTHING",
             (game_id, seq, part, message_id, now_iso()))
 
+    async def mark_shown(self, game_id: str) -> None:
+        """The table has shown the game's whole log (the reveal or the abort included)."""
+        await self._db.execute("UPDATE games SET shown_at = ? WHERE id = ?",
+                               (now_iso(), game_id))
+
+    async def to_project(self) -> list[str]:
+        """Discord games (guild set: terminal games have none) whose log the thread does not
+        show in full yet: unfinished ones, and finished ones whose last posts were lost."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM games WHERE guild_id != '' AND (status IN ('created', 'running') "
+            "OR shown_at IS NULL) ORDER BY created_at")
+        return [str(r[0]) for r in rows]
+
     async def set_message(self, game_id: str, which: str, message_id: str | None) -> None:
         """Remember the game's status or ballot message (`which`), or forget it (None)."""
         column = _MESSAGE_COLUMNS[which]  # a fixed column name, never user input

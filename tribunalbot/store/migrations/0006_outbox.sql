@@ -14,3 +14,9 @@ CREATE TABLE posts (
 -- The two messages a game edits in place instead of posting again.
 ALTER TABLE games ADD COLUMN status_message_id TEXT;
 ALTER TABLE games ADD COLUMN ballot_message_id TEXT;
+-- When its table had shown the whole log. A game killed between storing its reveal and
+-- posting it is finished but not shown: a restart still posts the rest. Games finished
+-- before this migration were shown as they went.
+ALTER TABLE games ADD COLUMN shown_at TEXT;
+UPDATE games SET shown_at = coalesce(finished_at, created_at)
+ WHERE status IN ('finished', 'aborted');
