@@ -18,6 +18,7 @@ from tribunalbot.store import Store, Webhook
 log = logging.getLogger(__name__)
 WEBHOOK_NAME = "Tribunal Reviewers"
 NO_PINGS = discord.AllowedMentions.none()
+ARCHIVED_THREAD = 50083  # Discord's error code for an edit inside an archived thread
 RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have made
 
 
@@ -104,7 +105,17 @@ class ThreadPoster:
             kwargs.update(content=content, allowed_mentions=NO_PINGS)
         if view is not None:
             kwargs["view"] = view
-        await channel.get_partial_message(message_id).edit(**kwargs)
+        if channel.archived:  # known archived (discord.py drops those from its cache)
+            await channel.edit(archived=False)
+        try:
+            await channel.get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != ARCHIVED_THREAD:
+                raise
+            # Nothing can be edited in an archived thread; the bot started it, so it may
+            # reopen it (posting would too, but an edit must not add a message).
+            await channel.edit(archived=False)
+            await channel.get_partial_message(message_id).edit(**kwargs)
 
     async def exists(self, message_id: int) -> bool:
         channel = await self.thread_channel()
