@@ -18,8 +18,17 @@ Typical use (the fixture lives in tests/twin/conftest.py)::
         await twin.click(world.humans["bob"], vote, "tribunal:vote:1:3")
         print(twin.transcript(thread_id))
 
-Modules: model (records), world (state, permissions, waiting), payloads (Discord JSON),
+Strict where the bot depends on it, with Discord's DEFAULT limits in force unless a test
+changes them: per-route buckets (one X-RateLimit-Bucket hash per route), 5 webhook executes per
+2 s per webhook, 30 messages per 60 s landing in one channel (shared, unannounced: 429 code
+20028), 50 requests per second globally; the 3 s answer window and 15 min interaction tokens;
+threads that archive after their auto_archive_duration. Time-based rules run on the twin's
+clock, which `twin.advance(seconds)` moves forward.
+
+Modules: model (records), clock, world (state, permissions, waiting), payloads (Discord JSON),
 spec / limits (validation), ratelimits, core (shared context, route registry), server (the
-aiohttp pipeline), rest_* (endpoints), actions (state changes with their gateway events),
-gateway, humans (interactions a Discord client would send), transcript, twin (the test API).
+aiohttp pipeline), rest_* (endpoints), history (message paging), actions (state changes with
+their gateway events), gateway, humans (interactions a Discord client would send),
+transcript, controls (limits, clock and moderator knobs) and twin (the test API), rawhttp
+(plain HTTP for tests that check exact replies).
 """

@@ -115,6 +115,12 @@ class RateLimiter:
                   is_global: bool) -> None:
         self._forced.append(_Forced(matches, count, retry_after, is_global))
 
+    def spend(self, bucket: Bucket) -> None:
+        """Count a message that did not come through REST (a human's): it takes room in the
+        bucket, up to its limit."""
+        window = self._window(bucket, self.clock())
+        window.used = min(window.used + 1, self.rules[bucket.rule].limit)
+
     def check(self, method: str, path: str, buckets: list[Bucket],
               global_key: str | None) -> Decision:
         """`global_key` names who the global limit counts ("bot", "ip:..."); None exempts

@@ -151,3 +151,16 @@ async def test_interaction_endpoints_are_exempt_from_the_global_limit(twin: Twin
 
     assert (used.status, blocked.status) == (200, 429)
     assert (callback.status, followup.status, original.status) == (204, 200, 200)
+
+
+async def test_humans_talking_in_a_channel_use_up_its_message_limit(twin: Twin) -> None:
+    seeded = twin.seed()
+    twin.set_rate_limit("channel", 3, 60)
+    for line in ("hi", "hello"):
+        twin.post_as(seeded.humans["alice"], seeded.channel, line)
+    async with raw_client(twin) as raw:
+        path = f"/channels/{seeded.channel.id}/messages"
+        answers = [await raw.bot("POST", path, {"content": f"bot {n}"}) for n in range(2)]
+
+    assert [a.status for a in answers] == [200, 429]
+    assert answers[1].body["code"] == 20028

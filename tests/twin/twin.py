@@ -19,6 +19,7 @@ from .controls import Controls, HasId, thing_id
 from .core import Core, LoggedRequest, Violation
 from .gateway import GatewayHub
 from .model import Channel, Interaction, Message, Overwrite, Perm, User, Webhook, new_token
+from .ratelimits import Bucket
 from .server import build_app
 from .spec import DiscordSpec
 from .transcript import render_channel
@@ -47,6 +48,9 @@ class _RunningClient:
 
 @dataclass
 class Twin(Controls):
+    """One Discord twin. Seeding, humans, waiting and clients are here; the knobs (rate
+    limits, `advance`, deadlines, CDN latency, `delete_message`) come from `Controls`."""
+
     world: World = field(default_factory=World)
     core: Core = field(init=False)
     hub: GatewayHub = field(init=False)
@@ -128,8 +132,10 @@ class Twin(Controls):
     def post_as(self, user: User, channel: HasId, content: str = "",
                 files: list[humans.TwinFile] | None = None) -> Message:
         """A human writes in a channel or thread (MESSAGE_CREATE, content hidden from bots
-        without the message_content intent, as on Discord)."""
+        without the message_content intent, as on Discord). It spends a place in the
+        channel's shared message limit, leaving the bot and its webhooks less room."""
         target = self.world.channel(_id(channel))
+        self.core.limiter.spend(Bucket("channel", "messages", str(target.id)))
         message = Message(id=self.world.snowflakes.next(), channel_id=target.id,
                           guild_id=target.guild_id, author_id=user.id, content=content)
         message.attachments = [self.core.store_file(target.id, f.filename, f.data,
