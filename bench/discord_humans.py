@@ -17,22 +17,10 @@ from dataclasses import asdict, dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from tests.samples import CODE
 from tests.twin.model import Channel, Message, Perm, User
 from tests.twin.twin import Twin
 
-CODE = '''import sqlite3
-
-DB_PASSWORD = "hunter2"
-
-
-def find_user(conn, name):
-    cursor = conn.cursor()
-    cursor.execute(f"SELECT * FROM users WHERE name = '{name}'")
-    try:
-        return cursor.fetchall()
-    except:
-        return None
-'''
 VOTE_PREFIX = "tribunal:vote:"
 LIMIT = 100_000  # "far above anything the bench sends"
 

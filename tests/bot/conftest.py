@@ -16,20 +16,6 @@ from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
 from tribunalbot.store import Store, connect_store
 
-CODE = '''import sqlite3
-
-DB_PASSWORD = "hunter2"
-
-
-def find_user(conn, name):
-    cursor = conn.cursor()
-    cursor.execute(f"SELECT * FROM users WHERE name = '{name}'")
-    try:
-        return cursor.fetchall()
-    except:
-        return None
-'''
-
 
 def fast_config(**game: Any) -> Config:
     return Config.model_validate({

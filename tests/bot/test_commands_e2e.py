@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, answered, fast_config
+from tests.bot.conftest import Arena, answered, fast_config
 from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
+from tests.samples import CODE
 from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD, Perm
 from tribunalbot.config import Config

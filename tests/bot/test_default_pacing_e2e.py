@@ -12,7 +12,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from tests.bot.conftest import CODE
+from tests.samples import CODE
 from tests.twin.model import Message
 from tests.twin.ratelimits import default_rules
 from tests.twin.twin import Twin

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, fast_config
+from tests.bot.conftest import Arena, fast_config
+from tests.samples import CODE
 from tests.twin.model import PUBLIC_THREAD, Message
 from tribunalbot.engine.personas import PERSONAS
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, answered
+from tests.bot.conftest import Arena, answered
 from tests.bot.test_game_e2e import is_reveal
+from tests.samples import CODE
 from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD
 

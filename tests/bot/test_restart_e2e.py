@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, answered
+from tests.bot.conftest import Arena, answered
 from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
+from tests.samples import CODE
 from tests.twin.model import Message
 from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import CODE, Arena, fast_config
+from tests.bot.conftest import Arena, fast_config
+from tests.samples import CODE
 from tests.twin.model import Message
 
 pytestmark = pytest.mark.twin

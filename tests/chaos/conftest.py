@@ -11,21 +11,8 @@ import pytest
 from tests.chaos.harness import Played, play
 from tests.chaos.process import Launcher
 from tests.chaos.scenarios import UNINTERRUPTED
+from tests.samples import CODE
 from tests.twin.conftest import require_spec
-
-CODE = '''import sqlite3
-
-DB_PASSWORD = "hunter2"
-
-
-def find_user(conn, name):
-    cursor = conn.cursor()
-    cursor.execute(f"SELECT * FROM users WHERE name = '{name}'")
-    try:
-        return cursor.fetchall()
-    except:
-        return None
-'''
 
 
 def _kill_leftovers(launchers: list[Launcher]) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.chaos import checks
-from tests.chaos.conftest import CODE
 from tests.chaos.harness import Played, play
 from tests.chaos.process import Launcher
 from tests.chaos.scenarios import CHAOS, Scenario
+from tests.samples import CODE
 
 pytestmark = pytest.mark.chaos
 
