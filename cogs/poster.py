@@ -24,8 +24,11 @@ RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have ma
 
 class ThreadPoster:
     def __init__(self, client: discord.Client, store: Store, guild_id: int, parent_id: int,
-                 thread_id: int, interval: float) -> None:
+                 thread_id: int, interval: float,
+                 webhook_lock: asyncio.Lock | None = None) -> None:
         self.client, self.store = client, store
+        # Shared by the games of one channel, so two games starting at once make one webhook.
+        self._webhook_lock = webhook_lock or asyncio.Lock()
         self.guild_id, self.parent_id = guild_id, parent_id
         self.thread = discord.Object(thread_id)
         self.interval = interval
@@ -148,7 +151,8 @@ class ThreadPoster:
 
     async def _webhook(self) -> discord.Webhook:
         if self._hook is None:
-            self._hook = await self._stored_or_new_webhook()
+            async with self._webhook_lock:
+                self._hook = await self._stored_or_new_webhook()
         return self._hook
 
     async def _stored_or_new_webhook(self) -> discord.Webhook:

@@ -46,6 +46,7 @@ class GameRunner:
         self.live: dict[str, LiveGame] = {}
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
         self.closing = False  # set at shutdown: no new game starts
+        self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
 
     def running_in(self, guild_id: int) -> int:
         return sum(1 for g in self.live.values() if g.guild_id == guild_id)
@@ -95,8 +96,9 @@ class GameRunner:
 
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
+        lock = self._webhook_locks.setdefault(channel_id, asyncio.Lock())
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
-                              interval)
+                              interval, lock)
         table = DiscordTable(self.services, setup.game_id, poster)
         live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
         self.live[setup.game_id] = live

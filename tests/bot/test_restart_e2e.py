@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from tests.bot.conftest import Arena, answered
@@ -156,3 +157,23 @@ async def test_ending_a_game_is_answered_within_three_seconds_at_slow_pacing(
     ended = await twin.slash(alice, "tribunal end", channel=thread)  # fails after 3 s
     (reply,) = await answered(twin, ended, timeout=20)
     assert "ended" in reply.content and reply.visible_to == alice.id
+
+
+async def test_games_starting_together_in_a_new_channel_make_one_webhook(
+        arena: Arena, monkeypatch: pytest.MonkeyPatch) -> None:
+    twin = arena.twin
+    listing = discord.TextChannel.webhooks
+
+    async def slow_listing(channel: discord.TextChannel) -> list[discord.Webhook]:
+        found = await listing(channel)
+        await asyncio.sleep(0.5)  # a slow answer: each game would find none and make one
+        return found
+
+    monkeypatch.setattr(discord.TextChannel, "webhooks", slow_listing)
+    await twin.start_client(arena.make_bot(config(0.0)))
+    starts = [twin.slash(twin.seeded.humans[name], "review", code=CODE)
+              for name in ("alice", "bob", "carol")]
+    threads = [i.original_message_id or 0 for i in await asyncio.gather(*starts)]
+    for thread_id in threads:
+        await twin.wait_for_message(thread_id, is_reveal, timeout=60)
+    assert len(twin.requests("POST", "/channels/{channel_id}/webhooks")) == 1
