@@ -19,6 +19,7 @@ from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.engine.table import Table
 from tribunalbot.history import TERMINAL_GUILD, default_db_path
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.llm.base import LLM, LLMError
@@ -26,6 +27,7 @@ from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.routing import route_recorder
+from tribunalbot.shown import PrintedTable, catch_up
 from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.terminal import TerminalTable, transcript_line
 from tribunalbot.wording import plural
@@ -160,11 +162,16 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
     short stays stored as it was, to be continued with `tribunalbot resume`."""
     store = session.store
     sinks: list[EventSink] = [session.transcript] if session.transcript else []
+    table: Table = session.table
     if store is not None:
-        sinks[:0] = [store.game_sink(setup.game_id),
+        printed = PrintedTable(session.table, store, setup.game_id)
+        sinks[:0] = [store.game_sink(setup.game_id), printed.sink(),
                      route_recorder(store, session.config, setup.game_id, session.provider)]
+        table = printed
+        if prior:
+            await catch_up(printed, prior, session.table.out)
     try:
-        result = await run_game(setup, session.llm, session.table, sinks=sinks, prior=prior)
+        result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):
         if store is not None:
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
@@ -219,11 +226,9 @@ async def _resume(session: Session, game_id: str) -> int:
     game = await session.store.load_game(game_id)  # StoreError names a missing game
     if game.finished:
         return fail(f"game {game_id} is already {game.status}; nothing to resume")
-    for record in game.events:  # show what was already said, then carry on
-        if record.public:
-            await session.table.show(record.public_view())
-            if session.transcript is not None:
-                await session.transcript(0, record)
+    if session.transcript is not None:  # the file is written anew: the whole game, once
+        for seq, record in enumerate(game.events):
+            await session.transcript(seq, record)
     return await _finish(session, game.setup(), game.events)
 
 
