@@ -89,6 +89,7 @@ class FaultInjector:
     def __init__(self) -> None:
         self._armed: Armed | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._dying: asyncio.Future[None] | None = None  # a SIGKILL under way
 
     def arm(self, step: Step, act: Act) -> Armed:
         fired: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -105,6 +106,13 @@ class FaultInjector:
 
     def wrap(self, route: Route) -> Route:
         async def handler(call: Call) -> Reply:
+            if self._dying is not None and not self._dying.done() \
+                    and not call.route.startswith("/interactions/"):
+                # Sent by the process being killed, in the moment before it dies: held, then
+                # never served, so a kill point is exact even when the bot had more to send.
+                # (Its answers to the votes cast at the kill point still go through.)
+                await asyncio.shield(self._dying)
+                raise web.HTTPServiceUnavailable(text="the sender is dead")
             armed, seen = self._armed, _seen(call)
             if armed is None or not armed.step.match(seen):
                 return await route.handler(call)
@@ -116,6 +124,8 @@ class FaultInjector:
 
     async def _fire(self, armed: Armed, call: Call, handler: Handler) -> Reply:
         step = armed.step
+        if step.signal is signal.SIGKILL:
+            self._dying = armed.fired
         if step.stage == "request":
             await _run(armed)
             if step.signal is signal.SIGKILL:
