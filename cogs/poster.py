@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from typing import Any
 
 import discord
@@ -20,29 +21,49 @@ WEBHOOK_NAME = "Tribunal Reviewers"
 NO_PINGS = discord.AllowedMentions.none()
 ARCHIVED_THREAD = 50083  # Discord's error code for an edit inside an archived thread
 RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have made
+WINDOW = 60.0  # seconds: Discord counts the messages landing in a channel per minute
 
 
 class ThreadPoster:
     def __init__(self, client: discord.Client, store: Store, guild_id: int, parent_id: int,
                  thread_id: int, interval: float,
-                 webhook_lock: asyncio.Lock | None = None) -> None:
+                 webhook_lock: asyncio.Lock | None = None, per_minute: int = 25) -> None:
         self.client, self.store = client, store
         # Shared by the games of one channel, so two games starting at once make one webhook.
         self._webhook_lock = webhook_lock or asyncio.Lock()
         self.guild_id, self.parent_id = guild_id, parent_id
         self.thread = discord.Object(thread_id)
-        self.interval = interval
+        self.interval, self.per_minute = interval, per_minute
         self._lock = asyncio.Lock()
         self._last = 0.0
+        self._landed: deque[float] = deque()  # when messages landed in the thread, any author
         self._hook: discord.Webhook | None = None
         self._held = False
 
     async def _pace(self) -> None:
-        """Posts keep a readable rhythm and stay under the per-channel rate limit."""
+        """Posts keep a readable rhythm and stay under the per-channel rate limit, which
+        counts the players' messages in the thread too (see `heard`)."""
         wait = self._last + self.interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
+        if self.interval > 0:  # pacing 0 (tests, a private server) opts out of the budget
+            for _ in range(3):  # players may post while it waits: look again, a few times
+                over = len(self._recent()) - self.per_minute
+                if over < 0:
+                    break
+                # Wait until enough of the minute's messages have left it.
+                await asyncio.sleep(self._landed[over] + WINDOW - time.monotonic() + 0.05)
         self._last = time.monotonic()
+        self._landed.append(self._last)
+
+    def heard(self) -> None:
+        """Someone else's message landed in the thread: it spends the same minute."""
+        self._landed.append(time.monotonic())
+
+    def _recent(self) -> deque[float]:
+        while self._landed and self._landed[0] <= time.monotonic() - WINDOW:
+            self._landed.popleft()
+        return self._landed
 
     async def _turn(self) -> None:
         """Wait for the lock; once the poster is held for shutdown, wait to be cancelled."""

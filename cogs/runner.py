@@ -97,8 +97,9 @@ class GameRunner:
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
         lock = self._webhook_locks.setdefault(channel_id, asyncio.Lock())
+        per_minute = self.services.config.discord.max_thread_messages_per_minute
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
-                              interval, lock)
+                              interval, lock, per_minute)
         table = DiscordTable(self.services, setup.game_id, poster)
         live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
         self.live[setup.game_id] = live
@@ -197,6 +198,13 @@ class GameRunner:
         return seq
 
     # ---- humans --------------------------------------------------------------------------
+
+    def heard(self, channel_id: int) -> None:
+        """A player's message landed in a channel: if it is a game's thread, its poster
+        counts it against the thread's minute."""
+        live = self.game_in_thread(channel_id)
+        if live is not None:
+            live.table.poster.heard()
 
     async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
         try:

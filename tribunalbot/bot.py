@@ -41,6 +41,7 @@ class TribunalBot(TribunalClient):
         self.services = GuildServices(config, store)
         self.runner = GameRunner(self, self.services)
         self._stopped = False
+        self.add_listener(self._heard, "on_message")
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(VoteButton, CloseBallotButton)
@@ -53,6 +54,11 @@ class TribunalBot(TribunalClient):
         else:
             await self.tree.sync()
         await self.runner.resume_all()
+
+    async def _heard(self, message: discord.Message) -> None:
+        # Only others' messages: the bot's own and its webhook's are counted as they are sent.
+        if message.webhook_id is None and message.author != self.user:
+            self.runner.heard(message.channel.id)
 
     async def close(self) -> None:
         if not self._stopped:  # close() runs again on leaving `async with`

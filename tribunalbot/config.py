@@ -66,6 +66,9 @@ class DiscordSettings(Strict):
     avatar_base_url: str | None = None
     # Discord lets about 30 messages a minute into one channel; 2 s keeps a game under it.
     post_interval_seconds: float = Field(2.0, ge=0.0, le=30.0)
+    # At most this many messages land in a game's thread in any 60 s, the players' included,
+    # so that players chatting in the thread do not push the bot into Discord's limit.
+    max_thread_messages_per_minute: int = Field(25, ge=1, le=30)
     user_cooldown_seconds: int = Field(60, ge=0)
     max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
 

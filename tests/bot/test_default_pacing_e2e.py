@@ -5,6 +5,7 @@ them, so this test builds its own), must reach the reveal without a single 429."
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,3 +85,27 @@ async def test_a_game_at_the_shipped_pace_sees_no_429(twin: Twin,
                f"{len(refused)} answered 429")
     print(summary)  # the numbers are the finding: see them with -s
     assert refused == [], f"{summary}:\n" + "\n".join(refused)
+
+
+async def test_players_chatting_in_the_thread_push_the_bot_into_no_429(
+        twin: Twin, default_bot: TribunalBot) -> None:
+    """Discord counts the players' messages in the thread's minute too; the bot hears them
+    and waits, rather than be refused (20028) with a wait of several seconds."""
+    await twin.start_client(default_bot)
+    interaction = await twin.slash(twin.seeded.humans["alice"], "review", code=CODE)
+    thread_id = interaction.original_message_id or 0
+    carol = twin.seeded.humans["carol"]
+
+    async def chat() -> None:
+        for _ in range(40):  # bounded: 40 messages at most, one every 4 s
+            await asyncio.sleep(4.0)
+            twin.post_as(carol, twin.world.channels[thread_id], "hmm, interesting")
+
+    chatter = asyncio.create_task(chat())
+    try:
+        await twin.wait_for_message(thread_id, is_reveal, timeout=GAME_TIMEOUT)
+    finally:
+        chatter.cancel()
+    refused = [f"{r.method} {r.route} -> {r.response}" for r in twin.requests()
+               if r.status == 429]
+    assert refused == []
