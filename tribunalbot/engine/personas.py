@@ -15,7 +15,7 @@ class Persona:
     rules: str
     example: str
     colour: int  # 0xRRGGBB, for embeds and terminal colour
-    avatar: str  # file name under the avatar base URL
+    avatar: str  # a PNG shipped in tribunalbot/avatars (and under avatar_base_url if set)
 
 
 PERSONAS: tuple[Persona, ...] = (
