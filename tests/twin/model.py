@@ -192,7 +192,9 @@ class Webhook:
     token: str
     creator_id: int
     application_id: int | None = None  # set when an app (bot) created it
-    avatar: str | None = None
+    avatar: str | None = None  # the hash of avatar_image, as Discord names it
+    avatar_image: bytes | None = None  # the image it was created with (webhook_avatars.py)
+    deleted: bool = False  # kept so its old messages still name their author, as on Discord
 
 
 @dataclass

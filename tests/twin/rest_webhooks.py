@@ -1,15 +1,16 @@
-"""Channel webhooks: list, create, execute (with thread_id and per-message identity), edit.
-Interaction followups share the /webhooks/{application_id}/{token} paths; they are handed to
-rest_interactions."""
+"""Channel webhooks: list, create (with an avatar image, at most 15 per channel), delete,
+execute (with thread_id and per-message identity), edit. Interaction followups share the
+/webhooks/{application_id}/{token} paths; they are handed to rest_interactions."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from . import actions, errors, limits, payloads, rest_interactions
-from .core import Call, Reply, route
+from .core import Call, Core, Reply, route
 from .model import Channel, Message, Perm, Webhook, new_token
 from .rest_messages import require_editable, require_form, require_not_empty
+from .webhook_avatars import avatar_hash, decode_avatar
 
 EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"
 MESSAGE = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
@@ -20,7 +21,7 @@ MAX_WEBHOOKS_PER_CHANNEL = 15
 async def list_channel_webhooks(call: Call) -> Reply:
     world = call.world
     channel = webhook_channel(call)
-    hooks = [h for h in world.webhooks.values() if h.channel_id == channel.id]
+    hooks = channel_webhooks(call, channel)
     # Tokens come back only for webhooks this application created (facts #6).
     return Reply([payloads.webhook(world, h, with_token=h.application_id == world.app.id)
                   for h in hooks])
@@ -31,17 +32,52 @@ async def create_channel_webhook(call: Call) -> Reply:
     world = call.world
     channel = webhook_channel(call)
     body: dict[str, Any] = call.body or {}
-    require_form(limits.check_webhook_username(body.get("name"), "name"))
-    if sum(1 for h in world.webhooks.values() if h.channel_id == channel.id) \
-            >= MAX_WEBHOOKS_PER_CHANNEL:
+    image, problems = decode_avatar(body.get("avatar"))
+    require_form(limits.check_webhook_username(body.get("name"), "name") + problems)
+    if len(channel_webhooks(call, channel)) >= MAX_WEBHOOKS_PER_CHANNEL:
         raise errors.DiscordError(400, errors.MAX_WEBHOOKS,
                                   "Maximum number of webhooks reached (15)")
     hook = Webhook(world.snowflakes.next(), channel.id, channel.guild_id, body["name"],
-                   new_token(), creator_id=world.app.id, application_id=world.app.id)
+                   new_token(), creator_id=world.app.id, application_id=world.app.id,
+                   avatar=avatar_hash(image) if image else None, avatar_image=image)
     world.webhooks[hook.id] = hook
-    call.core.dispatch("WEBHOOKS_UPDATE", {"guild_id": str(channel.guild_id),
-                                           "channel_id": str(channel.id)})
+    webhooks_changed(call.core, channel)
     return Reply(payloads.webhook(world, hook, with_token=True))
+
+
+def channel_webhooks(call: Call, channel: Channel) -> list[Webhook]:
+    """The webhooks a channel has now (every kind counts toward its 15, not deleted ones)."""
+    return [h for h in call.world.webhooks.values()
+            if h.channel_id == channel.id and not h.deleted]
+
+
+def webhooks_changed(core: Core, channel: Channel) -> None:
+    core.dispatch("WEBHOOKS_UPDATE", {"guild_id": str(channel.guild_id),
+                                      "channel_id": str(channel.id)})
+
+
+def remove_webhook(core: Core, webhook_id: int) -> None:
+    """A webhook is deleted (by the bot, or by a moderator in the channel settings): it
+    answers 404 10015 from now on, and its old messages keep their author."""
+    hook = core.world.webhook(webhook_id)
+    hook.deleted = True
+    webhooks_changed(core, core.world.channel(hook.channel_id))
+
+
+@route("DELETE", "/webhooks/{webhook_id}")
+async def delete_webhook(call: Call) -> Reply:
+    world = call.world
+    hook = world.webhook(call.params["webhook_id"])
+    world.require(world.channel(hook.channel_id), world.app.id, Perm.MANAGE_WEBHOOKS)
+    remove_webhook(call.core, hook.id)
+    return Reply(None, 204)
+
+
+@route("DELETE", EXECUTE, bot_auth=False)
+async def delete_webhook_with_token(call: Call) -> Reply:
+    hook = call.world.webhook(call.params["webhook_id"], call.params["webhook_token"])
+    remove_webhook(call.core, hook.id)
+    return Reply(None, 204)
 
 
 def webhook_channel(call: Call) -> Channel:

@@ -140,8 +140,9 @@ def _buckets(call: Call) -> list[Bucket]:
     when it lands a message in a channel (facts §3.2)."""
     params, key = call.params, f"{call.method} {call.route}"
     if call.route.startswith("/webhooks/"):
-        # Webhooks are limited per id + token (api:topics/rate-limits.mdx).
-        major = f"{params['webhook_id']}+{params['webhook_token']}"
+        # Webhooks are limited per id + token (api:topics/rate-limits.mdx); DELETE
+        # /webhooks/{id} with the bot's token has no webhook token.
+        major = f"{params['webhook_id']}+{params.get('webhook_token', '')}"
         if call.method == "POST" and call.route == EXECUTE and not _is_interaction(call):
             hook = call.world.webhooks.get(_as_int(params["webhook_id"]))
             buckets = [Bucket("webhook", key, major)]

@@ -147,7 +147,7 @@ class World:
 
     def webhook(self, webhook_id: int | str, token: str | None = None) -> Webhook:
         found = self.webhooks.get(_as_id(webhook_id))
-        if found is None:
+        if found is None or found.deleted:
             raise errors.not_found(errors.UNKNOWN_WEBHOOK, "Webhook")
         if token is not None and token != found.token:
             raise errors.DiscordError(401, errors.INVALID_WEBHOOK_TOKEN,
