@@ -1,4 +1,5 @@
-"""Operational tables: LLM call accounting, per-guild settings, reusable webhooks."""
+"""Operational tables: LLM call accounting, per-guild settings, reusable webhooks (one per
+persona per channel, plus the shared one older versions made, kept as the fallback)."""
 
 from __future__ import annotations
 
@@ -45,12 +46,16 @@ class UsageTotals:
     latency_ms: float
 
 
+SHARED = ""  # the persona key of a channel's shared webhook
+
+
 @dataclass(frozen=True)
 class Webhook:
     channel_id: str
     guild_id: str
     webhook_id: str
     token: str
+    persona: str = SHARED  # whose webhook it is: a Persona.key, or SHARED
 
 
 class OpsRepo:
@@ -95,22 +100,34 @@ class OpsRepo:
             (guild, json.dumps(settings, sort_keys=True), now_iso()),
         )
 
-    async def webhook(self, channel_id: str) -> Webhook | None:
+    async def webhook(self, channel_id: str, persona: str = SHARED) -> Webhook | None:
         row = await self._db.fetchone(
-            "SELECT channel_id, guild_id, webhook_id, token FROM webhooks WHERE channel_id = ?",
-            (channel_id,),
+            "SELECT channel_id, guild_id, webhook_id, token, persona FROM webhooks "
+            "WHERE channel_id = ? AND persona = ?",
+            (channel_id, persona),
         )
         return Webhook(*row) if row else None
 
+    async def webhooks(self, channel_id: str) -> list[Webhook]:
+        """Every webhook stored for a channel, the shared one (if any) first."""
+        rows = await self._db.fetchall(
+            "SELECT channel_id, guild_id, webhook_id, token, persona FROM webhooks "
+            "WHERE channel_id = ? ORDER BY persona",
+            (channel_id,),
+        )
+        return [Webhook(*row) for row in rows]
+
     async def save_webhook(self, hook: Webhook) -> None:
         await self._db.execute(
-            "INSERT INTO webhooks (channel_id, guild_id, webhook_id, token, created_at) "
-            "VALUES (?,?,?,?,?) ON CONFLICT (channel_id) DO UPDATE SET "
+            "INSERT INTO webhooks (channel_id, persona, guild_id, webhook_id, token, created_at) "
+            "VALUES (?,?,?,?,?,?) ON CONFLICT (channel_id, persona) DO UPDATE SET "
             "webhook_id = excluded.webhook_id, token = excluded.token, "
             "guild_id = excluded.guild_id",
-            (hook.channel_id, hook.guild_id, hook.webhook_id, hook.token, now_iso()),
+            (hook.channel_id, hook.persona, hook.guild_id, hook.webhook_id, hook.token,
+             now_iso()),
         )
 
-    async def delete_webhook(self, channel_id: str) -> None:
+    async def delete_webhook(self, channel_id: str, persona: str = SHARED) -> None:
         """Forget a webhook Discord says is gone (404), so the next game creates a new one."""
-        await self._db.execute("DELETE FROM webhooks WHERE channel_id = ?", (channel_id,))
+        await self._db.execute("DELETE FROM webhooks WHERE channel_id = ? AND persona = ?",
+                               (channel_id, persona))
