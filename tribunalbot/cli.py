@@ -1,4 +1,4 @@
-"""Command line: `tribunalbot play | history | stats | doctor | bot`."""
+"""Command line: `tribunalbot play | history | stats | export | doctor | bot`."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--db", type=Path, help=DB_HELP)
     stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
     sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    _add_export(sub.add_parser("export", parents=[common],
+                               help="write a finished game's page as one HTML file"))
     bot = sub.add_parser("bot", parents=[common],
                          help="run the Discord bot (token from $DISCORD_TOKEN)")
     bot.add_argument("--db", type=Path, help=DB_HELP)
@@ -70,6 +72,13 @@ def _add_resume(resume: argparse.ArgumentParser) -> None:
     resume.add_argument("--db", type=Path, help=DB_HELP)
     resume.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                         help="plain text even on a terminal (also: $NO_COLOR)")
+
+
+def _add_export(export: argparse.ArgumentParser) -> None:
+    export.add_argument("game_id", help="the game's id (see `tribunalbot history`)")
+    export.add_argument("--html", type=Path, required=True, metavar="FILE",
+                        help="where to write the page (- for standard output)")
+    export.add_argument("--db", type=Path, help=DB_HELP)
 
 
 def _positive(value: str) -> int:
@@ -125,6 +134,10 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
         if args.command == "stats":
             await print_stats(db, args.guild, sys.stdout)
             return 0
+        if args.command == "export":
+            from tribunalbot.export import export_command
+
+            return await export_command(db, args.game_id, args.html)
     except StoreError as exc:
         return fail(str(exc))
     from tribunalbot.doctor import run_doctor

@@ -1,0 +1,57 @@
+"""Finished games for the page tests: one played by the offline provider on a real example,
+and one whose every model text is hostile HTML (played by a scripted LLM through the engine)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.engine.scripts import CODE, RecordingTable, review_for
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import GameResult, GameSetup, run_game
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.replies import PlantedClaim, format_review
+from tribunalbot.llm.scripted import ScriptedLLM
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+# Markup a model might emit, on purpose or by quoting code: it must show as text, never run.
+HOSTILE = ('<script>window.pwned = 1</script><img src="https://evil.example/x.png" '
+           'onerror="window.pwned = 2"><a href="http://evil.example/">click</a>')
+HOSTILE_NAME = "<b>Mallory</b> @everyone <@123>"
+
+
+async def offline_game(seed: int = 4, example: str = "user_lookup.py",
+                       event_chance: float = 1.0) -> GameResult:
+    """A whole game by the offline provider; event_chance 1.0 so a random event shows too."""
+    setup = GameSetup(game_id=f"page{seed}", code=(EXAMPLES / example).read_text(),
+                      language="python", seed=seed,
+                      settings=GameSettings.model_validate({"event_chance": event_chance}))
+    return await run_game(setup, OfflineLLM(), RecordingTable())
+
+
+def _hostile_reply(prompt: Prompt) -> str:
+    task = prompt.task
+    if task.kind == "speak":
+        review = review_for(prompt)
+        planted = ((PlantedClaim(claim=f"line 2 is fine {HOSTILE}", why_wrong=HOSTILE,
+                                 kind="dismissal"),) if task.troublemaker else ())
+        public = review.split("\n")[1:3]  # the two public lines review_for writes
+        return format_review("\n".join([*public, HOSTILE]), "sure", planted)
+    target = task.candidates[0]
+    if task.kind == "debate":
+        quote = task.statements.get(target, "")[:20]
+        return json.dumps({"target": target, "quote": quote, "argument": HOSTILE,
+                           "private_notes": "n", "planted": []})
+    return json.dumps({"target": target, "reason": HOSTILE})
+
+
+async def hostile_game() -> GameResult:
+    """Every review, argument, vote reason, planted claim and the human's name carry HTML."""
+    setup = GameSetup(game_id="hostile", code=CODE, language="python", seed=7,
+                      settings=GameSettings.model_validate({"event_chance": 0.0}))
+    vote = ev.HumanVote(user_id="1", user_name=HOSTILE_NAME, seat=1,
+                        at=datetime(2026, 1, 1, tzinfo=UTC))
+    return await run_game(setup, ScriptedLLM(_hostile_reply), RecordingTable(votes=[vote]))

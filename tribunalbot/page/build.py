@@ -1,0 +1,131 @@
+"""One finished game as one self-contained HTML page.
+
+Only public views of the log reach the page (`record.public_view()` of public records), each
+passed through the engine's mention net once more, so a log written before that net existed
+is as clean as a new one. The page loads nothing: the stylesheet is inline, the avatars are
+data: URIs, there is no script and no web font, and a Content-Security-Policy forbids any
+fetch, so even a bug in the escaping could not make the page call out or run code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.secrecy import neutralize_model
+from tribunalbot.page.avatars import UNKNOWN_COLOUR, avatar
+from tribunalbot.page.cast import Cast
+from tribunalbot.page.sections import phase_title, render
+from tribunalbot.page.style import BASE_CSS, seat_css
+from tribunalbot.page.text import esc
+from tribunalbot.wording import plural
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'"
+
+
+class PageRefused(Exception):
+    """The log is not one of a finished game; the message says why, in plain words."""
+
+
+@dataclass(frozen=True)
+class Page:
+    html: str
+    avatar_kinds: frozenset[str]  # "png" (the shipped images) and/or "svg" (placeholders)
+
+
+def page_file_name(game_id: str) -> str:
+    return f"tribunal-{game_id}.html"
+
+
+def public_log(events: Sequence[ev.Record]) -> list[ev.Record]:
+    return [neutralize_model(r.public_view()) for r in events if r.public]
+
+
+def build_page(events: Sequence[ev.Record]) -> Page:
+    """The page of a finished game's log; raises `PageRefused` for any other log."""
+    records = public_log(events)
+    started = next((r for r in records if isinstance(r, ev.GameStarted)), None)
+    if started is None:
+        raise PageRefused("the game never started, so there is nothing to show")
+    if not any(isinstance(r, ev.Revealed) for r in records):
+        raise PageRefused(f"game {started.game_id} has not been revealed, and the reveal is "
+                          "what the page is for")
+    avatars = {p.seat: avatar(p.persona) for p in started.players}
+    cast = Cast({p.seat: p for p in started.players}, avatars)
+    body, toc = _sections(records, cast)
+    html = _document(started, records, cast, body, toc)
+    return Page(html, frozenset(a.kind for a in avatars.values()))
+
+
+def _sections(records: list[ev.Record], cast: Cast) -> tuple[str, list[tuple[str, str]]]:
+    """The log in order, one <section> per phase; returns the body and its (id, title)s."""
+    toc = [("convened", "The panel")]
+    out = ['<section id="convened" aria-labelledby="convened-h">'
+           '<h2 id="convened-h">The Tribunal is convened</h2>']
+    for record in records:
+        if not isinstance(record, ev.PhaseStarted):
+            out.append(render(record, cast))
+            continue
+        anchor, title = phase_title(record)
+        if anchor in {a for a, _ in toc}:  # a phase shown twice still gets its own anchor
+            anchor = f"{anchor}-{len(toc)}"
+        toc.append((anchor, title))
+        out.append(f'</section><section id="{anchor}" aria-labelledby="{anchor}-h">'
+                   f'<h2 id="{anchor}-h">{title}</h2>')
+    out.append("</section>")
+    return "".join(out), toc
+
+
+def _played_at(records: list[ev.Record]) -> str:
+    moments = [m for r in records if isinstance(m := getattr(r, "at", None), datetime)]
+    if not moments:
+        return ""
+    first = min(moments)
+    return (f' Played <time datetime="{esc(first.isoformat())}">'
+            f"{first:%Y-%m-%d %H:%M} UTC</time>.")
+
+
+def _header(started: ev.GameStarted, records: list[ev.Record]) -> str:
+    language = esc(started.language or "code")
+    return (
+        '<header class="top"><a class="skip" href="#reveal">Skip to the reveal</a>'
+        f"<h1>The Tribunal: game <code>{esc(started.game_id)}</code></h1>"
+        f"<p>{plural(started.code_lines, 'line')} of {language} went before a panel of "
+        f"{plural(len(started.players), 'AI reviewer')}. One of them was secretly the "
+        "<strong>Troublemaker</strong>, planting subtly wrong advice. The reviewers reviewed, "
+        "accused each other with quotes and voted; the humans watching named their suspect. "
+        f"This page is the game's public record, the reveal included.{_played_at(records)}"
+        "</p></header>")
+
+
+def _nav(toc: list[tuple[str, str]]) -> str:
+    links = "".join(f'<li><a href="#{anchor}">{title}</a></li>' for anchor, title in toc)
+    return f'<nav aria-label="Sections of the game"><ol>{links}</ol></nav>'
+
+
+def _document(started: ev.GameStarted, records: list[ev.Record], cast: Cast, body: str,
+              toc: list[tuple[str, str]]) -> str:
+    colours = {seat: _colour(p.persona) for seat, p in cast.players.items()}
+    title = (f"Tribunal game {esc(started.game_id)}: {esc(started.language or 'code')}, "
+             f"{plural(len(started.players), 'reviewer')}")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="color-scheme" content="light dark">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{title}</title>\n<style>{BASE_CSS}{seat_css(cast.avatars, colours)}\n"
+        "</style>\n</head>\n<body>\n"
+        f"{_header(started, records)}\n<main>{_nav(toc)}\n{body}\n</main>\n"
+        f'<footer><p>Exported by Tribunal from the public record of game '
+        f"{esc(started.game_id)}: no private notes, nothing from before the reveal that the "
+        "thread did not show. The page is self-contained and loads nothing from anywhere."
+        "</p></footer>\n</body>\n</html>\n")
+
+
+def _colour(persona_key: str) -> int:
+    persona = PERSONA_BY_KEY.get(persona_key)
+    return persona.colour if persona else UNKNOWN_COLOUR

@@ -1,0 +1,36 @@
+"""Who sits where on the page, and the shape of one persona's post."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from tribunalbot.engine import events as ev
+from tribunalbot.page.avatars import Avatar
+from tribunalbot.page.text import esc
+
+HIDDEN = '<span aria-hidden="true">{}</span> '  # emoji are decoration, not words to read out
+
+
+@dataclass(frozen=True)
+class Cast:
+    """Who sits where, and each seat's avatar."""
+
+    players: Mapping[int, ev.PlayerInfo]
+    avatars: Mapping[int, Avatar]
+
+    def name(self, seat: int | None) -> str:
+        """The seat's name, escaped for HTML."""
+        player = self.players.get(seat) if seat is not None else None
+        return esc(player.name) if player else "nobody"
+
+    def image(self, seat: int, css: str = "avatar") -> str:
+        return (f'<img class="{css}" src="{self.avatars[seat].uri}" width="64" height="64" '
+                f'alt="Avatar of {self.name(seat)}">')
+
+
+def message(seat: int, cast: Cast, body: str) -> str:
+    """One post by a persona, as the thread shows it: avatar, name, words."""
+    return (f'<article class="msg s{seat}"><span class="av av{seat}" aria-hidden="true">'
+            f'</span><div class="body"><h3>{cast.name(seat)} <span class="seat">seat {seat}'
+            f"</span></h3>{body}</div></article>")

@@ -1,0 +1,75 @@
+"""The page's one stylesheet, inline: light by default, dark when the reader's system asks.
+
+Colours are chosen for at least 4.5:1 contrast on their background in both schemes. Fonts are
+the reader's own (system-ui): a web font would be a request, or a large inline blob.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tribunalbot.page.avatars import Avatar
+
+BASE_CSS = """
+:root{color-scheme:light dark;--bg:#ffffff;--fg:#1e1f22;--muted:#4e5058;--card:#f2f3f5;
+--line:#d4d7dc;--accent:#3c45a5;--bad:#a4161a;--good:#17672e;--quote:#e3e5e8}
+@media (prefers-color-scheme:dark){:root{--bg:#1e1f22;--fg:#dbdee1;--muted:#a3a6aa;
+--card:#2b2d31;--line:#45474d;--accent:#a5acf9;--bad:#ff9c94;--good:#80e0a5;--quote:#383a40}}
+*{box-sizing:border-box}
+html{background:var(--bg);color:var(--fg)}
+body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
+main,header.top,footer{max-width:52rem;margin:0 auto;padding:0 1rem}
+header.top{padding-top:1.5rem}
+h1{font-size:1.7rem;margin:.2rem 0 .4rem}
+h2{font-size:1.3rem;margin:2.2rem 0 .8rem;padding-bottom:.3rem;border-bottom:1px solid var(--line)}
+h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
+a{color:var(--accent)}
+.meta,.note{color:var(--muted)}
+.skip{position:absolute;left:-9999px}
+.skip:focus{left:1rem;top:1rem;background:var(--card);padding:.4rem .8rem}
+nav ol{display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;padding:0;margin:.8rem 0;list-style:none}
+ol.panel{list-style:none;padding:0;display:grid;gap:.6rem;
+grid-template-columns:repeat(auto-fill,minmax(15rem,1fr))}
+ol.panel li{display:flex;gap:.7rem;align-items:center;background:var(--card);
+border-radius:.6rem;padding:.5rem .7rem;border-left:4px solid var(--pc,var(--line))}
+ol.panel .focus{display:block;font-size:.85rem;color:var(--muted)}
+img.avatar{width:48px;height:48px;border-radius:50%;flex:none}
+.event{background:var(--card);border-left:4px solid var(--accent);padding:.6rem .8rem;
+border-radius:.4rem}
+article.msg{display:flex;gap:.8rem;margin:0 0 1rem;padding:.7rem .9rem;background:var(--card);
+border-radius:.6rem;border-left:4px solid var(--pc,var(--line))}
+.av{width:40px;height:40px;border-radius:50%;flex:none;background-size:cover}
+article.msg .body{min-width:0;flex:1}
+article.msg h3{margin:0 0 .3rem;font-size:1rem}
+.seat{font-weight:400;color:var(--muted);font-size:.85rem}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0}
+blockquote{margin:.4rem 0;padding:.3rem .8rem;border-left:3px solid var(--muted);
+background:var(--quote);white-space:pre-wrap;overflow-wrap:anywhere}
+pre{background:var(--quote);padding:.6rem;border-radius:.3rem;overflow-x:auto}
+code{font-family:ui-monospace,"Cascadia Mono","DejaVu Sans Mono",monospace;font-size:.92em}
+table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}
+caption{text-align:left;font-weight:600;padding:.3rem 0}
+th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line)}
+.out{font-weight:600}
+.reveal-head{display:flex;gap:1rem;align-items:center;background:var(--card);
+padding:.9rem 1rem;border-radius:.6rem;border-left:6px solid var(--pc,var(--accent))}
+.reveal-head img.avatar{width:72px;height:72px}
+.reveal-head p{margin:.2rem 0}
+.lead{font-size:1.2rem}
+ol.ledger li{margin:0 0 .8rem}
+del{text-decoration-thickness:2px;color:var(--bad)}
+.why{display:block}
+.right{color:var(--good);font-weight:600}
+.wrong{color:var(--bad);font-weight:600}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+footer{margin-top:3rem;padding-bottom:2rem;font-size:.85rem;color:var(--muted)}
+"""
+
+
+def seat_css(avatars: Mapping[int, Avatar], colours: Mapping[int, int]) -> str:
+    """Per-seat rules: each avatar's data is written once here, however many messages show
+    it, so a long game does not repeat the image in every message."""
+    rules = [f'.av{seat}{{background-image:url("{avatar.uri}")}}'
+             for seat, avatar in sorted(avatars.items())]
+    rules += [f".s{seat}{{--pc:#{colour:06x}}}" for seat, colour in sorted(colours.items())]
+    return "\n".join(rules)
