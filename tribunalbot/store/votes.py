@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.store.db import Database, StoreError, Transaction
 from tribunalbot.store.games import iso
+from tribunalbot.store.privacy import PrivacyRepo
 
 
 @dataclass(frozen=True)
@@ -158,29 +158,20 @@ class VoteRepo:
             "SELECT game_id, guild_id, seat, correct, points FROM scores WHERE user_id = ? "
             "ORDER BY game_id", (user_id,))
         started = await self._db.fetchall(
-            "SELECT id, guild_id, created_at FROM games WHERE starter_id = ? ORDER BY created_at",
-            (user_id,))
+            "SELECT id, guild_id, created_at, status, code FROM games WHERE starter_id = ? "
+            "ORDER BY created_at", (user_id,))
         keys_v = ("game_id", "user_name", "seat", "first_at", "changed_at")
         keys_s = ("game_id", "guild_id", "seat", "correct", "points")
         return {
             "votes": [dict(zip(keys_v, r, strict=True)) for r in votes],
             "scores": [dict(zip(keys_s, r, strict=True)) for r in scores],
-            "games_started": [dict(zip(("game_id", "guild_id", "created_at"), r, strict=True))
-                              for r in started],
+            "games_started": [dict(zip(("game_id", "guild_id", "created_at", "status", "code"),
+                                       r, strict=True)) for r in started],
         }
 
     async def forget_user(self, user_id: str) -> int:
-        """Delete a user's votes and scores, anonymize the games they started and their name
-        in game logs (ballots and reveals keep the vote, not the person). Returns rows changed.
-        """
-        async with self._db.transaction() as tx:
-            removed = await tx.execute("DELETE FROM human_votes WHERE user_id = ?", (user_id,))
-            removed += await tx.execute("DELETE FROM scores WHERE user_id = ?", (user_id,))
-            removed += await tx.execute(
-                "UPDATE games SET starter_id = '', starter_name = '' WHERE starter_id = ?",
-                (user_id,))
-            removed += await _scrub_logs(tx, user_id)
-        return removed
+        """`PrivacyRepo.forget_user`, counted as one number of rows changed."""
+        return (await PrivacyRepo(self._db).forget_user(user_id)).total
 
 
 async def _check_ballot(tx: Transaction, game_id: str, seat: int) -> None:
@@ -198,25 +189,3 @@ async def _check_ballot(tx: Transaction, game_id: str, seat: int) -> None:
         raise VoteRejected("voting for this game is closed")
     if players and not is_player:
         raise VoteRejected(f"seat {seat} is not a player in this game")
-
-
-FORGOTTEN = "(forgotten)"
-
-
-async def _scrub_logs(tx: Transaction, user_id: str) -> int:
-    needle = '"user_id":' + json.dumps(user_id)  # payloads are stored compact
-    rows = await tx.fetchall(
-        "SELECT game_id, seq, public_payload FROM events WHERE kind IN ('ballot_closed', "
-        "'revealed') AND instr(public_payload, ?) > 0",
-        (needle,),
-    )
-    for game_id, seq, payload in rows:
-        data = json.loads(payload)
-        for key in ("votes", "scores"):
-            for entry in data.get(key, []):
-                if entry.get("user_id") == user_id:
-                    entry.update(user_id=FORGOTTEN, user_name=FORGOTTEN)
-        await tx.execute(
-            "UPDATE events SET public_payload = ? WHERE game_id = ? AND seq = ?",
-            (json.dumps(data, separators=(",", ":")), game_id, seq))
-    return len(rows)
