@@ -9,8 +9,6 @@ from tribunalbot.engine import events as ev
 from tribunalbot.page.avatars import Avatar
 from tribunalbot.page.text import esc
 
-HIDDEN = '<span aria-hidden="true">{}</span> '  # emoji are decoration, not words to read out
-
 
 @dataclass(frozen=True)
 class Cast:

@@ -4,7 +4,7 @@ review the game yields (the findings worth acting on, the planted advice struck 
 from __future__ import annotations
 
 from tribunalbot.engine import events as ev
-from tribunalbot.page.cast import HIDDEN, Cast
+from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, inline
 from tribunalbot.wording import event_summary, plural
 
@@ -26,7 +26,7 @@ def _head(e: ev.Revealed, cast: Cast) -> str:
               else "The AI jury never caught it.")
     image = cast.image(e.troublemaker) if e.troublemaker in cast.avatars else ""
     return (f'<div class="reveal-head s{e.troublemaker}">{image}<div>'
-            f'<p class="lead">{HIDDEN.format("🎭")}The Troublemaker was '
+            f'<p class="lead">The Troublemaker was '
             f"<strong>{cast.name(e.troublemaker)}</strong>.</p>"
             f"<p>Disguise: <strong>{esc(e.strategy_name)}</strong>. {caught}</p></div></div>")
 

@@ -1,5 +1,6 @@
 """Each public record as HTML, in the words the Discord thread uses (cogs/render.py), but
-without Discord's length limits: the page shows every review, argument and reason in full."""
+without Discord's length limits: the page shows every review, argument and reason in full.
+Unlike the thread, no emoji: a reader without an emoji font would see empty boxes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.page.cast import HIDDEN, Cast, message
+from tribunalbot.page.cast import Cast, message
 from tribunalbot.page.reveal import reveal_html
 from tribunalbot.page.text import esc, inline, rich
 from tribunalbot.wording import plural
@@ -44,7 +45,7 @@ def _game_started(e: ev.GameStarted, cast: Cast) -> str:
 
 
 def _event_triggered(e: ev.EventTriggered, cast: Cast) -> str:
-    return (f'<p class="event" role="note">{HIDDEN.format("⚡")}<strong>Random event: '
+    return (f'<p class="event" role="note"><strong>Random event: '
             f"{esc(e.name)}.</strong> {inline(e.announcement)}</p>")
 
 
@@ -54,7 +55,7 @@ def _statement(e: ev.Statement, cast: Cast) -> str:
 
 def _accusation(e: ev.Accusation, cast: Cast) -> str:
     target = cast.name(e.target)
-    quote = (f'<blockquote aria-label="Quoted from {target}">{esc(e.quote)}</blockquote>'
+    quote = (f'<blockquote aria-label="Quoted from {target}">{inline(e.quote)}</blockquote>'
              if e.quote else "")
     return message(e.seat, cast, f"<p><strong>I accuse {target}.</strong></p>{quote}"
                                  f"{rich(e.text)}")
@@ -75,25 +76,25 @@ def _ai_votes(e: ev.AIVotes, cast: Cast) -> str:
 def _elimination(e: ev.Elimination, cast: Cast) -> str:
     tally = ", ".join(f"{cast.name(s)} {n}" for s, n in e.tally.items())
     if e.seat is None:
-        return (f'<p class="out">{HIDDEN.format("⚖️")}A tie ({tally}): nobody is eliminated '
+        return (f'<p class="out">A tie ({tally}): nobody is eliminated '
                 "this round.</p>")
-    return (f'<p class="out">{HIDDEN.format("🚪")}{cast.name(e.seat)} is eliminated '
+    return (f'<p class="out">{cast.name(e.seat)} is eliminated '
             f"({tally}). Their role stayed secret until the reveal.</p>")
 
 
 def _ballot_opened(e: ev.BallotOpened, cast: Cast) -> str:
-    return (f'<p class="note">{HIDDEN.format("🗳️")}The human ballot opened here: anyone in the '
+    return ('<p class="note">The human ballot opened here: anyone in the '
             "channel could name the Troublemaker from now on, eliminated reviewers included, "
             "and change their mind until it closed.</p>")
 
 
 def _ballot_closed(e: ev.BallotClosed, cast: Cast) -> str:
-    return (f'<p class="note">{HIDDEN.format("🔒")}The ballot is closed: '
+    return (f'<p class="note">The ballot is closed: '
             f"{plural(len(e.votes), 'human vote')}.</p>")
 
 
 def _aborted(e: ev.GameAborted, cast: Cast) -> str:
-    return f'<p class="out">{HIDDEN.format("⚠️")}This game was stopped: {inline(e.reason)}</p>'
+    return f'<p class="out">This game was stopped: {inline(e.reason)}</p>'
 
 
 _RENDERERS: dict[str, Callable[[Any, Cast], str]] = {

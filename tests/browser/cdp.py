@@ -1,0 +1,165 @@
+"""Headless Chromium driven over the DevTools protocol, with aiohttp's websocket client.
+
+Just enough of the protocol for the page test: navigate, evaluate an expression in the page,
+emulate the dark scheme, take a full-page screenshot, and list every request the page made.
+Runtime.evaluate runs outside the page's Content-Security-Policy, so the shipped page needs no
+test hook of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import math
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
+         "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+         "--disable-background-networking", "--disable-component-update", "--mute-audio")
+CALL_TIMEOUT = 30.0
+MAX_SHOT_HEIGHT = 16000  # Chromium refuses larger captures
+
+
+def find_chromium() -> str | None:
+    """$TRIBUNAL_CHROMIUM, else Debian's `chromium` (or `chromium-browser` elsewhere)."""
+    wanted = os.environ.get("TRIBUNAL_CHROMIUM")
+    if wanted:
+        return shutil.which(wanted) or (wanted if Path(wanted).exists() else None)
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Chromium:
+    def __init__(self, binary: str, profile: Path, width: int = 1000) -> None:
+        self.binary, self.profile, self.width = binary, profile, width
+        self.requests: list[str] = []  # every URL the page asked for, its own included
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._events: dict[str, asyncio.Event] = {}
+        self._proc: asyncio.subprocess.Process | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Chromium:
+        self.profile.mkdir(parents=True, exist_ok=True)
+        log = (self.profile / "chromium.log").open("wb")
+        self._proc = await asyncio.create_subprocess_exec(
+            self.binary, *FLAGS, f"--user-data-dir={self.profile}",
+            f"--window-size={self.width},900", "about:blank",
+            stdout=asyncio.subprocess.DEVNULL, stderr=log)
+        log.close()
+        port = await self._port()
+        self._session = aiohttp.ClientSession()
+        async with self._session.get(f"http://127.0.0.1:{port}/json/list") as reply:
+            targets = await reply.json()
+        page = next(t for t in targets if t["type"] == "page")
+        self._ws = await self._session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0)
+        self._reader = asyncio.create_task(self._read())
+        for domain in ("Page", "Runtime", "Network"):
+            await self.send(f"{domain}.enable")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        if self._ws is not None:
+            await self._ws.close()
+        if self._session is not None:
+            await self._session.close()
+        if self._proc is not None and self._proc.returncode is None:
+            self._proc.terminate()
+            try:
+                await asyncio.wait_for(self._proc.wait(), 10)
+            except TimeoutError:
+                self._proc.kill()
+                await self._proc.wait()
+
+    async def _port(self) -> int:
+        """Chromium writes its DevTools port into the profile once it listens."""
+        marker = self.profile / "DevToolsActivePort"
+        for _ in range(300):
+            if marker.exists() and marker.read_text().strip():
+                return int(marker.read_text().split()[0])
+            if self._proc is not None and self._proc.returncode is not None:
+                break
+            await asyncio.sleep(0.1)
+        log = (self.profile / "chromium.log").read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"chromium did not open its DevTools port; its log ends:\n{log}")
+
+    async def _read(self) -> None:
+        assert self._ws is not None
+        async for message in self._ws:
+            data = message.json()
+            if "id" in data and data["id"] in self._waiting:
+                self._waiting.pop(data["id"]).set_result(data)
+            elif data.get("method") == "Network.requestWillBeSent":
+                self.requests.append(data["params"]["request"]["url"])
+            elif "method" in data:
+                self._events.setdefault(data["method"], asyncio.Event()).set()
+
+    async def send(self, method: str, **params: Any) -> dict[str, Any]:
+        assert self._ws is not None
+        call_id = next(self._ids)
+        self._waiting[call_id] = asyncio.get_running_loop().create_future()
+        await self._ws.send_json({"id": call_id, "method": method, "params": params})
+        reply = await asyncio.wait_for(self._waiting[call_id], CALL_TIMEOUT)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        result: dict[str, Any] = reply["result"]
+        return result
+
+    async def open(self, url: str) -> None:
+        """Load a page (a file: URL) and wait for its load event."""
+        self.requests.clear()
+        loaded = self._events.setdefault("Page.loadEventFired", asyncio.Event())
+        loaded.clear()
+        await self.send("Page.navigate", url=url)
+        await asyncio.wait_for(loaded.wait(), CALL_TIMEOUT)
+
+    async def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page (promises awaited)."""
+        reply = await self.send("Runtime.evaluate", expression=expression,
+                                returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"page script failed: {reply['exceptionDetails']}")
+        return reply["result"].get("value")
+
+    async def colour_scheme(self, scheme: str) -> None:
+        await self.send("Emulation.setEmulatedMedia",
+                        features=[{"name": "prefers-color-scheme", "value": scheme}])
+
+    async def screenshot(self, to: Path, element_id: str | None = None) -> tuple[int, int]:
+        """The whole page (or one element) as a PNG at `to`; returns its CSS-pixel size."""
+        metrics = await self.send("Page.getLayoutMetrics")
+        height = min(math.ceil(metrics["cssContentSize"]["height"]), MAX_SHOT_HEIGHT)
+        await self.send("Emulation.setDeviceMetricsOverride", width=self.width, height=height,
+                        deviceScaleFactor=1, mobile=False)
+        params: dict[str, Any] = {"format": "png"}
+        if element_id is not None:
+            box = await self.evaluate(
+                f"(() => {{ const r = document.getElementById({element_id!r})"
+                ".getBoundingClientRect(); return {y: r.top + scrollY, height: r.height};"
+                " })()")
+            # The page's full width: the element's own box would crop its margins.
+            box.update(x=0, width=self.width)
+            box["height"] = min(box["height"], MAX_SHOT_HEIGHT)
+            params.update(clip={**box, "scale": 1}, captureBeyondViewport=True)
+        shot = await self.send("Page.captureScreenshot", **params)
+        await asyncio.to_thread(_save, to, base64.b64decode(shot["data"]))
+        clip = params.get("clip")
+        return (math.ceil(clip["width"]), math.ceil(clip["height"])) if clip else (
+            self.width, height)
+
+
+def _save(to: Path, data: bytes) -> None:
+    to.parent.mkdir(parents=True, exist_ok=True)
+    to.write_bytes(data)
