@@ -1,6 +1,8 @@
 """Checking code submitted for review, before anything is spent on it.
 
-Shared by the terminal and Discord: every rejection is one clear sentence.
+Shared by the terminal and Discord: every rejection is one clear sentence. A unified diff,
+wherever it comes from (pasted, attached, in a code block, piped), is read as a change: its
+files, hunks and new line numbers, cut to the game's size limit.
 """
 
 from __future__ import annotations
@@ -9,13 +11,20 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
-EXTENSIONS = {
-    ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
-    ".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript", ".tsx": "typescript",
-    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".rb": "ruby", ".php": "php",
-    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp",
-    ".swift": "swift", ".sh": "shell", ".sql": "sql", ".lua": "lua", ".scala": "scala",
-}
+from tribunalbot.diffs import (
+    LANGUAGES,
+    Change,
+    ChangeTooLarge,
+    DiffError,
+    fit,
+    looks_like_diff,
+    parse_diff,
+)
+
+EXTENSIONS = LANGUAGES
+DIFF_SUFFIXES = (".diff", ".patch")
+# Unchanged lines kept around each change: what a reviewer needs to read it, no more.
+CONTEXT_LINES = 5
 
 # Cheap content sniffing for pasted code with no file name; first match wins.
 _SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -30,6 +39,7 @@ _SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 _FENCE = re.compile(r"^```[\w+-]*\n(.*?)\n?```\s*$", re.S)
+_DIFF_LANGUAGE = "diff"
 
 
 class CodeInputError(ValueError):
@@ -38,16 +48,28 @@ class CodeInputError(ValueError):
 
 @dataclass(frozen=True)
 class Submission:
-    code: str
-    language: str
+    code: str  # for a change: its diff as reviewed (cut to the limit), which parses back
+    language: str  # "diff" for a change
     name: str
+    change: Change | None = None
+
+    @property
+    def omitted(self) -> tuple[str, ...]:
+        """Files of the change left out of the review (it was too large)."""
+        return self.change.omitted if self.change else ()
 
 
-def check_code(data: bytes, name: str, limit: int) -> Submission:
-    """Validate raw bytes and decide the language. Raises CodeInputError."""
-    if len(data) > limit:
+def check_code(data: bytes, name: str, limit: int, *,
+               diff_limit: int | None = None) -> Submission:
+    """Validate raw bytes and decide the language; a diff becomes a change. A diff may be up
+    to `diff_limit` bytes: it is then cut to the files that fit `limit`. Raises
+    CodeInputError."""
+    cap = max(limit, diff_limit or limit)
+    if len(data) > cap or (len(data) > limit and not _is_diff(data[:cap], name)):
+        allowed = limit if len(data) <= cap else cap
+        key = "game.max_code_bytes" if allowed == limit else "pull_requests.max_diff_bytes"
         raise CodeInputError(
-            f"{name} is {len(data):,} bytes; the limit is {limit:,} bytes (game.max_code_bytes)"
+            f"{name} is {len(data):,} bytes; the limit is {allowed:,} bytes ({key})"
         )
     if b"\x00" in data:
         raise CodeInputError(f"{name} looks like a binary file, not source code")
@@ -60,7 +82,34 @@ def check_code(data: bytes, name: str, limit: int) -> Submission:
     text = strip_fence(text.replace("\r\n", "\n"))
     if not text.strip():
         raise CodeInputError(f"{name} is empty: there is no code to review")
+    if looks_like_diff(text) or name.lower().endswith(DIFF_SUFFIXES):
+        return check_change(text, name, limit)
+    if len(data) > limit:  # a large text that only looked like a diff
+        raise CodeInputError(
+            f"{name} is {len(data):,} bytes; the limit is {limit:,} bytes (game.max_code_bytes)")
     return Submission(text, detect_language(text, name), name)
+
+
+def _is_diff(data: bytes, name: str) -> bool:
+    return name.lower().endswith(DIFF_SUFFIXES) or looks_like_diff(
+        data.decode("utf-8", "replace"))
+
+
+def check_change(text: str, name: str, limit: int) -> Submission:
+    """A diff's text as a change to review, cut to `limit`. Raises CodeInputError."""
+    try:
+        change = parse_diff(text).with_context(CONTEXT_LINES)
+    except DiffError as exc:
+        raise CodeInputError(f"{name} is not a diff I can read: {exc}") from None
+    if not any(f.new_lines() for f in change.files):
+        raise CodeInputError(f"{name} only deletes, renames or changes binary files: there "
+                             "is no new code to review")
+    try:
+        change = fit(change, limit)
+    except ChangeTooLarge as exc:
+        raise CodeInputError(f"{name} is too large for one game: {exc} "
+                             "(game.max_code_bytes)") from None
+    return Submission(change.to_diff(), _DIFF_LANGUAGE, name, change)
 
 
 def strip_fence(text: str) -> str:

@@ -73,6 +73,23 @@ class DiscordSettings(Strict):
     max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
 
 
+class PullRequestSettings(Strict):
+    """Reviewing a change: diffs pasted, attached or piped, and pull/merge requests fetched
+    by their link. Tokens never live in the file: each host names the environment variable
+    that holds one (optional: private repositories, a higher rate limit)."""
+
+    github_token_env: str = "GITHUB_TOKEN"
+    gitlab_token_env: str = "GITLAB_TOKEN"
+    github_api_url: str = "https://api.github.com"
+    gitlab_api_url: str = "https://gitlab.com/api/v4"
+    gitlab_hosts: list[str] = Field(default_factory=lambda: ["gitlab.com"])
+    timeout_seconds: float = Field(20.0, gt=0, le=300)
+    attempts: int = Field(3, ge=1, le=10)  # tries per fetch, on time-outs and 5xx/429
+    # The largest diff read at all; a larger one is refused. What the game reviews of it is
+    # cut to game.max_code_bytes (the most-changed files first).
+    max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -84,6 +101,7 @@ class Config(Strict):
     personas: dict[str, PersonaRoute] = Field(default_factory=dict)
     storage: StorageSettings = StorageSettings()
     discord: DiscordSettings = DiscordSettings()
+    pull_requests: PullRequestSettings = PullRequestSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:
