@@ -9,6 +9,7 @@ import asyncio
 import logging
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -104,7 +105,8 @@ class ThreadPoster:
 
     async def as_bot(self, content: str | None = None, *, embed: discord.Embed | None = None,
                      view: discord.ui.View | None = None,
-                     file: discord.File | None = None) -> discord.Message:
+                     file: discord.File | None = None,
+                     files: Sequence[discord.File] = ()) -> discord.Message:
         await self._turn()
         try:
             await self._pace()
@@ -116,6 +118,8 @@ class ThreadPoster:
                 kwargs["view"] = view
             if file is not None:
                 kwargs["file"] = file
+            if files:  # several attachments in one message (the transcript and the page)
+                kwargs["files"] = list(files)
             return await channel.send(content, **kwargs)
         finally:
             self._lock.release()

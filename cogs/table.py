@@ -25,6 +25,7 @@ from cogs.text import safe_username, split_message
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import EventSink
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.page import build_page, page_file_name
 from tribunalbot.services import GuildServices
 from tribunalbot.store.outbox import Shown, public_records
 
@@ -191,10 +192,23 @@ class DiscordTable:
     async def _post_transcript(self) -> int:
         text = render.transcript_markdown(self.shown, self.roster)
         file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
+        files = [file, *await self._game_page()]  # one message, both files
         try:
-            return (await self.poster.as_bot(TRANSCRIPT_TEXT, file=file)).id
+            return (await self.poster.as_bot(TRANSCRIPT_TEXT, files=files)).id
         except discord.Forbidden:  # the reveal is out; a missing file must not spoil the game
             return (await self.poster.as_bot(NO_ATTACH_TEXT)).id
+
+    async def _game_page(self) -> list[discord.File]:
+        """The shareable HTML page of the game, as the transcript's companion file. Built off
+        the loop (a whole game's text, images read from the package); a page that cannot be
+        built is logged and left out, so the transcript still goes out."""
+        try:
+            page = await asyncio.to_thread(build_page, self.shown)
+        except Exception:
+            log.exception("game %s: could not build its page", self.game_id)
+            return []
+        return [discord.File(io.BytesIO(page.html.encode()),
+                             filename=page_file_name(self.game_id))]
 
     # ---- the ballot ----------------------------------------------------------------------
 
