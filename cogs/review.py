@@ -25,24 +25,43 @@ NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create
           "attach_files": "Attach Files"}
 
 
+PASTE_FORM, PASTE_INPUT = "tribunal:paste-form", "tribunal:paste"
+EXPIRED_FORM = ("That form has expired: it was opened before the Tribunal was updated. Run "
+                "/review again and paste the code once more.")
+
+
 class PasteModal(discord.ui.Modal, title="Code for the Tribunal"):
+    """The paste box, as a form only. Its submission is handled by its fixed custom_id
+    (`Review.form_submitted`), never by this object: discord.py forgets a modal at a restart
+    or when its timeout ends, and Discord then shows "Something went wrong" to a member who
+    took their time. So `on_submit` stays Modal's no-op."""
+
     code: discord.ui.TextInput[Any] = discord.ui.TextInput(
         label="Paste the code to review", style=discord.TextStyle.paragraph,
-        custom_id="tribunal:paste", max_length=4000)
+        custom_id=PASTE_INPUT, max_length=4000)
 
-    def __init__(self, cog: Review) -> None:
-        super().__init__(timeout=600)
-        self.cog = cog
+    def __init__(self) -> None:
+        # Without a timeout, discord.py keeps one form per custom_id: the latest one sent.
+        super().__init__(timeout=None, custom_id=PASTE_FORM)
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        await self.cog.begin(interaction, self.code.value.encode(), "pasted code")
+
+def submitted_text(data: Any, custom_id: str) -> str:
+    """A text input's value in a modal submission (action rows, or the newer labels)."""
+    for top in (data or {}).get("components", []):
+        children = top.get("components") or [top.get("component") or {}]
+        for child in children:
+            if child.get("custom_id") == custom_id:
+                return str(child.get("value") or "")
+    return ""
 
 
 class Review(commands.Cog):
     def __init__(self, bot: TribunalClient) -> None:
         self.bot = bot
         self.last_game: dict[int, float] = {}  # user id -> monotonic time of their last game
-        self.menu = app_commands.ContextMenu(name="Send to Tribunal", callback=self.from_message)
+        # Servers only, like /review: a game needs a channel, a thread and a webhook.
+        self.menu = app_commands.guild_only(
+            app_commands.ContextMenu(name="Send to Tribunal", callback=self.from_message))
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.menu)
@@ -61,7 +80,21 @@ class Review(commands.Cog):
         elif code:
             await self.begin(interaction, code.encode(), "the code option")
         else:
-            await interaction.response.send_modal(PasteModal(self))
+            await interaction.response.send_modal(PasteModal())
+
+    @commands.Cog.listener("on_interaction")
+    async def form_submitted(self, interaction: Interaction) -> None:
+        """Every paste form, however long ago or by whichever process it was opened. All of
+        this bot's forms have fixed "tribunal:" ids; any other id is one a version before
+        them made (discord.py's random ids), so it is told plainly that it expired."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if custom_id == PASTE_FORM:
+            code = submitted_text(interaction.data, PASTE_INPUT)
+            await self.begin(interaction, code.encode(), "pasted code")
+        elif not custom_id.startswith("tribunal:"):
+            await _refuse(interaction, EXPIRED_FORM)
 
     async def from_message(self, interaction: Interaction, message: discord.Message) -> None:
         if message.attachments:

@@ -1,5 +1,5 @@
-"""`/tribunal …`: leaderboard, stats, history, end, settings, forget-me. Thin: ask the store
-or the runner, render the answer."""
+"""`/tribunal …`: leaderboard, stats, history, end, settings, help, about, my-data, forget-me.
+Thin: ask the store or the runner, render the answer."""
 
 from __future__ import annotations
 
@@ -15,9 +15,11 @@ from pydantic import ValidationError
 
 from cogs.base import TribunalClient
 from cogs.buttons import is_moderator
+from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
 from cogs.text import clip
 from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.services import effective_settings
+from tribunalbot.store.privacy import PrivacyRepo
 
 Interaction = discord.Interaction[Any]
 MIN_GAMES = 3
@@ -27,6 +29,9 @@ def _percent(rate: float | None) -> str:
     return "–" if rate is None else f"{rate:.0%}"
 
 
+# On the group: Discord offers a command where its top level says, so guild_only on a
+# subcommand does nothing; this makes the synced /tribunal say `contexts: [0]` (servers only).
+@app_commands.guild_only()
 class Tribunal(commands.GroupCog, group_name="tribunal",
                group_description="The Tribunal's records and settings"):
     def __init__(self, bot: TribunalClient) -> None:
@@ -119,23 +124,33 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
             return f"Unknown setting `{key}`."
         return None
 
+    @app_commands.command(name="help", description="How the game plays, scoring, commands")
+    async def show_help(self, interaction: Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(MIN_GAMES), ephemeral=True)
+
+    @app_commands.command(name="about",
+                          description="Version, model provider, what is stored, how long")
+    async def show_about(self, interaction: Interaction) -> None:
+        embed = await about_embed(self.bot, interaction.guild_id or 0)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     @app_commands.command(name="my-data", description="See everything stored about you")
     async def my_data(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.bot.store.votes.user_data(str(interaction.user.id))
         text = json.dumps(data, indent=1, default=str)
         file = discord.File(io.BytesIO(text.encode()), filename="tribunal-my-data.json")
-        counts = ", ".join(f"{len(rows)} {name.replace('_', ' ')}" for name, rows in data.items())
+        counts = {name: len(rows) for name, rows in data.items()}
         await interaction.edit_original_response(
-            content=f"Stored about you: {counts}. `/tribunal forget-me` deletes it.",
+            content=my_data_text(counts, self.bot.config.storage.purge_grace_days),
             attachments=[file])
 
-    @app_commands.command(name="forget-me", description="Delete your votes and scores")
+    @app_commands.command(name="forget-me",
+                          description="Delete your votes, scores and the code you submitted")
     async def forget_me(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        removed = await self.bot.store.votes.forget_user(str(interaction.user.id))
-        await interaction.edit_original_response(
-            content=f"Done: {removed} record(s) about you were deleted or anonymized.")
+        forgotten = await PrivacyRepo(self.bot.store.db).forget_user(str(interaction.user.id))
+        await interaction.edit_original_response(content=forgotten_text(forgotten))
 
     async def cog_app_command_error(self, interaction: Interaction,
                                     error: app_commands.AppCommandError) -> None:

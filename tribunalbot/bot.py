@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
 import os
 import signal
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +25,20 @@ from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store
+from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.review", "cogs.tribunal")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+PURGE_EVERY_SECONDS = 24 * 3600.0
+
+
+def command_digest(tree: discord.app_commands.CommandTree[Any],
+                   guild: discord.abc.Snowflake | None) -> str:
+    """A hash of exactly what `tree.sync(guild=guild)` would send, in a stable order."""
+    sent = sorted(json.dumps(c.to_dict(tree), sort_keys=True)
+                  for c in tree.get_commands(guild=guild))
+    return hashlib.sha256(json.dumps(sent).encode()).hexdigest()
 
 
 class TribunalBot(TribunalClient):
@@ -40,29 +53,86 @@ class TribunalBot(TribunalClient):
         self.sync_guild = sync_guild
         self.services = GuildServices(config, store)
         self.runner = GameRunner(self, self.services)
+        self.privacy = PrivacyRepo(store.db)
         self._stopped = False
+        self._purging: asyncio.Task[None] | None = None
         self.add_listener(self._heard, "on_message")
+        self.add_listener(self._removed, "on_guild_remove")
+        self.add_listener(self._joined, "on_guild_join")
+        self.add_listener(self._reconcile_guilds, "on_ready")
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(VoteButton, CloseBallotButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_guild is not None:
-            guild = discord.Object(self.sync_guild)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await self._sync_commands()
         await self.runner.resume_all()
+        self._purging = asyncio.create_task(self._purge_daily(), name="tribunal-purge")
+
+    async def _sync_commands(self) -> None:
+        """Sync only a command tree that changed since the last sync of its scope: a sync is
+        a bulk overwrite under a tight daily limit, and most starts change nothing."""
+        guild = None if self.sync_guild is None else discord.Object(self.sync_guild)
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = "global" if guild is None else f"guild:{guild.id}"
+        key = f"commands:{self.application_id}:{scope}"  # another application: its own
+        digest, state = command_digest(self.tree, guild), BotStateRepo(self.store.db)
+        if await state.get(key) == digest:
+            log.info("commands unchanged since their last sync (%s): not syncing", scope)
+            return
+        await self.tree.sync(guild=guild)
+        await state.put(key, digest)
 
     async def _heard(self, message: discord.Message) -> None:
         # Only others' messages: the bot's own and its webhook's are counted as they are sent.
         if message.webhook_id is None and message.author != self.user:
             self.runner.heard(message.channel.id)
 
+    async def _removed(self, guild: discord.abc.Snowflake) -> None:
+        # discord.py fires this only when the bot was removed (kicked, banned, the server
+        # deleted); an outage's GUILD_DELETE (unavailable) is `on_guild_unavailable`.
+        if await self.privacy.record_departure(str(guild.id), datetime.now(UTC)):
+            log.info("removed from server %s: its data is purged in %d days unless the bot "
+                     "is invited back", guild.id, self.config.storage.purge_grace_days)
+
+    async def _joined(self, guild: discord.abc.Snowflake) -> None:
+        if await self.privacy.cancel_departure(str(guild.id)):
+            log.info("back in server %s: its data is kept", guild.id)
+
+    async def _reconcile_guilds(self) -> None:
+        """Removals and rejoins while the bot was offline send no event: compare the
+        servers READY lists (an unavailable one included) with those that have data."""
+        present = {str(g.id) for g in self.guilds}
+        departed = await self.privacy.departures()
+        for guild in sorted(present & departed.keys()):
+            await self._joined(discord.Object(int(guild)))
+        for guild in sorted(await self.privacy.guilds_with_data() - present - departed.keys()):
+            await self._removed(discord.Object(int(guild)))
+
+    async def _purge_daily(self) -> None:
+        """At start, then every day: delete the data of servers that removed the bot more
+        than the grace period ago (a server with a game still running waits a day more)."""
+        grace = timedelta(days=self.config.storage.purge_grace_days)
+        while True:
+            try:
+                busy = {g for g in await self.privacy.departures()
+                        if self.runner.running_in(int(g))}
+                for purged in await self.privacy.purge_departed(datetime.now(UTC), grace,
+                                                                skip=busy):
+                    log.info("purged server %s: %d games and its settings", purged.guild_id,
+                             purged.games)
+            except StoreError:
+                log.exception("the daily purge failed; it runs again tomorrow")
+            await asyncio.sleep(PURGE_EVERY_SECONDS)
+
     async def close(self) -> None:
         if not self._stopped:  # close() runs again on leaving `async with`
             self._stopped = True
+            if self._purging is not None:
+                self._purging.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._purging
             await self.runner.shutdown()
             await self.services.aclose()
         await super().close()

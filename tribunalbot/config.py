@@ -59,10 +59,14 @@ class StorageSettings(Strict):
     database: Path | None = None  # default: the user's data directory
     share_experience_across_guilds: bool = False
     experience_top_k: int = Field(5, ge=0, le=20)
+    # Days a server's data is kept after it removed the bot (a re-invite within them keeps
+    # it); then everything stored about the server is deleted. 0: at the next daily purge.
+    purge_grace_days: int = Field(30, ge=0, le=365)
 
 
 class DiscordSettings(Strict):
     token_env: str = "DISCORD_TOKEN"
+    application_id_env: str = "DISCORD_APPLICATION_ID"  # for `tribunalbot invite`
     avatar_base_url: str | None = None
     # Discord lets about 30 messages a minute into one channel; 2 s keeps a game under it.
     post_interval_seconds: float = Field(2.0, ge=0.0, le=30.0)

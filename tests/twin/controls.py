@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from . import actions
-from .model import Channel
+from . import actions, payloads
+from .model import Channel, Member
 
 if TYPE_CHECKING:
     from .core import Core
@@ -91,3 +91,33 @@ class Controls:
         message is gone from REST (10008) and from channel history."""
         target = self.world.channel(thing_id(channel))
         actions.delete(self.core, self.world.message(target, thing_id(message)))
+
+    # ---- the bot's membership ----------------------------------------------------------------
+
+    def remove_bot_from_guild(self, guild: HasId, *, outage: bool = False) -> Member | None:
+        """A member kicks the bot, or Discord loses the guild for a while (`outage`).
+
+        Removal: the bot's member is gone and GUILD_DELETE carries no `unavailable` key (as on
+        Discord: discord.py then fires `on_guild_remove`). Outage: the bot stays a member and
+        GUILD_DELETE says `unavailable: true` (`on_guild_unavailable`). Returns the removed
+        member, to hand back to `add_bot_to_guild`."""
+        target = self.world.guild(thing_id(guild))
+        removed = None if outage else target.members.pop(self.world.app.id, None)
+        data: dict[str, object] = {"id": str(target.id)}
+        if outage:
+            data["unavailable"] = True
+        self.core.dispatch("GUILD_DELETE", data)
+        return removed
+
+    def add_bot_to_guild(self, guild: HasId, member: Member | None = None) -> None:
+        """The bot is invited back (`member`: its old roles), or the guild is back after an
+        outage (no member): GUILD_CREATE with the whole guild. A join's GUILD_CREATE has no
+        `unavailable` key, an outage's end says `false`; discord.py fires `on_guild_join` or
+        `on_guild_available` by that alone."""
+        target = self.world.guild(thing_id(guild))
+        if member is not None:
+            target.members[self.world.app.id] = member
+        data = payloads.guild_create(self.world, target)
+        if member is not None:
+            del data["unavailable"]
+        self.core.dispatch("GUILD_CREATE", data)
