@@ -1,5 +1,6 @@
-"""Posting into a game's thread: one reused webhook per parent channel for the personas, the
-bot itself for the clerk's messages, paced, one message at a time, never pinging anyone.
+"""Posting into a game's thread: each persona through its own webhook (one per persona per
+parent channel, made with its avatar, reused: cogs/webhooks.py), the bot itself for the
+clerk's messages, paced, one message at a time, never pinging anyone.
 
 Every send returns the message id, so the table can write it down at once (the outbox)."""
 
@@ -15,14 +16,27 @@ from typing import Any
 import discord
 
 from cogs.text import safe_username
-from tribunalbot.store import Store, Webhook
+from cogs.webhooks import DEFAULT_AVATAR_URL, ChannelFull, Chosen, PersonaWebhooks
+from tribunalbot.engine.personas import Persona
+from tribunalbot.store import Store
 
 log = logging.getLogger(__name__)
-WEBHOOK_NAME = "Tribunal Reviewers"
 NO_PINGS = discord.AllowedMentions.none()
 ARCHIVED_THREAD = 50083  # Discord's error code for an edit inside an archived thread
 RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have made
 WINDOW = 60.0  # seconds: Discord counts the messages landing in a channel per minute
+# Told in the thread, once per game, when the channel has no room for the personas' webhooks:
+# the players are the ones who see the faces missing, and the thread is where they look.
+NOTICE_PREFIX = "⚠️ **Reviewer avatars:**"
+_FULL = f"{NOTICE_PREFIX} this channel already has Discord's maximum of 15 webhooks"
+_FREE = ("A server admin can free places by deleting unused webhooks (Channel Settings → "
+         "Integrations → Webhooks).")
+FALLBACK_HOSTED = (f"{_FULL}, so some reviewers could not get one of their own; they post "
+                   f"through a shared one, with the avatars the operator hosts. {_FREE}")
+FALLBACK_DEFAULT = (f"{_FULL}, so some reviewers could not get one of their own; they post "
+                    f"with Discord's default avatar. {_FREE}")
+NO_ROOM = (f"{_FULL} and none of them is mine, so the reviewers cannot speak here. {_FREE} "
+           "Or start the game in another channel.")
 
 
 class ThreadPoster:
@@ -30,16 +44,18 @@ class ThreadPoster:
                  thread_id: int, interval: float,
                  webhook_lock: asyncio.Lock | None = None, per_minute: int = 25) -> None:
         self.client, self.store = client, store
-        # Shared by the games of one channel, so two games starting at once make one webhook.
-        self._webhook_lock = webhook_lock or asyncio.Lock()
+        # The lock is shared by the games of one channel, so two games starting at once make
+        # each persona's webhook once.
+        self.hooks = PersonaWebhooks(client, store, guild_id, parent_id,
+                                     webhook_lock or asyncio.Lock())
         self.guild_id, self.parent_id = guild_id, parent_id
         self.thread = discord.Object(thread_id)
         self.interval, self.per_minute = interval, per_minute
         self._lock = asyncio.Lock()
         self._last = 0.0
         self._landed: deque[float] = deque()  # when messages landed in the thread, any author
-        self._hook: discord.Webhook | None = None
         self._held = False
+        self._told = False  # the full-channel notice went out in this game
 
     async def _pace(self) -> None:
         """Posts keep a readable rhythm and stay under the per-channel rate limit, which
@@ -78,30 +94,57 @@ class ThreadPoster:
         async with self._lock:
             self._held = True
 
-    async def as_persona(self, name: str, avatar_url: str | None, content: str) -> int:
-        """Post one message (at most 2000 characters) as a persona; returns its id."""
+    async def as_persona(self, persona: Persona, name: str, avatar_url: str | None,
+                         content: str) -> int:
+        """Post one message (at most 2000 characters) as `name`, through `persona`'s webhook;
+        `avatar_url` (the operator's hosted image) overrides the webhook's own avatar."""
         await self._turn()
         try:
-            await self._pace()
-            return await self._send_hook(content, safe_username(name), avatar_url)
+            return await self._send_hook(persona, content, safe_username(name), avatar_url)
         finally:
             self._lock.release()
 
-    async def _send_hook(self, content: str, username: str, avatar_url: str | None) -> int:
+    async def _send_hook(self, persona: Persona, content: str, username: str,
+                         avatar_url: str | None) -> int:
         for attempt in (1, 2):
-            hook = await self._webhook()
+            chosen = await self._hook_for(persona, avatar_url)
+            await self._pace()
+            # A borrowed webhook shows its own avatar unless told otherwise: never let one
+            # persona's post wear another's face.
+            face = avatar_url if chosen.own else avatar_url or DEFAULT_AVATAR_URL
             try:
-                sent = await hook.send(content, username=username, avatar_url=avatar_url,
-                                       thread=self.thread, wait=True, allowed_mentions=NO_PINGS)
+                sent = await chosen.hook.send(content, username=username, avatar_url=face,
+                                              thread=self.thread, wait=True,
+                                              allowed_mentions=NO_PINGS)
                 return sent.id
             except discord.NotFound:
                 # Someone deleted the webhook: never reuse a dead one; make a new one once.
-                log.warning("webhook for channel %s is gone; recreating", self.parent_id)
-                await self.store.ops.delete_webhook(str(self.parent_id))
-                self._hook = None
+                await self.hooks.forget(chosen)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
+
+    async def _hook_for(self, persona: Persona, avatar_url: str | None) -> Chosen:
+        try:
+            chosen = await self.hooks.for_persona(persona)
+        except ChannelFull:
+            await self._tell(NO_ROOM)
+            raise
+        if not chosen.own:
+            await self._tell(FALLBACK_HOSTED if avatar_url else FALLBACK_DEFAULT)
+        return chosen
+
+    async def _tell(self, notice: str) -> None:
+        """The full-channel notice, once per game; the game goes on if it cannot be posted."""
+        if self._told:
+            return
+        self._told = True
+        try:
+            await self._pace()
+            channel = await self.thread_channel()
+            await channel.send(notice, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.warning("could not tell thread %s its channel is full: %s", self.thread.id, exc)
 
     async def as_bot(self, content: str | None = None, *, embed: discord.Embed | None = None,
                      view: discord.ui.View | None = None,
@@ -156,13 +199,14 @@ class ThreadPoster:
     async def ours_after(self, after_id: int) -> list[discord.Message]:
         """Messages of this bot or its webhook newer than `after_id`, oldest first."""
         channel = await self.thread_channel()
-        hook = await self.store.ops.webhook(str(self.parent_id))
+        hooks = await self.hooks.ids()
         me = self.client.user.id if self.client.user else 0
         found = []
         async for message in channel.history(limit=RECENT_LIMIT,
                                              after=discord.Object(after_id), oldest_first=True):
-            by_hook = hook is not None and str(message.webhook_id) == hook.webhook_id
-            if by_hook or message.author.id == me:
+            if message.content.startswith(NOTICE_PREFIX):
+                continue  # not a record of the log: nothing to claim
+            if message.webhook_id in hooks or message.author.id == me:
                 found.append(message)
         return found
 
@@ -173,27 +217,3 @@ class ThreadPoster:
         fetched = await self.client.fetch_channel(self.thread.id)  # archived: not cached
         assert isinstance(fetched, discord.Thread)
         return fetched
-
-    async def _webhook(self) -> discord.Webhook:
-        if self._hook is None:
-            async with self._webhook_lock:
-                self._hook = await self._stored_or_new_webhook()
-        return self._hook
-
-    async def _stored_or_new_webhook(self) -> discord.Webhook:
-        stored = await self.store.ops.webhook(str(self.parent_id))
-        if stored is not None:
-            return discord.Webhook.partial(int(stored.webhook_id), stored.token,
-                                           client=self.client)
-        parent = self.client.get_channel(self.parent_id) or await self.client.fetch_channel(
-            self.parent_id)
-        assert isinstance(parent, discord.TextChannel)
-        # Only webhooks this app created come with a token, and only they can carry buttons.
-        hook = next((h for h in await parent.webhooks() if h.token), None)
-        if hook is None:
-            hook = await parent.create_webhook(name=WEBHOOK_NAME)
-        assert hook.token is not None
-        await self.store.ops.save_webhook(Webhook(
-            channel_id=str(self.parent_id), guild_id=str(self.guild_id),
-            webhook_id=str(hook.id), token=hook.token))
-        return hook

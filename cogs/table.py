@@ -185,7 +185,9 @@ class DiscordTable:
             sent = await self.poster.as_bot(message.content or None, embed=message.embed)
             return sent.id
         persona = PERSONA_BY_KEY[self.roster.personas[message.seat]]
-        return await self.poster.as_persona(self.roster.name(message.seat),
+        # The seat's persona (the Troublemaker's disguise included) picks the webhook, so the
+        # webhook, like the face, says nothing about the role.
+        return await self.poster.as_persona(persona, self.roster.name(message.seat),
                                             self.services.avatar_url(persona.avatar),
                                             message.content)
 

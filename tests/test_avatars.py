@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from tribunalbot.avatars import avatar_image, draw
+from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.personas import GHOST, PERSONAS, Persona
 
 EVERYONE = (*PERSONAS, GHOST)
@@ -82,3 +83,23 @@ def test_an_emblem_in_the_persona_colour_on_its_disc() -> None:
 def test_only_plain_png_names_are_read(name: str) -> None:
     with pytest.raises(ValueError, match="not an avatar file name"):
         avatar_image(name)
+
+
+@pytest.mark.parametrize("url", ["avatars/", "/srv/avatars", "ftp://example.org/a/",
+                                 "data:image/png;base64,iVBORw0KGgo=", "https://"])
+def test_an_avatar_base_url_that_discord_cannot_fetch_is_a_clear_config_error(
+        tmp_path: Path, url: str) -> None:
+    path = tmp_path / "tribunal.toml"
+    path.write_text(f'[discord]\navatar_base_url = "{url}"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    message = str(refused.value)
+    assert "discord.avatar_base_url" in message and "http(s) URL" in message
+    assert repr(url) in message
+
+
+def test_an_http_avatar_base_url_is_kept_and_none_is_the_default() -> None:
+    assert Config().discord.avatar_base_url is None  # the shipped avatars need no hosting
+    hosted = Config.model_validate(
+        {"discord": {"avatar_base_url": "https://cdn.example.org/tribunal/"}})
+    assert hosted.discord.avatar_base_url == "https://cdn.example.org/tribunal/"

@@ -9,8 +9,16 @@ import os
 import tomllib
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 
 class Strict(BaseModel):
@@ -75,6 +83,21 @@ class DiscordSettings(Strict):
     max_thread_messages_per_minute: int = Field(25, ge=1, le=30)
     user_cooldown_seconds: int = Field(60, ge=0)
     max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
+
+    @field_validator("avatar_base_url")
+    @classmethod
+    def _fetchable(cls, url: str | None) -> str | None:
+        """Optional: the avatars ship in the package. When set, Discord fetches each persona's
+        image from it, so it must be an absolute http(s) URL (anything else is a 400)."""
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            raise ValueError(
+                f"must be an http(s) URL Discord can fetch, such as "
+                f"https://example.org/tribunal/avatars/ (got {url!r}); leave it out to use "
+                "the avatars shipped with Tribunal")
+        return url.strip()
 
 
 class PullRequestSettings(Strict):

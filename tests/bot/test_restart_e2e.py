@@ -159,7 +159,7 @@ async def test_ending_a_game_is_answered_within_three_seconds_at_slow_pacing(
     assert "ended" in reply.content and reply.visible_to == alice.id
 
 
-async def test_games_starting_together_in_a_new_channel_make_one_webhook(
+async def test_games_starting_together_in_a_new_channel_make_each_webhook_once(
         arena: Arena, monkeypatch: pytest.MonkeyPatch) -> None:
     twin = arena.twin
     listing = discord.TextChannel.webhooks
@@ -176,4 +176,6 @@ async def test_games_starting_together_in_a_new_channel_make_one_webhook(
     threads = [i.original_message_id or 0 for i in await asyncio.gather(*starts)]
     for thread_id in threads:
         await twin.wait_for_message(thread_id, is_reveal, timeout=60)
-    assert len(twin.requests("POST", "/channels/{channel_id}/webhooks")) == 1
+    # One webhook per persona, made once for the channel, not once per game (3 x 8).
+    made = twin.requests("POST", "/channels/{channel_id}/webhooks")
+    assert len(made) == 8 and len({r.body["name"] for r in made}) == 8
