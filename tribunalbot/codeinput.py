@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from tribunalbot.diffs import (
+    DIFF_LANGUAGE,
     LANGUAGES,
     Change,
     ChangeTooLarge,
@@ -39,7 +40,6 @@ _SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 _FENCE = re.compile(r"^```[\w+-]*\n(.*?)\n?```\s*$", re.S)
-_DIFF_LANGUAGE = "diff"
 
 
 class CodeInputError(ValueError):
@@ -109,7 +109,7 @@ def check_change(text: str, name: str, limit: int) -> Submission:
     except ChangeTooLarge as exc:
         raise CodeInputError(f"{name} is too large for one game: {exc} "
                              "(game.max_code_bytes)") from None
-    return Submission(change.to_diff(), _DIFF_LANGUAGE, name, change)
+    return Submission(change.to_diff(), DIFF_LANGUAGE, name, change)
 
 
 def strip_fence(text: str) -> str:

@@ -15,7 +15,10 @@ from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.findings import Analysis
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_file())
+# Plain files: their reviews cite "line N". The changes (.diff) cite path:line and have tests
+# of their own (test_change_review.py).
+EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.is_file() and p.suffix != ".diff")
+DIFF_NAMES = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix == ".diff")
 SEATS = {seat: p.key for seat, p in enumerate(PERSONAS, start=1)}
 
 

@@ -2,6 +2,7 @@
 
 from tribunalbot.diffs.model import (
     CITATION,
+    DIFF_LANGUAGE,
     LANGUAGES,
     Change,
     FileChange,
@@ -9,8 +10,9 @@ from tribunalbot.diffs.model import (
     Line,
     language_of,
 )
-from tribunalbot.diffs.parse import DiffError, looks_like_diff, parse_diff
+from tribunalbot.diffs.parse import DiffError, change_of, looks_like_diff, parse_diff
 from tribunalbot.diffs.size import ChangeTooLarge, fit
 
-__all__ = ["CITATION", "LANGUAGES", "Change", "ChangeTooLarge", "DiffError", "FileChange",
-           "Hunk", "Line", "fit", "language_of", "looks_like_diff", "parse_diff"]
+__all__ = ["CITATION", "DIFF_LANGUAGE", "LANGUAGES", "Change", "ChangeTooLarge", "DiffError",
+           "FileChange", "Hunk", "Line", "change_of", "fit", "language_of", "looks_like_diff",
+           "parse_diff"]

@@ -22,6 +22,8 @@ LANGUAGES = {
     ".swift": "swift", ".sh": "shell", ".sql": "sql", ".lua": "lua", ".scala": "scala",
 }
 
+DIFF_LANGUAGE = "diff"  # the language of a submission that is a change
+
 # The preamble line that names files left out of a review, so that a stored change (its diff
 # text) still says what was cut when it is parsed again after a restart.
 OMITTED_PREFIX = "# Tribunal left out (too large for one game): "

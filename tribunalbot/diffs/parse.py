@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tribunalbot.diffs.model import OMITTED_PREFIX, Change, FileChange, Hunk, Line
+from tribunalbot.diffs.model import DIFF_LANGUAGE, OMITTED_PREFIX, Change, FileChange, Hunk, Line
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
 _GIT = re.compile(r"^diff --git (.+)$")
@@ -29,6 +29,17 @@ class DiffError(ValueError):
     def __init__(self, line: int, problem: str) -> None:
         super().__init__(f"the diff is broken at line {line}: {problem}")
         self.line = line
+
+
+def change_of(code: str, language: str) -> Change | None:
+    """The change a stored game reviews: its code is the diff text when its language is
+    `diff` (as the intake stores a change); None for plain code or an unreadable diff."""
+    if language != DIFF_LANGUAGE:
+        return None
+    try:
+        return parse_diff(code)
+    except DiffError:
+        return None
 
 
 def looks_like_diff(text: str) -> bool:

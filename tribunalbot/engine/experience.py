@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from tribunalbot.diffs import change_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.state import GameState
@@ -48,6 +49,7 @@ class ExperienceRecord(BaseModel):
     insights: list[str] = Field(default_factory=list)
     human_votes: int = 0
     human_correct: int = 0
+    files: list[str] = Field(default_factory=list)  # a change's file paths (none: one file)
 
     @field_validator("key_findings", "insights", mode="before")
     @classmethod
@@ -139,7 +141,8 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
         f"{facts['human_correct']} of {facts['human_votes']} human votes named it."
     )
     task = Task(kind="distill", game_id=setup.game_id, code=setup.code,
-                language=setup.language, data=facts)
+                language=setup.language, change=change_of(setup.code, setup.language),
+                data=facts)
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 
@@ -175,6 +178,8 @@ async def distill(llm: LLM, setup: DistillSetup, events: Sequence[ev.Record]) ->
     update: dict[str, Any] = {name: facts[name] for name in _FACT_FIELDS}
     update["vote_history"] = [VoteRound.model_validate(v) for v in facts["vote_history"]]
     update["language"] = setup.language
+    change = change_of(setup.code, setup.language)
+    update["files"] = list(change.paths) if change else []
     update["key_findings"] = findings or list(facts["verdict"])[:MAX_ITEMS]
     return record.model_copy(update=update)
 

@@ -10,9 +10,11 @@ import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from tribunalbot.config import GameSettings
+from tribunalbot.diffs import Change, change_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import players, rules
 from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
@@ -39,6 +41,12 @@ class GameSetup:
     settings: GameSettings = field(default_factory=GameSettings)
     context_shared: str = ""  # neutral experience context: goes into everyone's shared prefix
     context_jurors: str = ""  # hints for honest players only
+
+    @cached_property
+    def change(self) -> Change | None:
+        """The change under review, when the code is a diff: derived from the stored code,
+        so a resumed game (and every caller that builds a setup) reviews the same change."""
+        return change_of(self.code, self.language)
 
 
 @dataclass(frozen=True)
@@ -123,11 +131,13 @@ class _Game:
         personas = {p.seat: PERSONA_BY_KEY[p.persona] for p in self.state.players}
         roster = "\n".join(f"seat {s}: {p.name} ({p.focus})" for s, p in personas.items())
         event = self.state.event.announcement if self.state.event else ""
+        change = self.setup.change
         briefing = Briefing(self.setup.code, self.setup.language, roster,
-                            self.setup.context_shared, event, dealt.focus, dealt.future_commit)
+                            self.setup.context_shared, event, dealt.focus, dealt.future_commit,
+                            change)
         return players.Seating(self.setup.game_id, self.settings, personas, dealt,
                                self.setup.code, self.setup.language,
-                               self.setup.context_jurors, briefing)
+                               self.setup.context_jurors, briefing, change)
 
     # ---- phases --------------------------------------------------------------------------
 

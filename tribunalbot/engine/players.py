@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from tribunalbot.config import GameSettings
+from tribunalbot.diffs import Change
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.budget import VOTE_REASON_WORDS, accusation_words, fit_words, with_note
@@ -42,6 +43,7 @@ class Seating:
     language: str
     context_jurors: str = ""
     briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
+    change: Change | None = None  # the change under review, when the code is a diff
 
     @cached_property
     def nonce(self) -> str:
@@ -62,7 +64,8 @@ class Seating:
             game_id=self.game_id, nonce=self.nonce, seat=seat,
             persona=self.personas[seat].key, round=rnd,
             attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
-            code=self.code, language=self.language, focus=self.dealt.focus,
+            code=self.code, language=self.language, change=self.change,
+            focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
             ally_seat=ally, future_commit=self.dealt.future_commit,
             names={s: p.name for s, p in self.personas.items()},
@@ -128,8 +131,9 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
     persona = seating.personas[seat]
     note = ""
     last = None
+    task_text = prompts.speak_task(words, change=seating.change is not None)
     for attempt in range(1, seating.settings.persona_attempts + 1):
-        personal = seating.personal(seat, "speak", prompts.speak_task(words), note)
+        personal = seating.personal(seat, "speak", task_text, note)
         task = seating.task("speak", seat, 0, attempt)
         try:
             completion = await llm.generate(Prompt(shared, personal, task, max_tokens=words * 3))

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from tribunalbot.diffs import CITATION
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import (
     FOCUS_ASPECTS,
@@ -107,7 +108,8 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
 
 # A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_LINE_REF = re.compile(r"\blines?\s+(\d+)", re.I)
+# A cited line: "line 12" of a file, or "path:12" of a change (the file's new version).
+_LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}", re.I)
 # Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
 _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
                     r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
@@ -117,7 +119,8 @@ _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|atta
 # A sentence that says to leave a line as it is: a reviewer's judgment, not something to act
 # on, so the verdict (a list of recommendations) leaves it out.
 _DISMISSAL = re.compile(
-    r"\bleave (?:it|this|that|them|(?:line|lines) \d+)(?: \w+){0,3} (?:alone|as (?:it )?is)\b|"
+    r"\bleave (?:it|this|that|them|(?:line|lines) \d+|`?[\w./-]+:\d+`?)(?: \w+){0,3} "
+    r"(?:alone|as (?:it )?is)\b|"
     r"\b(?:can|could|may) (?:stay|remain|be left)\b|\bnot (?:spend|waste) (?:any )?time\b|"
     r"\bno (?:change|fix|action)s? (?:is |are )?(?:needed|required|necessary)\b|"
     r"\b(?:needs?|requires?) no (?:change|fix|action)\b|"
@@ -141,8 +144,8 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     are more lines than `limit`, the weightiest win: how many reviewers raised the line, plus
     two for a grave consequence (security, data loss, hangs). The first reviewer to raise a
     line speaks for the panel. The result reads top to bottom in code order."""
-    first: dict[int, str] = {}
-    raised_by: dict[int, set[int]] = {}
+    first: dict[tuple[str, int], str] = {}
+    raised_by: dict[tuple[str, int], set[int]] = {}
     for seat in sorted(statements):
         for sentence in _SENTENCE_END.split(statements[seat].findings):
             sentence = sentence.strip()
@@ -150,14 +153,22 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             if (ref is None or sentence.endswith("?") or _DISMISSAL.search(sentence)
                     or _is_planted(sentence, planted)):
                 continue
-            line = int(ref.group(1))
+            line = _cited(ref)
             raised_by.setdefault(line, set()).add(seat)
-            first.setdefault(line, _lead_trimmed(sentence, ref.start())[:300])
-    def weight(line: int) -> tuple[int, int]:
+            at = ref.start() - sentence[:ref.start()].endswith("`")  # a quoted `path:12`
+            first.setdefault(line, _lead_trimmed(sentence, at)[:300])
+    def weight(line: tuple[str, int]) -> tuple[int, tuple[str, int]]:
         return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(first[line]))), line
 
     weightiest = sorted(first, key=weight)[:limit]
     return tuple(first[line] for line in sorted(weightiest))
+
+
+def _cited(ref: re.Match[str]) -> tuple[str, int]:
+    """(path, line) of a citation; the path is "" for a plain file's "line 12"."""
+    if ref.group(1) is not None:
+        return "", int(ref.group(1))
+    return ref.group(2), int(ref.group(3))
 
 
 def _lead_trimmed(sentence: str, at: int) -> str:

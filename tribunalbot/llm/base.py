@@ -14,6 +14,8 @@ from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from tribunalbot.diffs import Change
+
 Model = TypeVar("Model", bound=BaseModel)
 
 TaskKind = Literal["speak", "debate", "vote", "distill", "probe"]
@@ -37,6 +39,7 @@ class Task:
     strategy: str | None = None
     code: str = ""
     language: str = ""
+    change: Change | None = None  # when the code is a diff: its files, hunks and new lines
     focus: str | None = None  # Ultra Focus aspect, when that event is on
     hostile_author: bool = False  # Robot Rebellion target
     ally_seat: int | None = None  # Great Minds partner

@@ -31,8 +31,12 @@ _THEMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _MAX_THEMES = 3
 
 
-def code_pattern(code: str, language: str) -> str:
+def code_pattern(code: str, language: str, paths: tuple[str, ...] = ()) -> str:
     themes = [name for name, cue in _THEMES if cue.search(code)]
+    if paths:  # a change: name its files, which a later similar change may share
+        shown = ", ".join(paths[:3]) + (", …" if len(paths) > 3 else "")
+        head = f"{language or 'code'} change to {shown}"
+        return head + (" with " + ", ".join(themes[:_MAX_THEMES]) if themes else "")
     lines = len(code.splitlines())
     lang = language or "code"
     if not themes:
@@ -63,7 +67,7 @@ def offline_distill(task: Task, schema: type[Model]) -> Model:
     data = task.data
     verdict = [str(v) for v in _as_list(data.get("verdict"))]
     payload = {
-        "code_pattern": code_pattern(task.code, task.language),
+        "code_pattern": _pattern(task),
         "language": task.language,
         "key_findings": verdict[:6],
         "troublemaker_persona": data.get("troublemaker_persona", ""),
@@ -76,6 +80,12 @@ def offline_distill(task: Task, schema: type[Model]) -> Model:
         "human_correct": data.get("human_correct", 0),
     }
     return schema.model_validate(payload)
+
+
+def _pattern(task: Task) -> str:
+    if task.change is None:
+        return code_pattern(task.code, task.language)
+    return code_pattern(task.change.post_text(), task.change.language(), task.change.paths)
 
 
 def _as_list(value: object) -> list[Any]:

@@ -15,7 +15,7 @@ from tribunalbot.llm.offline.findings import Analysis
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s+[A-Z`\"(*-]|\s*$)|\n+")
-_LINE_REF = re.compile(r"\blines?\s+(\d{1,5})", re.I)
+_LINE_REF = re.compile(r"\blines?\s+(\d{1,7})", re.I)  # 7 digits: a change's numbers
 _CLAUSE = re.compile(r"[,;:]\s+")
 MAX_QUOTE = 160
 
@@ -153,15 +153,20 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
     out: list[Contradiction] = []
     quote = quote_around(statement, start, end, start)
     for line in lines:
-        if line > analysis.line_count or line < 1:
-            out.append(Contradiction(BAD_LINE_WEIGHT, quote, line,
-                                     f"the code has only {analysis.line_count} lines, so "
-                                     f"line {line} does not exist", _should(analysis, 0)))
+        if not analysis.has_line(line):
+            out.append(Contradiction(BAD_LINE_WEIGHT, quote, line, _no_such_line(analysis, line),
+                                     _should(analysis, 0)))
         elif not analysis.at(line):
             out.append(Contradiction(UNGROUNDED_WEIGHT, quote, line,
                                      f"nothing at line {line} supports that claim",
                                      _should(analysis, line)))
     return out
+
+
+def _no_such_line(analysis: Analysis, line: int) -> str:
+    if analysis.places.spans:  # a removed line, or one the change does not show
+        return f"line {line} is not a line of the new code in this change"
+    return f"the code has only {analysis.line_count} lines, so line {line} does not exist"
 
 
 # How a missed finding is put, varied so a debate does not repeat one sentence.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tribunalbot.llm.offline.locations import Places
 from tribunalbot.llm.offline.topics import TOPICS, Topic
 
 _READABLE = re.compile(r"[\w./:-]{1,40}")
@@ -20,6 +21,7 @@ class Finding:
     topic: str  # key of TOPICS
     detail: str = ""  # the identifier or construct involved, if known
     source: str = "heuristic"  # "ruff:S608" or "heuristic"
+    changed: bool = True  # on a line the change wrote (every line of plain code is)
 
     @property
     def info(self) -> Topic:
@@ -52,6 +54,8 @@ class Analysis:
     findings: tuple[Finding, ...]
     used_ruff: bool = False
     lines: tuple[str, ...] = field(default=(), repr=False)
+    # A change's files on the number line; empty for plain code.
+    places: Places = field(default_factory=Places)
 
     def for_domain(self, domain: str) -> list[Finding]:
         return [f for f in self.findings if f.domain == domain]
@@ -61,7 +65,17 @@ class Analysis:
         return [f for f in self.findings if abs(f.line - line) <= slack]
 
     def ranked(self) -> list[Finding]:
-        return sorted(self.findings, key=lambda f: (-f.severity, f.line))
+        """Most serious first; in a change, what it wrote before what it left as it was."""
+        return sorted(self.findings, key=lambda f: (not f.changed, -f.severity, f.line))
+
+    def has_line(self, line: int) -> bool:
+        if self.places.spans:
+            return self.places.has_line(line)
+        return 1 <= line <= self.line_count
+
+    @property
+    def first_line(self) -> int:
+        return self.places.first_line() if self.places.spans else 1
 
 
 # Topics about a whole block: ruff and the heuristics anchor them on different lines of the

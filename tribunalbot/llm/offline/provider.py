@@ -8,16 +8,21 @@ import importlib
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import cast
 
 from pydantic import BaseModel, ValidationError
 
+from tribunalbot.diffs import Change, DiffError, looks_like_diff, parse_diff
 from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Task, Usage
 from tribunalbot.llm.errors import InvalidReply
 from tribunalbot.llm.offline import jury
 from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.changes import analyze_change
 from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.locations import Places
 from tribunalbot.llm.offline.review import write_review
+from tribunalbot.llm.replies import PlantedClaim
 
 
 def seeded(task: Task) -> random.Random:
@@ -40,20 +45,27 @@ class OfflineLLM:
         # may serve several event loops over its life (tests, the terminal).
         self._lock = threading.Lock()
 
-    async def analysis(self, code: str, language: str) -> Analysis:
-        """The analysis of `code`, computed off the event loop once per code and language."""
-        key = hashlib.sha256(f"{language}\0{code}".encode()).hexdigest()
+    async def analysis(self, code: str, language: str, change: Change | None = None) -> Analysis:
+        """The analysis of `code` (of `change`, when it is a diff), computed off the event
+        loop once per code and language."""
+        kind = "change" if change is not None else language
+        key = hashlib.sha256(f"{kind}\0{code}".encode()).hexdigest()
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        return await asyncio.to_thread(self._analyze_locked, key, code, language)
+        return await asyncio.to_thread(self._analyze_locked, key, code, language, change)
 
-    def _analyze_locked(self, key: str, code: str, language: str) -> Analysis:
+    async def analysis_for(self, task: Task) -> Analysis:
+        return await self.analysis(task.code, task.language, _change(task))
+
+    def _analyze_locked(self, key: str, code: str, language: str,
+                        change: Change | None) -> Analysis:
         with self._lock:  # eight concurrent speakers on the same code run ruff once
             cached = self._cache.get(key)
             if cached is not None:
                 return cached
-            result = analyze(code, language, self.use_ruff)
+            result = (analyze_change(change, self.use_ruff) if change is not None
+                      else analyze(code, language, self.use_ruff))
             self.analyses_run += 1
             if len(self._cache) >= self.max_cached:
                 self._cache.pop(next(iter(self._cache)))
@@ -62,13 +74,14 @@ class OfflineLLM:
 
     async def generate(self, request: Prompt) -> Completion:
         task = request.task
-        analysis = await self.analysis(task.code, task.language)
+        analysis = await self.analysis_for(task)
         rng = seeded(task)
         if task.kind == "speak":
             # The engine sizes max_tokens from the word budget (about 3 tokens a word).
             text = write_review(task, analysis, rng, words=request.max_tokens // 3)
         else:
             text = _short_answer(analysis)
+        text = analysis.places.cite(text)  # a change's lines as path:line
         return Completion(text, _usage(request, text), self.name)
 
     async def generate_json(self, request: Prompt, schema: type[Model]) -> Model:
@@ -77,7 +90,7 @@ class OfflineLLM:
             return _distill()(task, schema)
         if task.kind == "probe":  # `tribunalbot doctor`: always healthy, nothing to reach
             return _probe(schema)
-        analysis = await self.analysis(task.code, task.language)
+        analysis = await self.analysis_for(task)
         rng = seeded(task)
         plays: dict[str, Callable[[Task, Analysis, random.Random], BaseModel]] = {
             "debate": jury.debate, "vote": jury.vote,
@@ -85,7 +98,10 @@ class OfflineLLM:
         play = plays.get(task.kind)
         if play is None:
             raise LLMError(f"offline provider cannot produce JSON for a {task.kind} task")
-        reply = play(task, analysis, rng)
+        places = analysis.places
+        # The reviews cite path:line; the jury reads them on the analysis's number line.
+        read = replace(task, statements={s: places.uncite(t) for s, t in task.statements.items()})
+        reply = _cited(play(read, analysis, rng), places)
         if not isinstance(reply, schema):
             # The engine asked for another shape: convert through JSON and let pydantic judge;
             # a mismatch is a bad answer (InvalidReply), like any other provider's.
@@ -97,6 +113,34 @@ class OfflineLLM:
 
     async def aclose(self) -> None:
         self._cache.clear()
+
+
+def _change(task: Task) -> Change | None:
+    """The task's change; a diff sent as plain code with no language is read as one too."""
+    if task.change is not None or task.language not in ("", "diff"):
+        return task.change
+    if not looks_like_diff(task.code):
+        return None
+    try:
+        return parse_diff(task.code)
+    except DiffError:
+        return None
+
+
+def _cited(reply: BaseModel, places: Places) -> BaseModel:
+    """Every text of a structured reply with a change's lines as path:line."""
+    if not places.spans:
+        return reply
+    update: dict[str, object] = {}
+    for name in type(reply).model_fields:
+        value = getattr(reply, name)
+        if isinstance(value, str):
+            update[name] = places.cite(value)
+        elif isinstance(value, list) and all(isinstance(v, PlantedClaim) for v in value):
+            update[name] = [v.model_copy(update={"claim": places.cite(v.claim),
+                                                 "why_wrong": places.cite(v.why_wrong)})
+                            for v in value]
+    return reply.model_copy(update=update)
 
 
 def _usage(request: Prompt, text: str) -> Usage:

@@ -37,7 +37,8 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
         for domain in domains:
             pool = [f for f in analysis.findings if f.domain == domain and f not in chosen]
             rng.shuffle(pool)
-            pool.sort(key=lambda f: -f.severity)
+            # What the change wrote comes first; in plain code every line did.
+            pool.sort(key=lambda f: (not f.changed, -f.severity))
             for finding in pool:
                 if len(chosen) == count:
                     return chosen

@@ -103,7 +103,7 @@ def plant(strategy: str, persona: str, subject: str, analysis: Analysis, others:
     anchor = pick_anchor(strategy, persona, analysis, others, rng)
     if anchor is None and plan.family == "dismiss":
         plan = PLANS["deep_thinker"]  # nothing real to dismiss: over-build instead
-    line = anchor.line if anchor else 1
+    line = anchor.line if anchor else analysis.first_line
     heavy = _heavy(plan.family, analysis.language, rng) if plan.family in HEAVY else ""
     slots = {"heavy": heavy, "subject": subject,
              "case": _CASES.get(anchor.domain if anchor else "", "case")}
