@@ -1,4 +1,4 @@
-"""Command line: `tribunalbot play | history | stats | export | doctor | bot`."""
+"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite`."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--db", type=Path, help=DB_HELP)
     bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
                      help="register commands in one guild at once (for development)")
+    invite = sub.add_parser("invite", parents=[common],
+                            help="print the URL that adds the bot to a server")
+    invite.add_argument("--client-id", metavar="APPLICATION_ID",
+                        help="the bot's Application ID (default: $DISCORD_APPLICATION_ID, "
+                        "the variable named by discord.application_id_env)")
     return parser
 
 
@@ -112,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
             from tribunalbot.bot import run_bot
 
             return run_bot(config, args.db, args.sync_guild)
+        if args.command == "invite":
+            from tribunalbot.invite import invite_command
+
+            return invite_command(args.client_id, config)
         return asyncio.run(_other(args, config))
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
