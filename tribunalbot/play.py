@@ -49,7 +49,8 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
         config = _with_overrides(config, args)
         vote = _vote_mode(args.vote)
-        submission = read_submission(args.path, config.game.max_code_bytes)
+        submission = read_submission(args.path, config.game.max_code_bytes,
+                                     config.pull_requests.max_diff_bytes)
     except (UsageError, CodeInputError) as exc:
         return fail(str(exc), EXIT_USAGE)
     return asyncio.run(_play(args, config, submission, vote))
@@ -80,23 +81,26 @@ def _vote_mode(value: str | None) -> str:
                      f"not {value!r}")
 
 
-def read_submission(path: str, limit: int) -> Submission:
-    """Read and check the code before anything is spent on it."""
+def read_submission(path: str, limit: int, diff_limit: int | None = None) -> Submission:
+    """Read and check the code (or a diff, up to `diff_limit` bytes: `git diff | tribunalbot
+    play -`) before anything is spent on it."""
+    cap = max(limit, diff_limit or limit)
     if path == "-":
-        return check_code(sys.stdin.buffer.read(limit + 1), "standard input", limit)
+        return check_code(sys.stdin.buffer.read(cap + 1), "standard input", limit,
+                          diff_limit=diff_limit)
     file = Path(path)
     if file.is_dir():
         raise CodeInputError(f"{path} is a directory; give one source file")
     try:
         with file.open("rb") as handle:
-            data = handle.read(limit + 1)
-            if len(data) > limit:
+            data = handle.read(cap + 1)
+            if len(data) > cap:
                 data += handle.read()  # the whole size, for an honest message
     except FileNotFoundError:
         raise CodeInputError(f"{path} does not exist") from None
     except OSError as exc:
         raise CodeInputError(f"{path} cannot be read: {exc.strerror}") from None
-    return check_code(data, file.name, limit)
+    return check_code(data, file.name, limit, diff_limit=diff_limit)
 
 
 @dataclass
@@ -170,6 +174,7 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
         table = printed
         if prior:
             await catch_up(printed, prior, session.table.out)
+    _note_left_out(session.table.out, setup)
     try:
         result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):
@@ -230,6 +235,14 @@ async def _resume(session: Session, game_id: str) -> int:
         for seq, record in enumerate(game.events):
             await session.transcript(seq, record)
     return await _finish(session, game.setup(), game.events)
+
+
+def _note_left_out(out: TextIO, setup: GameSetup) -> None:
+    """The players are told, as the reviewers are, what a change too large was cut to."""
+    change = setup.change
+    if change is not None and change.omitted:
+        print(f"  This change was too large for one game: {plural(len(change.files), 'file')} "
+              f"reviewed; left out: {', '.join(change.omitted)}.", file=out)
 
 
 def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
