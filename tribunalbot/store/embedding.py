@@ -9,6 +9,10 @@ comprehensions...) describe the shape of the code independently of its names.
 Features are hashed with blake2b (Python's `hash()` is salted per process, which would make
 stored vectors useless after a restart) into 128 signed buckets, weighted by sublinear term
 frequency, and the vector is L2-normalized so cosine distance is meaningful.
+
+A change (a unified diff) is embedded by what it leaves behind: each file's path and the new
+side of its hunks, in the file's own language. Removed lines and the diff's markup are no part
+of it, so a later change that writes similar code finds the game, whatever it replaced.
 """
 
 from __future__ import annotations
@@ -19,11 +23,14 @@ import asyncio
 import hashlib
 import math
 import re
+import textwrap
 import threading
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from functools import lru_cache
+
+from tribunalbot.diffs import DIFF_LANGUAGE, Change, DiffError, looks_like_diff, parse_diff
 
 DIMENSIONS = 128
 
@@ -62,7 +69,38 @@ def split_identifier(identifier: str) -> list[str]:
 
 
 def features(text: str, language: str = "") -> dict[str, float]:
-    """Weighted features of a piece of code."""
+    """Weighted features of a piece of code, or of a change's post-change hunks."""
+    change = _as_change(text, language)
+    if change is not None:
+        return _change_features(change)
+    return _code_features(text, language)
+
+
+def _as_change(text: str, language: str) -> Change | None:
+    if language.lower() not in ("", DIFF_LANGUAGE) or not looks_like_diff(text):
+        return None
+    try:
+        return parse_diff(text)
+    except DiffError:  # a broken diff is still text with words in it
+        return None
+
+
+def _change_features(change: Change) -> dict[str, float]:
+    counts: defaultdict[str, float] = defaultdict(float)
+    for file in change.files:
+        if file.new_path is None:
+            continue  # a deleted file leaves nothing behind
+        hunks = ["\n".join(line.text for line in h.lines if line.kind != "removed")
+                 for h in file.hunks]
+        # Each hunk dedented, so that a hunk cut from inside a function still parses.
+        parts = [file.path, *(textwrap.dedent(h) for h in hunks)]
+        for part in parts:
+            for feature, weight in _code_features(part, file.language).items():
+                counts[feature] += weight
+    return counts
+
+
+def _code_features(text: str, language: str) -> dict[str, float]:
     counts: defaultdict[str, float] = defaultdict(float)
     for token in _WORD.findall(text):
         lowered = token.lower()
