@@ -195,7 +195,7 @@ async def test_deepseek_starts_in_json_mode_and_openai_uses_completion_tokens() 
     deepseek = _offline_build("https://api.deepseek.com")
     openai = _offline_build("https://api.openai.com/v1")
     assert deepseek.mode == "json_mode"
-    assert openai.build(Call(PROMPT))[1]["max_completion_tokens"] == 900
+    assert openai.build(Call(PROMPT))[1]["max_completion_tokens"] == 700  # the phase's cap
     assert "max_tokens" in deepseek.build(Call(PROMPT))[1]
     await deepseek.aclose()
     await openai.aclose()

@@ -30,7 +30,7 @@ async def test_openai_sends_shared_first_and_reads_cached_tokens(
     assert body["messages"] == [{"role": "system", "content": SHARED},
                                 {"role": "user", "content": PROMPT.personal}]
     assert body["prompt_cache_key"] == "tribunal-g42"
-    assert body["max_tokens"] == 900  # the provider's budget is larger than the prompt's
+    assert body["max_tokens"] == 500  # the phase's cap, under the provider's 900
     assert body["temperature"] == 0.2
     [record] = ledger.records
     assert (record.game_id, record.seat, record.phase, record.outcome) == ("g42", 3, "speak", "ok")
@@ -43,7 +43,7 @@ async def test_openai_cache_key_off_and_completion_field(
     await llm.generate(PROMPT)
     body = fake_llm.bodies("openai")[0]
     assert "prompt_cache_key" not in body
-    assert body["max_completion_tokens"] == 900 and "max_tokens" not in body
+    assert body["max_completion_tokens"] == 500 and "max_tokens" not in body
 
 
 async def test_deepseek_cache_hit_field(fake_llm: FakeLLMServer, make_llm: Factory) -> None:
@@ -67,7 +67,7 @@ async def test_anthropic_system_block_carries_cache_control(
     assert body["system"] == [{"type": "text", "text": SHARED,
                                "cache_control": {"type": "ephemeral"}}]
     assert body["messages"] == [{"role": "user", "content": PROMPT.personal}]
-    assert body["max_tokens"] == 900
+    assert body["max_tokens"] == 500
     assert ledger.records[0].cached_tokens == 1800
 
 
@@ -88,7 +88,7 @@ async def test_ollama_native_chat_body(fake_llm: FakeLLMServer, make_llm: Factor
     assert "Authorization" not in received.headers
     body = received.body
     assert body["stream"] is False and body["keep_alive"] == "45m"
-    assert body["options"] == {"num_ctx": 8192, "num_predict": 900, "temperature": 0.2}
+    assert body["options"] == {"num_ctx": 8192, "num_predict": 500, "temperature": 0.2}
     assert body["messages"][0] == {"role": "system", "content": SHARED}
 
 
@@ -120,3 +120,19 @@ async def test_think_tags_are_stripped(kind: str, fake_llm: FakeLLMServer,
 async def test_r1_style_closing_tag_only(fake_llm: FakeLLMServer, make_llm: Factory) -> None:
     fake_llm.script("openai", Scripted("thinking out loud\n</think>\n\nAnswer."))
     assert (await make_llm("openai").generate(PROMPT)).text == "Answer."
+
+
+def _output_cap(kind: str, body: dict[str, object]) -> object:
+    if kind == "ollama":
+        return body["options"]["num_predict"]  # type: ignore[index]
+    return body.get("max_tokens", body.get("max_completion_tokens"))
+
+
+@pytest.mark.parametrize("kind", ["openai", "anthropic", "ollama"])
+@pytest.mark.parametrize(("ceiling", "sent"), [(900, 500), (300, 300)])
+async def test_the_phase_cap_applies_with_the_provider_setting_as_a_ceiling(
+        kind: str, ceiling: int, sent: int, fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    """Found 9: the cap was the larger of the two, so a phase's budget (500 here) never
+    applied and every call could spend the provider's whole max_output_tokens."""
+    await make_llm(kind, max_output_tokens=ceiling).generate(PROMPT)
+    assert _output_cap(kind, fake_llm.requests[0].body) == sent

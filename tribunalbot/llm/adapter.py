@@ -151,9 +151,9 @@ class HttpLLM(ABC):
         return ("temperature",)
 
     def output_budget(self, prompt: Prompt) -> int:
-        # The larger of the two: the operator raises max_output_tokens for thinking models,
-        # and unused budget costs nothing while a truncated reply costs a whole retry.
-        return max(prompt.max_tokens, self.settings.max_output_tokens)
+        # The phase's cap, under the operator's ceiling: every output token is billed to the
+        # operator, so no setting may raise what a phase allows (DESIGN §5.3).
+        return min(prompt.max_tokens, self.settings.max_output_tokens)
 
     async def generate(self, request: Prompt) -> Completion:
         async with self._primed(request):
@@ -268,8 +268,8 @@ class HttpLLM(ABC):
 
     def _cut_off_message(self, request: Prompt) -> str:
         return (f"{self.name} ({self.model}) was cut off before answering (output limit "
-                f"{self.output_budget(request)} tokens); raise max_output_tokens or turn the "
-                "model's thinking off")
+                f"{self.output_budget(request)} tokens: the phase's cap, at most "
+                "max_output_tokens); turn the model's thinking off")
 
     @property
     def models_path(self) -> str:
