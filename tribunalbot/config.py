@@ -34,6 +34,14 @@ class GameSettings(Strict):
     persona_attempts: int = Field(3, ge=1, le=5)
 
 
+class ModelPrice(Strict):
+    """USD per million tokens for one model; cached input falls back to the input price."""
+
+    input_per_mtok: float = Field(0.0, ge=0)
+    cached_per_mtok: float | None = Field(None, ge=0)
+    output_per_mtok: float = Field(0.0, ge=0)
+
+
 class ProviderSettings(Strict):
     kind: Literal["openai", "anthropic", "ollama", "offline"]
     base_url: str | None = None
@@ -53,9 +61,15 @@ class ProviderSettings(Strict):
     price_input_per_mtok: float | None = Field(None, ge=0)
     price_cached_per_mtok: float | None = Field(None, ge=0)
     price_output_per_mtok: float | None = Field(None, ge=0)
+    # Prices of other models of this provider (an allow-listed model may cost more).
+    model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+    @property
+    def priced(self) -> bool:
+        return self.price_input_per_mtok is not None or self.price_output_per_mtok is not None
 
 
 class PersonaRoute(Strict):
@@ -117,6 +131,23 @@ class PullRequestSettings(Strict):
     max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
 
 
+class LimitsSettings(Strict):
+    """What the bot may spend and what a server's admins may choose (DESIGN §5.3). Dollars
+    are estimates from the providers' prices; a budget left unset has no limit."""
+
+    games_per_server_per_day: int | None = Field(50, ge=1)
+    dollars_per_server_per_day: float | None = Field(None, gt=0)
+    dollars_per_month: float | None = Field(None, gt=0)  # every server together
+    # Providers server admins may pick (default: every configured one) and, per provider,
+    # the models beyond its own configured `model`, which is always allowed.
+    allowed_providers: list[str] | None = None
+    allowed_models: dict[str, list[str]] = Field(default_factory=dict)
+    # Caps on the game settings that multiply calls or tokens; a server may go lower.
+    max_rounds: int = Field(5, ge=1, le=10)
+    max_persona_attempts: int = Field(3, ge=1, le=5)
+    max_word_budget: int = Field(300, ge=40, le=600)
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -128,6 +159,7 @@ class Config(Strict):
     personas: dict[str, PersonaRoute] = Field(default_factory=dict)
     storage: StorageSettings = StorageSettings()
     discord: DiscordSettings = DiscordSettings()
+    limits: LimitsSettings = LimitsSettings()
     pull_requests: PullRequestSettings = PullRequestSettings()
 
     @model_validator(mode="after")
@@ -143,7 +175,25 @@ class Config(Strict):
                 raise ValueError(
                     f"personas.{persona}.provider {route.provider!r} is not configured"
                 )
+        self._check_limits()
         return self
+
+    def _check_limits(self) -> None:
+        limits = self.limits
+        named = [*(limits.allowed_providers or []), *limits.allowed_models]
+        unknown = sorted({name for name in named if name not in self.providers})
+        if unknown:
+            raise ValueError(f"limits names providers that are not configured: "
+                             f"{', '.join(unknown)}")
+        if limits.dollars_per_server_per_day is None and limits.dollars_per_month is None:
+            return
+        # A dollar budget over a provider without prices would count its calls as free.
+        unpriced = sorted(name for name, p in self.providers.items()
+                          if p.kind in ("openai", "anthropic") and not p.priced)
+        if unpriced:
+            raise ValueError(
+                f"a dollar budget is set but provider(s) {', '.join(unpriced)} have no "
+                "price_input_per_mtok/price_output_per_mtok (set them, 0 for a free server)")
 
 
 class ConfigError(Exception):

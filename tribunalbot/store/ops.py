@@ -50,6 +50,25 @@ SHARED = ""  # the persona key of a channel's shared webhook
 
 
 @dataclass(frozen=True)
+class Spend:
+    """The calls of one provider and model, summed (`llm.usage.summarize` prices them)."""
+
+    provider: str
+    model: str
+    calls: int
+    failed: int
+    input_tokens: int
+    cached_tokens: int
+    output_tokens: int
+
+
+_SPEND_COLUMNS = (
+    "c.provider, c.model, count(*), coalesce(sum(c.outcome != 'ok'), 0), "
+    "coalesce(sum(c.input_tokens), 0), coalesce(sum(c.cached_tokens), 0), "
+    "coalesce(sum(c.output_tokens), 0)")
+
+
+@dataclass(frozen=True)
 class Webhook:
     channel_id: str
     guild_id: str
@@ -82,6 +101,30 @@ class OpsRepo:
         assert row is not None  # an aggregate always returns one row
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]),
                            float(row[5]))
+
+    async def spend_of_game(self, game_id: str) -> list[Spend]:
+        rows = await self._db.fetchall(
+            f"SELECT {_SPEND_COLUMNS} FROM llm_calls c WHERE c.game_id = ? "
+            "GROUP BY c.provider, c.model ORDER BY c.provider, c.model", (game_id,))
+        return [_spend(row) for row in rows]
+
+    async def spend_since(self, since: str, guild: str | None = None) -> list[Spend]:
+        """The calls of the Discord games started at or after `since` (ISO, UTC) in `guild`,
+        or in every guild when None. A game's calls count toward when it started, so a game
+        that runs past midnight belongs to the day it began."""
+        where, params = ("g.guild_id = ?", (guild,)) if guild is not None else (
+            "g.guild_id != ''", ())
+        rows = await self._db.fetchall(
+            f"SELECT {_SPEND_COLUMNS} FROM games g JOIN llm_calls c ON c.game_id = g.id "
+            f"WHERE {where} AND g.created_at >= ? GROUP BY c.provider, c.model "
+            "ORDER BY c.provider, c.model", (*params, since))
+        return [_spend(row) for row in rows]
+
+    async def games_since(self, since: str, guild: str) -> int:
+        """Games `guild` started at or after `since`, however they ended."""
+        row = await self._db.fetchone(
+            "SELECT count(*) FROM games WHERE guild_id = ? AND created_at >= ?", (guild, since))
+        return int(row[0]) if row else 0
 
     async def guild_settings(self, guild: str) -> dict[str, Any] | None:
         """The guild's stored overrides (a JSON object), or None when it has none."""
@@ -131,3 +174,7 @@ class OpsRepo:
         """Forget a webhook Discord says is gone (404), so the next game creates a new one."""
         await self._db.execute("DELETE FROM webhooks WHERE channel_id = ? AND persona = ?",
                                (channel_id, persona))
+
+
+def _spend(row: tuple[Any, ...]) -> Spend:
+    return Spend(str(row[0]), str(row[1]), *(int(v) for v in row[2:7]))
