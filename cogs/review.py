@@ -80,7 +80,11 @@ class Review(commands.Cog):
         elif code:
             await self.begin(interaction, code.encode(), "the code option")
         else:
-            await interaction.response.send_modal(PasteModal())
+            modal = PasteModal()
+            # The box holds no more than this server's limit (Discord counts characters).
+            limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+            modal.code.max_length = min(modal.code.max_length or limit, limit)
+            await interaction.response.send_modal(modal)
 
     @commands.Cog.listener("on_interaction")
     async def form_submitted(self, interaction: Interaction) -> None:
@@ -107,7 +111,7 @@ class Review(commands.Cog):
                                attachment: discord.Attachment) -> None:
         """Refuse what can be refused at once; answer (deferred) before the download, which
         may take longer than Discord's 3 seconds."""
-        limit = self.bot.config.game.max_code_bytes
+        limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
         problem = await self._why_not(interaction)
         if problem is None and attachment.size > limit:
             problem = (f"{attachment.filename} is {attachment.size:,} bytes; the limit is "
@@ -131,7 +135,8 @@ class Review(commands.Cog):
         problem = None if checked else await self._why_not(interaction)
         if problem is None:
             try:
-                submission = check_code(data, name, self.bot.config.game.max_code_bytes)
+                limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+                submission = check_code(data, name, limit)
             except CodeInputError as exc:
                 problem = f"{exc}."
         if problem is not None:
@@ -146,9 +151,9 @@ class Review(commands.Cog):
             return "The Tribunal is restarting; start your game again in a minute."
         if interaction.guild_id is None or not isinstance(channel, discord.TextChannel):
             return "Run /review in a server text channel (not in a thread or a DM)."
-        overrides = await self.bot.services.overrides(interaction.guild_id)
-        allowed = overrides.get("allowed_channels") or []
-        if allowed and str(channel.id) not in allowed:
+        services = self.bot.services
+        allowed = await services.allowed_channels(interaction.guild_id)
+        if allowed and channel.id not in allowed:
             return "The Tribunal does not sit in this channel; ask a moderator where it does."
         missing = [label for perm, label in NEEDED.items()
                    if not getattr(interaction.app_permissions, perm)]
@@ -159,11 +164,12 @@ class Review(commands.Cog):
         wait = self.last_game.get(interaction.user.id, -1e9) + cooldown - time.monotonic()
         if wait > 0:
             return f"You can start another game in {int(wait) + 1} s."
-        cap = int(overrides.get("max_concurrent_games",
-                                self.bot.config.discord.max_concurrent_games_per_guild))
+        cap = await services.max_concurrent_games(interaction.guild_id)
         if self.bot.runner.running_in(interaction.guild_id) >= cap:
             return f"{cap} games are already running here; wait for one to finish."
-        return None
+        # Last, after the cheap checks: the operator's budgets, before anything is spent.
+        refusal = await services.refusal(interaction.guild_id)
+        return refusal.text if refusal is not None else None
 
     async def _convene(self, interaction: Interaction, submission: Submission) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None

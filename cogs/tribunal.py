@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
+from cogs import settings as settings_ui
 from cogs.base import TribunalClient
 from cogs.buttons import is_moderator
 from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
 from cogs.text import clip
 from tribunalbot.engine.personas import persona_name, strategy_name
-from tribunalbot.services import effective_settings
 from tribunalbot.store.privacy import PrivacyRepo
 
 Interaction = discord.Interaction[Any]
@@ -84,45 +82,15 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
                                            is_moderator(interaction))
         await interaction.edit_original_response(content=answer)
 
-    @app_commands.command(name="settings", description="Show or change this server's settings")
-    @app_commands.describe(key="max_rounds, vote_window_seconds, event_chance, word_budget, "
-                           "allowed_channels, provider, model, post_interval_seconds, "
-                           "max_concurrent_games",
-                           value="new value (JSON or text); empty to show the settings")
+    @app_commands.command(name="settings", description=settings_ui.DESCRIPTION)
+    @app_commands.describe(key=settings_ui.KEY_HELP, value=settings_ui.VALUE_HELP)
+    @app_commands.autocomplete(key=settings_ui.key_choices, value=settings_ui.value_choices)
     @app_commands.guild_only()
     # Discord applies default permissions to whole groups only, so this check is the gate.
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(self, interaction: Interaction, key: str | None = None,
                        value: str | None = None) -> None:
-        guild = str(interaction.guild_id)
-        current = await self.bot.services.overrides(interaction.guild_id or 0)
-        if key is None or value is None:
-            shown = json.dumps(current, indent=1) if current else "(all defaults)"
-            await interaction.response.send_message(f"```json\n{clip(shown, 1800)}\n```",
-                                                    ephemeral=True)
-            return
-        problem = self._check_setting(key, value)
-        if problem is None:
-            current[key] = _parse(value)
-            await self.bot.store.set_guild_settings(guild, current)
-        await interaction.response.send_message(problem or f"`{key}` is now `{value}`.",
-                                                ephemeral=True)
-
-    def _check_setting(self, key: str, value: str) -> str | None:
-        parsed = _parse(value)
-        if key == "provider":
-            ok = parsed in self.bot.config.providers
-            return None if ok else f"No provider named {value!r} is configured."
-        if key in GUILD_ONLY_SETTINGS:
-            accepts, explanation = GUILD_ONLY_SETTINGS[key]
-            return None if accepts(parsed) else explanation
-        try:
-            effective_settings(self.bot.config.game, {key: parsed})
-        except ValidationError as exc:
-            return f"`{key}`: {exc.errors()[0]['msg']}."
-        if key not in type(self.bot.config.game).model_fields:
-            return f"Unknown setting `{key}`."
-        return None
+        await settings_ui.answer(interaction, key, value)
 
     @app_commands.command(name="help", description="How the game plays, scoring, commands")
     async def show_help(self, interaction: Interaction) -> None:
@@ -159,29 +127,6 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
                 "You need the Manage Server permission for that.", ephemeral=True)
             return
         raise error
-
-
-def _is_number_in(low: float, high: float) -> Callable[[Any], bool]:
-    return lambda v: isinstance(v, int | float) and not isinstance(v, bool) and low <= v <= high
-
-
-# Per-guild settings that are not game rules: key -> (accepts the value, what to give instead).
-GUILD_ONLY_SETTINGS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "allowed_channels": (lambda v: isinstance(v, list) and all(str(c).isdigit() for c in v),
-                         'Give a JSON list of channel ids, e.g. ["123", "456"].'),
-    "max_concurrent_games": (lambda v: isinstance(v, int) and 1 <= v <= 20,
-                             "Give a whole number from 1 to 20."),
-    "post_interval_seconds": (_is_number_in(0.5, 30), "Give seconds between 0.5 and 30."),
-    "model": (lambda v: isinstance(v, str) and 0 < len(v) <= 100,
-              "Give the model name the provider knows, e.g. gpt-4.1-mini."),
-}
-
-
-def _parse(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except json.JSONDecodeError:
-        return value
 
 
 async def setup(bot: TribunalClient) -> None:

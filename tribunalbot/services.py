@@ -1,59 +1,73 @@
-"""Per-guild choices the Discord layer needs, without Discord: the guild's settings over the
-operator's, its provider and model, and the LLM clients built for them (one each, shared)."""
+"""Per-guild choices the Discord layer needs, without Discord: the guild's settings within the
+operator's limits, its provider and model, the budgets, the usage lines, and the LLM clients
+(one per provider for the bot's life, whatever models the guilds pick)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from tribunalbot.budget import Budget, Refusal
 from tribunalbot.config import Config, GameSettings
+from tribunalbot.guild_settings import SettingRules
 from tribunalbot.llm.base import LLM
-from tribunalbot.llm.registry import build_llm
+from tribunalbot.llm.registry import ProviderPool, build_llm
 from tribunalbot.store import Store
-
-
-def effective_settings(base: GameSettings, overrides: dict[str, object] | None) -> GameSettings:
-    """The operator's game settings with a guild's overrides of game rules applied."""
-    keys = set(GameSettings.model_fields)
-    chosen = {k: v for k, v in (overrides or {}).items() if k in keys}
-    return GameSettings.model_validate({**base.model_dump(), **chosen}) if chosen else base
 
 
 class GuildServices:
     def __init__(self, config: Config, store: Store) -> None:
         self.config, self.store = config, store
-        self._llms: dict[str, LLM] = {}
+        self.rules = SettingRules(config)
+        self.budget = Budget(config, store)
+        self.pool = ProviderPool(config, on_call=store.record_call)
+        self._llms: dict[str, LLM] = {}  # "provider" or "provider/model" -> its router
 
     async def overrides(self, guild_id: int) -> dict[str, Any]:
         return await self.store.guild_settings(str(guild_id)) or {}
 
     async def game_settings(self, guild_id: int) -> GameSettings:
-        return effective_settings(self.config.game, await self.overrides(guild_id))
+        return self.rules.game_settings(await self.overrides(guild_id))
 
     async def provider_for(self, guild_id: int) -> str:
-        chosen = (await self.overrides(guild_id)).get("provider")
-        return chosen if chosen in self.config.providers else self.config.default_provider
+        return self.rules.provider_of(await self.overrides(guild_id))
 
     async def model_for(self, guild_id: int) -> str | None:
-        model = (await self.overrides(guild_id)).get("model")
-        return str(model) if model else None
+        """The guild's model if the operator offers it; None means the provider's own."""
+        return self.rules.model_of(await self.overrides(guild_id))
+
+    async def allowed_channels(self, guild_id: int) -> set[int]:
+        """Channels /review is limited to in this guild; empty means every channel."""
+        return self.rules.channels_of(await self.overrides(guild_id))
+
+    async def max_code_bytes(self, guild_id: int) -> int:
+        """The guild's size limit, never above the operator's."""
+        return (await self.game_settings(guild_id)).max_code_bytes
+
+    async def max_concurrent_games(self, guild_id: int) -> int:
+        chosen = self.rules.number(await self.overrides(guild_id), "max_concurrent_games")
+        default = self.config.discord.max_concurrent_games_per_guild
+        return int(chosen) if chosen is not None else default
 
     async def post_interval(self, guild_id: int) -> float:
         """Seconds between posts: the guild's pacing, else the operator's."""
-        chosen = (await self.overrides(guild_id)).get("post_interval_seconds")
-        return float(chosen) if chosen is not None else self.config.discord.post_interval_seconds
+        chosen = self.rules.number(await self.overrides(guild_id), "post_interval_seconds")
+        return chosen if chosen is not None else self.config.discord.post_interval_seconds
+
+    async def refusal(self, guild_id: int, now: datetime | None = None) -> Refusal | None:
+        """The budget a new game here would go over, or None (nothing is spent asking)."""
+        return await self.budget.refusal(str(guild_id), now)
+
+    async def usage_line(self, game_id: str) -> str:
+        return await self.budget.game_usage(game_id)
 
     async def llm_for(self, guild_id: int) -> LLM:
-        """The guild's provider and model (or the defaults), built once and shared."""
+        """The guild's provider and model (or the defaults), on the bot's shared clients."""
         name = await self.provider_for(guild_id)
         model = await self.model_for(guild_id)
         key = f"{name}/{model}" if model else name
         if key not in self._llms:
-            config = self.config
-            if model:
-                chosen = config.providers[name].model_copy(update={"model": model})
-                config = config.model_copy(
-                    update={"providers": {**config.providers, name: chosen}})
-            self._llms[key] = build_llm(config, name, on_call=self.store.record_call)
+            self._llms[key] = build_llm(self.config, name, model=model, pool=self.pool)
         return self._llms[key]
 
     def avatar_url(self, file_name: str) -> str | None:
@@ -61,6 +75,6 @@ class GuildServices:
         return f"{base.rstrip('/')}/{file_name}" if base else None
 
     async def aclose(self) -> None:
-        for llm in self._llms.values():
-            await llm.aclose()
+        # The routers' adapters belong to the pool: closing it closes each client once.
         self._llms.clear()
+        await self.pool.aclose()

@@ -10,7 +10,7 @@ from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
 from tests.samples import CODE
 from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD, Perm
-from tribunalbot.config import Config
+from tribunalbot.config import Config, LimitsSettings
 
 pytestmark = pytest.mark.twin
 
@@ -81,7 +81,10 @@ async def test_records_after_a_game(arena: Arena) -> None:
 
 async def test_settings_need_manage_server_and_are_validated(arena: Arena) -> None:
     twin = arena.twin
-    await twin.start_client(arena.make_bot())
+    # A server may pick only the models the operator lists (limits.allowed_models).
+    config = fast_config().model_copy(update={"limits": LimitsSettings(
+        allowed_models={"offline": ["house-model"]})})
+    await twin.start_client(arena.make_bot(config))
     mod = moderator(arena)
     member = await twin.slash(twin.seeded.humans["alice"], "tribunal settings", key="max_rounds",
                               value="1")

@@ -39,30 +39,51 @@ def build_provider(name: str, settings: ProviderSettings, *, on_call: OnCall | N
     return ADAPTERS[settings.kind].create(name, settings, on_call=on_call, **transport_options)
 
 
-def build_llm(config: Config, provider: str | None = None, *, on_call: OnCall | None = None,
+class ProviderPool:
+    """One adapter per provider, so one HTTP client and one concurrency limit per provider
+    for as long as the pool lives; its other models share them, the model going with each
+    request. A bot keeps one pool for its whole life, whatever models its servers pick."""
+
+    def __init__(self, config: Config, *, on_call: OnCall | None = None,
+                 **transport_options: Any) -> None:
+        self.config, self.on_call = config, on_call
+        self.transport_options = transport_options
+        self._bases: dict[str, LLM] = {}
+        self._models: dict[tuple[str, str], LLM] = {}
+
+    def get(self, provider: str, model: str | None = None) -> LLM:
+        if provider not in self.config.providers:
+            raise LLMError(f"unknown provider {provider!r} (configured: "
+                           f"{', '.join(sorted(self.config.providers))})")
+        settings = self.config.providers[provider]
+        if provider not in self._bases:
+            self._bases[provider] = build_provider(provider, settings, on_call=self.on_call,
+                                                   **self.transport_options)
+        base = self._bases[provider]
+        key = (provider, model or settings.model)
+        if key[1] == settings.model or not isinstance(base, HttpLLM):
+            return base
+        if key not in self._models:
+            self._models[key] = base.with_model(key[1])  # shares the base's client
+        return self._models[key]
+
+    async def aclose(self) -> None:
+        """Close each provider's client once (the other models' adapters do not own one)."""
+        bases, self._bases, self._models = list(self._bases.values()), {}, {}
+        for llm in bases:
+            await llm.aclose()
+
+
+def build_llm(config: Config, provider: str | None = None, *, model: str | None = None,
+              pool: ProviderPool | None = None, on_call: OnCall | None = None,
               **transport_options: Any) -> LLM:
-    """The default (or named) provider, behind a persona router if personas go elsewhere."""
+    """The default (or named) provider with `model` (default: its own), behind a persona
+    router if personas go elsewhere. With a `pool`, the adapters come from it and stay its
+    to close; without one, closing the result closes them."""
     name = provider or config.default_provider
-    if name not in config.providers:
-        raise LLMError(f"unknown provider {name!r} (configured: "
-                       f"{', '.join(sorted(config.providers))})")
-    built: dict[tuple[str, str], LLM] = {}
-
-    def get(pname: str, model: str | None) -> LLM:
-        settings = config.providers[pname]
-        base_key = (pname, settings.model)
-        if base_key not in built:
-            built[base_key] = build_provider(pname, settings, on_call=on_call,
-                                             **transport_options)
-        key = (pname, model or settings.model)
-        if key not in built:
-            base = built[base_key]
-            # Another model on the same provider shares its client and limits.
-            built[key] = base.with_model(key[1]) if isinstance(base, HttpLLM) else base
-        return built[key]
-
-    default = get(name, None)
-    routes = {persona: get(route.provider, route.model)
+    pool = pool or ProviderPool(config, on_call=on_call, **transport_options)
+    default = pool.get(name, model)
+    routes = {persona: pool.get(route.provider, route.model)
               for persona, route in config.personas.items()}
     routes = {persona: llm for persona, llm in routes.items() if llm is not default}
     return PersonaRouter(default, routes) if routes else default
