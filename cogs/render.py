@@ -31,6 +31,7 @@ class Post:
 class Roster:
     names: dict[int, str] = field(default_factory=dict)
     personas: dict[int, str] = field(default_factory=dict)
+    usage: str = ""  # the game's usage line, set by the runner just before the reveal
 
     @classmethod
     def of(cls, started: ev.GameStarted) -> Roster:
@@ -137,6 +138,8 @@ def reveal_embed(e: ev.Revealed, roster: Roster) -> discord.Embed:
     verdict = "\n".join(f"• {clip(v, 200)}" for v in e.verdict)
     embed.add_field(name="Findings worth acting on",
                     value=clip(verdict or "None cited a line.", FIELD_VALUE), inline=False)
+    if roster.usage:  # every call is billed to the bot's operator (DESIGN §5.3)
+        embed.add_field(name="Model usage", value=clip(roster.usage, FIELD_VALUE), inline=False)
     if e.event_details:
         detail = event_summary(e.event_details, roster.names)
         embed.set_footer(text=clip(f"Random event: {detail}", 2048))

@@ -112,7 +112,7 @@ class GameRunner:
         model = await self.services.model_for(live.guild_id)
         sinks = [self.store.game_sink(setup.game_id), live.table.sink(),
                  route_recorder(self.store, self.services.config, setup.game_id, provider,
-                                model)]
+                                model), self._usage_for_reveal(live)]
         try:
             if _is_over(prior):  # only its last posts were lost
                 await live.table.catch_up(prior)
@@ -133,6 +133,14 @@ class GameRunner:
             live.table.stop()
             self.live.pop(setup.game_id, None)
         await self._remember(live, setup, result.events, llm)
+
+    def _usage_for_reveal(self, live: LiveGame) -> EventSink:
+        """A sink: the reveal is shown after every sink has run, so it carries the game's
+        usage up to that moment (the distillation after it is not yet counted)."""
+        async def note(seq: int, record: ev.Record) -> None:
+            if isinstance(record, ev.Revealed):
+                live.table.roster.usage = await self.services.usage_line(live.game_id)
+        return note
 
     async def _through_outages(self, live: LiveGame, setup: GameSetup, llm: LLM,
                                sinks: list[EventSink], prior: list[ev.Record]) -> GameResult:

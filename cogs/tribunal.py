@@ -53,10 +53,12 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
     async def stats(self, interaction: Interaction) -> None:
         await interaction.response.defer(thinking=True)
         rates = await self.bot.store.votes.catch_rates(str(interaction.guild_id))
+        spend = await self.bot.services.budget.month_report(str(interaction.guild_id))
         text = (f"Games finished: **{rates.games}**\n"
                 f"AI jury caught it: **{_percent(rates.ai_rate)}**\n"
                 f"Humans' verdict caught it: **{_percent(rates.human_rate)}** "
-                f"({rates.human_votes_correct}/{rates.human_votes} votes right)")
+                f"({rates.human_votes_correct}/{rates.human_votes} votes right)\n"
+                f"{spend}")
         await interaction.edit_original_response(
             embed=discord.Embed(title="📊 Tribunal statistics", description=text))
 
