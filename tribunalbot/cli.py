@@ -52,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_play(play: argparse.ArgumentParser) -> None:
-    play.add_argument("path", help="file to review, or - for standard input")
+    play.add_argument("path", nargs="?", help="file (or diff) to review, or - for standard "
+                      "input: `git diff | tribunalbot play -`")
+    play.add_argument("--pr", metavar="URL", help="review a GitHub pull request or GitLab merge "
+                      "request (token, if any, from pull_requests.github_token_env)")
     play.add_argument("--provider", help="provider name from the config (default: "
                       "default_provider; 'offline' needs no config or key)")
     play.add_argument("--seed", type=int, help="replay a game exactly (printed at the reveal)")

@@ -26,6 +26,7 @@ from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
+from tribunalbot.pullrequest import PullRequestError, fetch_submission, parse_link
 from tribunalbot.routing import route_recorder
 from tribunalbot.shown import PrintedTable, catch_up
 from tribunalbot.store import Store, StoreError, open_store
@@ -49,10 +50,26 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
         config = _with_overrides(config, args)
         vote = _vote_mode(args.vote)
+        pr = getattr(args, "pr", None)
+        if (args.path is None) == (pr is None):
+            raise UsageError("give one thing to review: a file, - for standard input, or "
+                             "--pr URL")
+        if pr is not None:
+            parse_link(pr, config.pull_requests)  # any other link is refused before a fetch
+            return _play_pull_request(args, config, pr, vote)
         submission = read_submission(args.path, config.game.max_code_bytes,
                                      config.pull_requests.max_diff_bytes)
-    except (UsageError, CodeInputError) as exc:
+    except (UsageError, CodeInputError, PullRequestError) as exc:
         return fail(str(exc), EXIT_USAGE)
+    return asyncio.run(_play(args, config, submission, vote))
+
+
+def _play_pull_request(args: argparse.Namespace, config: Config, url: str, vote: str) -> int:
+    """Fetch the change first (nothing is opened or spent on a link that fails), then play."""
+    try:
+        submission = asyncio.run(fetch_submission(url, config))
+    except (PullRequestError, CodeInputError) as exc:
+        return fail(str(exc))
     return asyncio.run(_play(args, config, submission, vote))
 
 

@@ -1,0 +1,166 @@
+"""A loopback fake of GitHub's and GitLab's REST APIs: the diff of a pull request and the
+changed files of a merge request, with their real error answers (404 for private, 401 for a
+bad token, 403 or 429 with rate-limit headers, 406 or 422 for a diff too large, 5xx)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "ghp_FAKEtoken_0123456789abcdef"  # the one token the fake accepts
+
+
+@dataclass
+class Pull:
+    diff: str
+    private: bool = False
+    too_large: str | None = None  # "files" (406) or "lines" (422): GitHub will not send it
+    changed_files: int = 2
+    additions: int = 10
+    deletions: int = 3
+
+
+@dataclass
+class Seen:
+    path: str
+    raw_path: str
+    headers: dict[str, str]
+
+
+@dataclass
+class FakeHosts:
+    github: dict[tuple[str, int], Pull] = field(default_factory=dict)
+    gitlab: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    gitlab_private: set[tuple[str, int]] = field(default_factory=set)
+    rate_limited: bool = False
+    reset_at: int = 0  # epoch seconds the rate limit resets at
+    failures: int = 0  # the next requests answered 502
+    delay: float = 0.0  # seconds before each answer
+    seen: list[Seen] = field(default_factory=list)
+    url: str = ""
+    _runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get(r"/github/repos/{owner}/{repo}/pulls/{number:\d+}", self._pull)
+        app.router.add_get(r"/gitlab/api/v4/projects/{project:.+}/merge_requests/"
+                           r"{number:\d+}/diffs", self._diffs)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.05)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))  # a free port, loopback only
+        await web.SockSite(self._runner, sock).start()
+        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def config_toml(self, **extra: object) -> str:
+        lines = ["[pull_requests]", f'github_api_url = "{self.url}/github"',
+                 f'gitlab_api_url = "{self.url}/gitlab/api/v4"',
+                 *(f"{k} = {v!r}".replace("'", '"') for k, v in extra.items())]
+        return "\n".join(lines) + "\n"
+
+    async def _common(self, request: web.Request) -> web.Response | None:
+        self.seen.append(Seen(request.path, request.raw_path, dict(request.headers)))
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if self.failures > 0:
+            self.failures -= 1
+            return web.json_response({"message": "Server Error"}, status=502)
+        if self.rate_limited:
+            return self._rate_limit(request)
+        return None
+
+    def _rate_limit(self, request: web.Request) -> web.Response:
+        if request.path.startswith("/github"):
+            return web.json_response(
+                {"message": "API rate limit exceeded for 127.0.0.1."}, status=403,
+                headers={"X-RateLimit-Limit": "60", "X-RateLimit-Remaining": "0",
+                         "X-RateLimit-Reset": str(self.reset_at)})
+        return web.json_response({"message": "Retry later"}, status=429, headers={
+            "RateLimit-Remaining": "0", "RateLimit-Reset": str(self.reset_at),
+            "Retry-After": "60"})
+
+    async def _pull(self, request: web.Request) -> web.Response:
+        early = await self._common(request)
+        if early is not None:
+            return early
+        key = (f"{request.match_info['owner']}/{request.match_info['repo']}",
+               int(request.match_info["number"]))
+        auth = request.headers.get("Authorization")
+        if auth is not None and auth != f"Bearer {TOKEN}":
+            return web.json_response({"message": "Bad credentials"}, status=401)
+        pull = self.github.get(key)
+        if pull is None or (pull.private and auth is None):
+            return web.json_response({"message": "Not Found"}, status=404)
+        if request.headers.get("Accept") != "application/vnd.github.diff":
+            return web.json_response({"number": key[1], "changed_files": pull.changed_files,
+                                      "additions": pull.additions,
+                                      "deletions": pull.deletions})
+        if pull.too_large:
+            return _too_large(pull.too_large)
+        return web.Response(text=pull.diff, content_type="text/plain")
+
+    async def _diffs(self, request: web.Request) -> web.Response:
+        early = await self._common(request)
+        if early is not None:
+            return early
+        key = (request.match_info["project"], int(request.match_info["number"]))
+        token = request.headers.get("PRIVATE-TOKEN")
+        if token is not None and token != TOKEN:
+            return web.json_response({"message": "401 Unauthorized"}, status=401)
+        files = self.gitlab.get(key)
+        if files is None or (key in self.gitlab_private and token is None):
+            return web.json_response({"message": "404 Not found"}, status=404)
+        page, size = int(request.query.get("page", "1")), int(request.query.get("per_page", "20"))
+        chunk = files[(page - 1) * size: page * size]
+        more = page * size < len(files)
+        return web.json_response(chunk, headers={"X-Next-Page": str(page + 1) if more else "",
+                                                 "X-Total": str(len(files))})
+
+
+def _too_large(what: str) -> web.Response:
+    limit = {"files": 300, "lines": 20000}[what]
+    body = {"message": f"Sorry, the diff exceeded the maximum number of {what} ({limit}). "
+            "Consider using 'List pull requests files' API or locally cloning the repository "
+            "instead.", "errors": [{"resource": "PullRequest", "field": "diff",
+                                    "code": "too_large"}], "status": "406"}
+    return web.json_response(body, status=406 if what == "files" else 422)
+
+
+@contextmanager
+def hosts_in_a_thread(hosts: FakeHosts) -> Iterator[FakeHosts]:
+    """The fake on its own event loop, for code that runs `asyncio.run` itself (the CLI)."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(hosts.start())
+        ready.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield hosts
+    finally:
+        asyncio.run_coroutine_threadsafe(hosts.stop(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
+
+
+def reset_in(minutes: int) -> int:
+    return int(time.time()) + minutes * 60
