@@ -19,7 +19,7 @@ def test_the_example_config_validates_and_documents_every_key() -> None:
     assert config.default_provider == "offline"
     assert {"offline", "openai", "claude", "local"} <= set(config.providers)
     text = path.read_text()
-    for section in ("game", "storage", "discord"):
+    for section in ("game", "storage", "discord", "limits", "pull_requests"):
         for key in type(getattr(config, section)).model_fields:
             assert f"{key} =" in text, f"{section}.{key} is not documented"
     for key in ("kind", "base_url", "api_key_env", "model", "concurrency",
