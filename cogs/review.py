@@ -14,8 +14,9 @@ from discord.ext import commands
 from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
-from tribunalbot.codeinput import CodeInputError, Submission, check_code
+from tribunalbot.codeinput import DIFF_SUFFIXES, CodeInputError, Submission, check_code
 from tribunalbot.ids import new_game_id, new_seed
+from tribunalbot.pullrequest import PullRequestError, fetch_submission, link_in, parse_link
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -77,6 +78,8 @@ class Review(commands.Cog):
                      file: discord.Attachment | None = None) -> None:
         if file is not None:
             await self._from_attachment(interaction, file)
+        elif code and (url := link_in(code)):
+            await self._from_link(interaction, url)
         elif code:
             await self.begin(interaction, code.encode(), "the code option")
         else:
@@ -105,7 +108,32 @@ class Review(commands.Cog):
             await self._from_attachment(interaction, message.attachments[0])
             return
         code = code_from_message(message.content) or message.content
+        url = link_in(code)
+        if url is not None:
+            await self._from_link(interaction, url)
+            return
         await self.begin(interaction, code.encode(), "that message")
+
+    async def _from_link(self, interaction: Interaction, url: str) -> None:
+        """A pull or merge request link: refuse what can be refused at once (any other link
+        too), then answer (deferred) before the fetch, which may take longer than 3 s."""
+        problem = await self._why_not(interaction)
+        if problem is None:
+            try:
+                parse_link(url, self.bot.config.pull_requests)
+            except PullRequestError as exc:
+                problem = f"{exc}."
+        if problem is not None:
+            await _refuse(interaction, problem)
+            return
+        await interaction.response.defer(thinking=True)
+        limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+        try:
+            submission = await fetch_submission(url, self.bot.config, limit=limit)
+        except (PullRequestError, CodeInputError) as exc:
+            await _refuse_deferred(interaction, f"{exc}.")
+            return
+        await self._convene(interaction, submission)
 
     async def _from_attachment(self, interaction: Interaction,
                                attachment: discord.Attachment) -> None:
@@ -113,6 +141,9 @@ class Review(commands.Cog):
         may take longer than Discord's 3 seconds."""
         limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
         problem = await self._why_not(interaction)
+        # A diff may be larger: it is cut to the limit, its most-changed files first.
+        if attachment.filename.lower().endswith(DIFF_SUFFIXES):
+            limit = max(limit, self.bot.config.pull_requests.max_diff_bytes)
         if problem is None and attachment.size > limit:
             problem = (f"{attachment.filename} is {attachment.size:,} bytes; the limit is "
                        f"{limit:,} bytes.")
@@ -136,7 +167,8 @@ class Review(commands.Cog):
         if problem is None:
             try:
                 limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
-                submission = check_code(data, name, limit)
+                submission = check_code(data, name, limit,
+                                        diff_limit=self.bot.config.pull_requests.max_diff_bytes)
             except CodeInputError as exc:
                 problem = f"{exc}."
         if problem is not None:
@@ -175,6 +207,9 @@ class Review(commands.Cog):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         lines = len(submission.code.splitlines())
         embed = announcement(submission.language, lines, interaction.user.display_name)
+        if submission.omitted:  # the players are told what the reviewers are told
+            embed.add_field(name="Left out: too large for one game",
+                            value=clip(", ".join(submission.omitted), 1024), inline=False)
         if interaction.response.is_done():  # deferred while a file was downloaded
             message = await interaction.edit_original_response(embed=embed)
         else:

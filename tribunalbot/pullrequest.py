@@ -91,16 +91,16 @@ def parse_link(url: str, settings: PullRequestSettings) -> PullRequest:
                            f"link, not {shown}")
 
 
-async def fetch_submission(url: str, config: Config, *,
+async def fetch_submission(url: str, config: Config, *, limit: int | None = None,
                            transport: httpx.AsyncBaseTransport | None = None,
                            sleep: Sleep = asyncio.sleep) -> Submission:
-    """The change a link names, checked and cut like any diff. Raises PullRequestError or
-    CodeInputError."""
+    """The change a link names, checked and cut like any diff to `limit` bytes (default:
+    game.max_code_bytes). Raises PullRequestError or CodeInputError."""
     settings = config.pull_requests
     pr = parse_link(url, settings)
     fetcher = Fetcher(settings, transport=transport, sleep=sleep)
     data = await fetcher.fetch(pr)
-    return check_code(data, pr.name, config.game.max_code_bytes,
+    return check_code(data, pr.name, limit or config.game.max_code_bytes,
                       diff_limit=settings.max_diff_bytes)
 
 
