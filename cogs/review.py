@@ -71,8 +71,9 @@ class Review(commands.Cog):
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     @app_commands.command(name="review", description="Put code on trial before the Tribunal")
-    @app_commands.describe(code="the code (or attach a file, or leave both empty to paste)",
-                           file="a source file to review")
+    @app_commands.describe(code="the code, a diff or a pull request link (or attach a file, or "
+                                "leave both empty to paste)",
+                           file="a source file or a .diff/.patch to review")
     @app_commands.guild_only()
     async def review(self, interaction: Interaction, code: str | None = None,
                      file: discord.Attachment | None = None) -> None:
