@@ -93,6 +93,8 @@ async def _provider_line(client: TribunalClient, guild_id: int) -> str:
     line = f"`{name}` ({provider.kind}), model `{model}`."
     if provider.kind == "offline":
         line += " No language model: the reviewers are built from a static analysis."
+    else:
+        line += " The code is sent to it to be reviewed."
     others = sorted({r.provider for r in client.config.personas.values()} - {name})
     if others:
         line += f" Some reviewers play on: {', '.join(f'`{o}`' for o in others)}."
@@ -105,8 +107,7 @@ def _stored_line(client: TribunalClient) -> str:
         "Each game: the code, its log (reviews, debate, votes), who started it and who voted "
         "(Discord id and name), and the points scored. This server: its settings and the "
         "bot's webhooks. Lessons distilled from finished games (no code) inform later games "
-        + ("in every server." if shared else "in this server only.")
-        + " The code goes to the model provider above to be reviewed.")
+        + ("in every server." if shared else "in this server only."))
 
 
 def my_data_text(counts: dict[str, int], grace_days: int) -> str:
