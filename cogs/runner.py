@@ -91,7 +91,7 @@ class GameRunner:
             await self._note_in_channel(int(game.channel_id), game.game_id)
             return
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
-                    int(game.thread_id), int(game.starter_id), prior=game.events,
+                    int(game.thread_id), _user_id(game.starter_id), prior=game.events,
                     interval=await self.services.post_interval(int(game.guild_id)))
 
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
@@ -264,3 +264,8 @@ class GameRunner:
 
 def _is_over(log: list[ev.Record]) -> bool:
     return any(isinstance(e, ev.Revealed | ev.GameAborted) for e in log)
+
+
+def _user_id(stored: str) -> int:
+    """A starter forgotten by `forget-me` is stored as '': nobody is then the starter."""
+    return int(stored) if stored.isdigit() else 0
