@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 
@@ -14,6 +15,8 @@ from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.changes import analyze_change
 from tribunalbot.llm.offline.evidence import contradictions
+from tribunalbot.llm.offline.review import domain_order, select_findings
+from tribunalbot.llm.offline.voice import voice_for
 from tribunalbot.llm.replies import parse_review
 
 from .conftest import DIFF_NAMES, SEATS, source
@@ -157,3 +160,14 @@ async def test_a_bare_line_number_is_read_as_the_one_file_that_has_it() -> None:
     assert places.uncite("line 7 is fine") == "line 7 is fine"  # no file shows a line 7
     assert places.cite(places.uncite("See `app/find.py:3`.")) == "See `app/find.py:3`."
     assert not analysis.has_line(places.spans[0].offset + 9)  # not shown by the change
+
+
+@pytest.mark.parametrize("persona", sorted(set(SEATS.values())))
+def test_every_persona_picks_what_the_change_wrote_before_its_context(persona: str) -> None:
+    analysis = analyze_change(change_of("session_store.diff"))
+    written = [f for f in analysis.findings if f.changed]
+    assert len(written) >= 3 and any(not f.changed for f in analysis.findings)
+    task = Task(kind="speak", persona=persona)
+    picks = select_findings(analysis, domain_order(task, voice_for(persona), analysis), 3,
+                            random.Random(1))
+    assert len(picks) == 3 and all(f.changed for f in picks), picks

@@ -33,17 +33,20 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
     while each game replays exactly.
     """
     chosen: list[Finding] = []
-    for second_pass in (False, True):
-        for domain in domains:
-            pool = [f for f in analysis.findings if f.domain == domain and f not in chosen]
-            rng.shuffle(pool)
-            # What the change wrote comes first; in plain code every line did.
-            pool.sort(key=lambda f: (not f.changed, -f.severity))
-            for finding in pool:
-                if len(chosen) == count:
-                    return chosen
-                if second_pass or _fresh(finding, chosen):
-                    chosen.append(finding)
+    # In a change, what it wrote comes before what it left as it was, whatever the domain;
+    # in plain code every line is "written", so the first round sees everything.
+    for written_only in (True, False):
+        for second_pass in (False, True):
+            for domain in domains:
+                pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
+                        and (f.changed or not written_only)]
+                rng.shuffle(pool)
+                pool.sort(key=lambda f: -f.severity)
+                for finding in pool:
+                    if len(chosen) == count:
+                        return chosen
+                    if second_pass or _fresh(finding, chosen):
+                        chosen.append(finding)
     return chosen
 
 
