@@ -7,12 +7,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tribunalbot.llm.usage import Tokens
 from tribunalbot.store.db import Database
 from tribunalbot.store.games import now_iso
 
 
-class CallLike(Protocol):
-    """The attributes of `llm.usage.CallRecord` the store keeps."""
+class CallLike(Tokens, Protocol):
+    """The attributes of `llm.usage.CallRecord` the store keeps: its tokens, and these."""
 
     @property
     def game_id(self) -> str: ...
@@ -20,16 +21,6 @@ class CallLike(Protocol):
     def seat(self) -> int | None: ...
     @property
     def phase(self) -> str: ...
-    @property
-    def provider(self) -> str: ...
-    @property
-    def model(self) -> str: ...
-    @property
-    def input_tokens(self) -> int: ...
-    @property
-    def cached_tokens(self) -> int: ...
-    @property
-    def output_tokens(self) -> int: ...
     @property
     def latency_ms(self) -> float: ...
     @property
