@@ -5,7 +5,6 @@ bad token, 403 or 429 with rate-limit headers, 406 or 422 for a diff too large, 
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.loopback import serve
 
 TOKEN = "ghp_FAKEtoken_0123456789abcdef"  # the one token the fake accepts
 
@@ -53,12 +54,7 @@ class FakeHosts:
         app.router.add_get(r"/github/repos/{owner}/{repo}/pulls/{number:\d+}", self._pull)
         app.router.add_get(r"/gitlab/api/v4/projects/{project:.+}/merge_requests/"
                            r"{number:\d+}/diffs", self._diffs)
-        self._runner = web.AppRunner(app, shutdown_timeout=0.05)
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))  # a free port, loopback only
-        await web.SockSite(self._runner, sock).start()
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self._runner, self.url = await serve(app)
 
     async def stop(self) -> None:
         if self._runner is not None:

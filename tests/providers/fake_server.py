@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import socket
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from tests.loopback import serve
 
 Wire = str  # "openai" | "anthropic" | "ollama"
 _SCHEMA_IN_PROMPT = re.compile(r"JSON schema:\n(\{.*\})\s*$", re.S)
@@ -107,12 +108,7 @@ class FakeLLMServer:
         # Anthropic's model list has the OpenAI shape ({"data": [{"id": ...}]}) at the same path.
         app.router.add_get("/v1/models", self._openai_models)
         app.router.add_get("/api/tags", self._ollama_tags)
-        self._runner = web.AppRunner(app, shutdown_timeout=0.05)
-        await self._runner.setup()
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))  # a free port, loopback only
-        await web.SockSite(self._runner, sock).start()
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self._runner, self.url = await serve(app)
 
     async def stop(self) -> None:
         if self._runner is not None:
