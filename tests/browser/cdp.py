@@ -15,6 +15,7 @@ import itertools
 import math
 import os
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ import aiohttp
 
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port=0",
          "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-         "--disable-background-networking", "--disable-component-update", "--mute-audio")
+         "--disable-background-networking", "--disable-component-update", "--mute-audio",
+         "--disable-breakpad", "--disable-crash-reporter")
 CALL_TIMEOUT = 30.0
 MAX_SHOT_HEIGHT = 16000  # Chromium refuses larger captures
 
@@ -53,7 +55,8 @@ class Chromium:
         self._proc = await asyncio.create_subprocess_exec(
             self.binary, *FLAGS, f"--user-data-dir={self.profile}",
             f"--window-size={self.width},900", "about:blank",
-            stdout=asyncio.subprocess.DEVNULL, stderr=log)
+            stdout=asyncio.subprocess.DEVNULL, stderr=log, stdin=asyncio.subprocess.DEVNULL,
+            start_new_session=True)  # its helpers share one process group, ended together
         log.close()
         port = await self._port()
         self._session = aiohttp.ClientSession()
@@ -75,13 +78,22 @@ class Chromium:
             await self._ws.close()
         if self._session is not None:
             await self._session.close()
-        if self._proc is not None and self._proc.returncode is None:
-            self._proc.terminate()
+        if self._proc is not None:
+            await self._stop(self._proc)
+
+    @staticmethod
+    async def _stop(proc: asyncio.subprocess.Process) -> None:
+        """The browser, then whatever of its helpers (zygote, renderers, crash handler) is
+        still running: a helper left behind outlives the test run."""
+        if proc.returncode is None:
+            proc.terminate()
             try:
-                await asyncio.wait_for(self._proc.wait(), 10)
+                await asyncio.wait_for(proc.wait(), 10)
             except TimeoutError:
-                self._proc.kill()
-                await self._proc.wait()
+                proc.kill()
+                await proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
     async def _port(self) -> int:
         """Chromium writes its DevTools port into the profile once it listens."""
