@@ -1,6 +1,12 @@
 """The Gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME with replay, and
 dispatch of events with increasing sequence numbers. Frames are plain JSON text: discord.py
-only decompresses binary frames (facts §9.3)."""
+only decompresses binary frames (facts §9.3).
+
+Sharding as Discord does it (api:events/gateway.mdx, Sharding): IDENTIFY may carry
+`shard: [id, count]`; a session sees only the guilds of its shard, (guild_id >> 22) % count,
+in READY, GUILD_CREATE and every later guild event; events without a guild (DMs) go to shard
+0. A shard outside 0..count-1 is closed with 4010, too few shards for the bot's guilds with
+4011."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
+from .model import shard_of
 from .world import World
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION, HEARTBEAT_ACK = (
@@ -24,17 +31,26 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_MESSAGE_CONTENT = 1 << 15
 MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"})
 AUTH_FAILED = 4004
+INVALID_SHARD = 4010
+SHARDING_REQUIRED = 4011
 CLIENT_CLOSED = 1000
+# Discord asks for a shard per 2,500 guilds; a test lowers it to see 4011.
+GUILDS_PER_SHARD = 2500
 
 
 @dataclass
 class Session:
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)  # (id, count)
     sequence: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     socket: web.WebSocketResponse | None = None
     outbox: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+
+    def receives(self, guild_id: int | None) -> bool:
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
     def stamp(self, event: str, data: dict[str, Any]) -> dict[str, Any]:
         """Give the event the session's next sequence number and keep it for RESUME."""
@@ -50,6 +66,7 @@ class GatewayLog:
 
     connections: int = 0
     identifies: int = 0
+    refused_shards: list[tuple[int, object]] = field(default_factory=list)  # (code, shard)
     resumes: int = 0
     received_ops: list[int] = field(default_factory=list)
     sent_events: list[str] = field(default_factory=list)
@@ -61,11 +78,15 @@ class GatewayHub:
         self.url = ""
         self.sessions: dict[str, Session] = {}
         self.log = GatewayLog()
+        self.guilds_per_shard = GUILDS_PER_SHARD
         self._sockets: set[web.WebSocketResponse] = set()
         self._dropped: set[web.WebSocketResponse] = set()
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        guild_id = _guild_of(event, data)
         for session in self.sessions.values():
+            if not session.receives(guild_id):
+                continue
             shaped = _for_intents(event, data, session.intents, self.world.app.id)
             if shaped is not None:
                 session.outbox.put_nowait(session.stamp(event, shaped))
@@ -126,21 +147,51 @@ class GatewayHub:
         if data.get("token") != self.world.app.bot_token:
             await socket.close(code=AUTH_FAILED, message=b"Authentication failed.")
             return None
-        self.log.identifies += 1
-        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), socket=socket)
-        self.sessions[session.id] = session
         guilds = [g for g in self.world.guilds.values() if self.world.app.id in g.members]
+        shard = await self._shard(socket, data.get("shard"), len(guilds))
+        if shard is None:
+            return None
+        self.log.identifies += 1
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), shard,
+                          socket=socket)
+        self.sessions[session.id] = session
+        guilds = [g for g in guilds if session.receives(g.id)]
         ready = {
             "v": 10, "user": payloads.user(self.world.bot_user), "session_id": session.id,
             "resume_gateway_url": self.url, "session_type": "normal", "private_channels": [],
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "application": {"id": str(self.world.app.id), "flags": 0},
         }
+        if "shard" in data:
+            ready["shard"] = list(shard)
         session.outbox.put_nowait(session.stamp("READY", ready))
         for guild in guilds:
             session.outbox.put_nowait(
                 session.stamp("GUILD_CREATE", payloads.guild_create(self.world, guild)))
         return session
+
+    async def _shard(self, socket: web.WebSocketResponse, given: object,
+                     guilds: int) -> tuple[int, int] | None:
+        """The session's (id, count), or None after closing the socket as Discord does."""
+        shard = (0, 1) if given is None else given
+        valid = (isinstance(shard, list | tuple) and len(shard) == 2
+                 and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+                 and shard[1] >= 1 and 0 <= shard[0] < shard[1])
+        if not valid:
+            self.log.refused_shards.append((INVALID_SHARD, given))
+            await socket.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        shard_id, count = int(shard[0]), int(shard[1])  # type: ignore[index]
+        if guilds > count * self.guilds_per_shard:
+            self.log.refused_shards.append((SHARDING_REQUIRED, given))
+            await socket.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
+        return shard_id, count
+
+    def recommended_shards(self) -> int:
+        """What GET /gateway/bot answers: enough shards for the bot's guilds."""
+        guilds = sum(1 for g in self.world.guilds.values() if self.world.app.id in g.members)
+        return max(1, -(-guilds // self.guilds_per_shard))
 
     async def _resume(self, socket: web.WebSocketResponse,
                       data: dict[str, Any]) -> Session | None:
@@ -168,6 +219,15 @@ class GatewayHub:
             if socket.closed:
                 break
             await socket.send_str(json.dumps(frame))
+
+
+GUILD_EVENTS_KEYED_BY_ID = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+def _guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (its shard receives it); None for DMs and the like."""
+    raw = data.get("id") if event in GUILD_EVENTS_KEYED_BY_ID else data.get("guild_id")
+    return int(raw) if raw is not None else None
 
 
 def _for_intents(event: str, data: dict[str, Any], intents: int,

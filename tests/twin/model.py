@@ -68,6 +68,19 @@ class Snowflakes:
         millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (millis << 22) | (next(self._counter) % (1 << 22))
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """An id whose guild lives on `shard_id` of `shard_count`: Discord routes a guild to
+        shard (id >> 22) % count, so the timestamp is moved back by under `count` ms."""
+        fresh = self.next()
+        millis = fresh >> 22
+        millis -= (millis - shard_id) % shard_count
+        return (millis << 22) | (fresh & ((1 << 22) - 1))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (api:events/gateway.mdx, Sharding)."""
+    return (guild_id >> 22) % shard_count
+
 
 def iso_now() -> str:
     return datetime.now(UTC).isoformat()

@@ -31,6 +31,15 @@ async def get_current_application(call: Call) -> Reply:
     })
 
 
+@route("GET", "/gateway/bot")
+async def get_bot_gateway(call: Call) -> Reply:
+    """Where to connect and how many shards Discord recommends (AutoShardedClient asks)."""
+    recommended = getattr(call.core.events, "recommended_shards", lambda: 1)
+    url = call.core.base_url.replace("http://", "ws://", 1) + "/gateway"
+    return Reply({"url": url, "shards": recommended(), "session_start_limit": {
+        "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+
+
 def _own_application(call: Call) -> int:
     if call.params["application_id"] != str(call.world.app.id):
         raise errors.DiscordError(403, 20012,

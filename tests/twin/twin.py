@@ -98,11 +98,13 @@ class Twin(Controls):
 
     def seed(self, *, humans_named: tuple[str, ...] = ("alice", "bob", "carol"),
              channels: tuple[str, ...] = ("general",), bot_name: str = "Tribunal",
-             bot_permissions: int = Perm.BOT_DEFAULT) -> Seeded:
-        """One guild with the bot (granted `bot_permissions` by its role), humans and channels."""
+             bot_permissions: int = Perm.BOT_DEFAULT,
+             shard: tuple[int, int] | None = None) -> Seeded:
+        """One guild with the bot (granted `bot_permissions` by its role), humans and channels;
+        `shard` (id, count) puts the guild on that shard."""
         world = self.world
         world.create_application(bot_name)
-        guild = world.add_guild("Twin Guild", world.add_user("server-owner"))
+        guild = world.add_guild("Twin Guild", world.add_user("server-owner"), shard=shard)
         bot_role = world.add_role(guild, bot_name, bot_permissions)
         world.add_member(guild, world.bot_user, [bot_role])
         people = {name: world.add_user(name) for name in humans_named}

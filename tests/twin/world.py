@@ -105,8 +105,12 @@ class World:
                                        bot_token=f"twin.{new_token(40)}")
         return self.application
 
-    def add_guild(self, name: str, owner: User) -> Guild:
-        guild = Guild(id=self.snowflakes.next(), name=name, owner_id=owner.id)
+    def add_guild(self, name: str, owner: User, *,
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """A guild; `shard` (id, count) gives it an id that lands on that shard."""
+        snowflakes = self.snowflakes
+        guild_id = snowflakes.next() if shard is None else snowflakes.next_on_shard(*shard)
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         # The @everyone role shares the guild's id.
         guild.roles[guild.id] = Role(guild.id, "@everyone", Perm.MEMBER_DEFAULT)
         guild.members[owner.id] = Member(owner.id)
