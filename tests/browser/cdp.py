@@ -16,6 +16,7 @@ import math
 import os
 import shutil
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,18 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-port
          "--disable-breakpad", "--disable-crash-reporter")
 CALL_TIMEOUT = 30.0
 MAX_SHOT_HEIGHT = 16000  # Chromium refuses larger captures
+REAPER = Path(__file__).with_name("reaper.py")  # nothing of the browser outlives it
+
+
+def _browser_processes() -> set[int]:
+    """Every process (running or a zombie) whose name says it is Chromium's."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            name = stat.read_text().split("(", 1)[1].rsplit(")", 1)[0]
+            if "chrom" in name.lower():
+                found.add(int(stat.parent.name))
+    return found
 
 
 def find_chromium() -> str | None:
@@ -48,12 +61,14 @@ class Chromium:
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._before: set[int] = set()
 
     async def __aenter__(self) -> Chromium:
         self.profile.mkdir(parents=True, exist_ok=True)
         log = (self.profile / "chromium.log").open("wb")
+        self._before = _browser_processes()
         self._proc = await asyncio.create_subprocess_exec(
-            self.binary, *FLAGS, f"--user-data-dir={self.profile}",
+            sys.executable, str(REAPER), self.binary, *FLAGS, f"--user-data-dir={self.profile}",
             f"--window-size={self.width},900", "about:blank",
             stdout=asyncio.subprocess.DEVNULL, stderr=log, stdin=asyncio.subprocess.DEVNULL,
             start_new_session=True)  # its helpers share one process group, ended together
@@ -81,10 +96,13 @@ class Chromium:
         if self._proc is not None:
             await self._stop(self._proc)
 
+    def leftovers(self) -> set[int]:
+        """Browser processes this one started that still exist (running or zombies)."""
+        return _browser_processes() - self._before
+
     @staticmethod
     async def _stop(proc: asyncio.subprocess.Process) -> None:
-        """The browser, then whatever of its helpers (zygote, renderers, crash handler) is
-        still running: a helper left behind outlives the test run."""
+        """The reaper (and so the browser and its helpers), then its process group."""
         if proc.returncode is None:
             proc.terminate()
             try:

@@ -97,6 +97,7 @@ async def test_the_game_page_in_chromium(chromium_binary: str, tmp_path: Path,
         dark = await browser.evaluate(COLOURS)
         await browser.screenshot(shots[2])
         await browser.screenshot(shots[3], "reveal")
+    assert browser.leftovers() == set()  # not a process of it, not even a zombie
     assert light != dark and min(contrast(*light), contrast(*dark)) >= 7
     assert len(names) == 9 and all(shot.stat().st_size > 10_000 for shot in shots)
     with capsys.disabled():
@@ -121,4 +122,5 @@ async def test_hostile_model_text_stays_text_in_chromium(chromium_binary: str,
             " links: Array.from(document.links).map(a => a.getAttribute('href'))})")
         fetched = [u for u in browser.requests if not u.startswith(("file:", "data:"))]
     assert found["pwned"] == "undefined" and found["scripts"] == 0 and found["shown"]
+    assert browser.leftovers() == set()
     assert all(href.startswith("#") for href in found["links"]) and fetched == []
