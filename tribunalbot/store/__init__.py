@@ -19,6 +19,7 @@ from tribunalbot.engine.experience import ExperienceRecord, build_context
 from tribunalbot.store.db import Database, StoreError
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
+from tribunalbot.store.leases import LeaseRepo
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
 from tribunalbot.store.outbox import OutboxRepo, Shown
@@ -59,6 +60,7 @@ class Store:
         self.votes = VoteRepo(db)
         self.ops = OpsRepo(db)
         self.outbox = OutboxRepo(db)
+        self.leases = LeaseRepo(db)
         self.experiences = ExperienceRepo(db, share_across_guilds=share_experience_across_guilds)
         self.top_k = experience_top_k
 
