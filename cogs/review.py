@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -193,16 +194,28 @@ class Review(commands.Cog):
         if missing:
             return ("I need these permissions in this channel first: " + ", ".join(missing)
                     + ".")
-        cooldown = self.bot.config.discord.user_cooldown_seconds
-        wait = self.last_game.get(interaction.user.id, -1e9) + cooldown - time.monotonic()
+        wait = await self._cooldown_left(interaction.user.id)
         if wait > 0:
             return f"You can start another game in {int(wait) + 1} s."
         cap = await services.max_concurrent_games(interaction.guild_id)
-        if self.bot.runner.running_in(interaction.guild_id) >= cap:
+        if await self.bot.store.leases.running_in(str(interaction.guild_id)) >= cap:
             return f"{cap} games are already running here; wait for one to finish."
         # Last, after the cheap checks: the operator's budgets, before anything is spent.
         refusal = await services.refusal(interaction.guild_id)
         return refusal.text if refusal is not None else None
+
+    async def _cooldown_left(self, user_id: int) -> float:
+        """Seconds until the member may start another game: from the games stored (so it
+        holds in every process and across restarts), and from this process's own last
+        convening (a second click lands before the first game is stored)."""
+        cooldown = self.bot.config.discord.user_cooldown_seconds
+        if not cooldown:
+            return 0.0
+        local = self.last_game.get(user_id, -1e9) + cooldown - time.monotonic()
+        started = await self.bot.store.leases.last_started(str(user_id))
+        stored = ((started - datetime.now(UTC)).total_seconds() + cooldown
+                  if started is not None else 0.0)
+        return max(local, stored)
 
     async def _convene(self, interaction: Interaction, submission: Submission) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None

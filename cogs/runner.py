@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -19,6 +20,7 @@ from tribunalbot.codeinput import Submission
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameResult, GameSetup, run_game
+from tribunalbot.leases import LeaseKeeper, Owner
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.routing import route_recorder
 from tribunalbot.services import GuildServices
@@ -38,18 +40,25 @@ class LiveGame:
     thread_id: int
     table: DiscordTable
     task: asyncio.Task[None] | None = None
+    lost: bool = False  # its lease went to another process: stop, touch nothing
+
+
+def every_guild(guild_id: int) -> bool:
+    return True
 
 
 class GameRunner:
-    def __init__(self, client: discord.Client, services: GuildServices) -> None:
+    def __init__(self, client: discord.Client, services: GuildServices, *,
+                 owns: Callable[[int], bool] = every_guild) -> None:
         self.client, self.services, self.store = client, services, services.store
+        self.owns = owns  # the guilds of this process's shards
         self.live: dict[str, LiveGame] = {}
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
         self.closing = False  # set at shutdown: no new game starts
         self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
-
-    def running_in(self, guild_id: int) -> int:
-        return sum(1 for g in self.live.values() if g.guild_id == guild_id)
+        self.keeper = LeaseKeeper(self.store.leases, Owner.this_process(),
+                                  services.config.discord.lease_seconds)
+        self._watching: asyncio.Task[None] | None = None
 
     def game_in_thread(self, thread_id: int) -> LiveGame | None:
         return next((g for g in self.live.values() if g.thread_id == thread_id), None)
@@ -66,21 +75,51 @@ class GameRunner:
                           shared, jurors)
         await self.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
                                      starter_name=starter.display_name, thread=str(thread_id))
+        await self.keeper.take(game_id)  # a new game: nobody else can hold it
         self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
                     interval=await self.services.post_interval(guild_id))
 
     async def resume_all(self) -> None:
-        """Every Discord game whose thread does not show its whole log: unfinished games
-        continue; finished ones whose last posts were lost get them."""
-        for game in await self.store.games_to_project():
+        """Every Discord game of this process's guilds whose thread does not show its whole
+        log and that no other live process runs: unfinished games continue; finished ones
+        whose last posts were lost get them."""
+        for game_id in await self.store.outbox.to_project():
+            if game_id in self.live or self.closing:
+                continue
             try:
-                await self._resume(game)
+                game = await self.store.load_game(game_id)
+                if self.owns(int(game.guild_id)) and await self.keeper.take(game_id):
+                    await self._resume(game)
             except Exception:
-                log.exception("could not resume game %s", game.game_id)
+                log.exception("could not resume game %s", game_id)
+
+    def watch(self) -> None:
+        """Keep this process's leases and take over the games a dead process left."""
+        self._watching = asyncio.create_task(self._watch(), name="tribunal-leases")
+
+    async def _watch(self) -> None:
+        every = self.keeper.seconds / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for game_id in await self.keeper.renew(list(self.live)):
+                    await self._lose(game_id)
+                await self.resume_all()
+            except Exception:  # the database may be briefly unreachable: try again later
+                log.exception("keeping the game leases failed")
+
+    async def _lose(self, game_id: str) -> None:
+        """Another process took the game over (this one stalled past its lease): stop
+        showing it without a word, the new holder goes on from the stored log."""
+        live = self.live.get(game_id)
+        if live is None or live.task is None:
+            return
+        log.warning("game %s was taken over by another process; stopping it here", game_id)
+        live.lost = True
+        live.task.cancel()
+        await asyncio.gather(live.task, return_exceptions=True)
 
     async def _resume(self, game: StoredGame) -> None:
-        if game.game_id in self.live:
-            return
         if game.thread_id is None:
             await self._close_unseen(game, "it never got a thread")
             return
@@ -132,6 +171,8 @@ class GameRunner:
         finally:
             live.table.stop()
             self.live.pop(setup.game_id, None)
+            if not live.lost and not self.closing:
+                await self.keeper.drop(setup.game_id)
         await self._remember(live, setup, result.events, llm)
 
     def _usage_for_reveal(self, live: LiveGame) -> EventSink:
@@ -252,6 +293,9 @@ class GameRunner:
         """Graceful stop: no new game, the post in flight finishes, then every game task is
         cancelled. Their logs and outboxes are in the store; they resume at the next start."""
         self.closing = True
+        if self._watching is not None:
+            self._watching.cancel()
+            await asyncio.gather(self._watching, return_exceptions=True)
         games = list(self.live.values())
         holds = [asyncio.ensure_future(g.table.poster.hold()) for g in games]
         if holds:
@@ -260,6 +304,8 @@ class GameRunner:
         for task in [*holds, *tasks]:
             task.cancel()
         await asyncio.gather(*holds, *tasks, return_exceptions=True)
+        # The successor (a restart, or the next process of a deploy) takes them at once.
+        await self.keeper.drop_all()
 
 
 def _is_over(log: list[ev.Record]) -> bool:

@@ -52,7 +52,7 @@ class TribunalBot(TribunalClient):
         self.config, self.store = config, store
         self.sync_guild = sync_guild
         self.services = GuildServices(config, store)
-        self.runner = GameRunner(self, self.services)
+        self.runner = GameRunner(self, self.services, owns=self.owns)
         self.privacy = PrivacyRepo(store.db)
         self._stopped = False
         self._purging: asyncio.Task[None] | None = None
@@ -61,12 +61,20 @@ class TribunalBot(TribunalClient):
         self.add_listener(self._joined, "on_guild_join")
         self.add_listener(self._reconcile_guilds, "on_ready")
 
+    def owns(self, guild_id: int) -> bool:
+        """Is the guild on one of this process's shards? (Every guild, unsharded.)"""
+        ids, count = getattr(self, "shard_ids", None), self.shard_count
+        if not count or ids is None:
+            return True
+        return (guild_id >> 22) % count in ids
+
     async def setup_hook(self) -> None:
         self.add_dynamic_items(VoteButton, CloseBallotButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync_commands()
         await self.runner.resume_all()
+        self.runner.watch()
         self._purging = asyncio.create_task(self._purge_daily(), name="tribunal-purge")
 
     async def _sync_commands(self) -> None:
@@ -108,7 +116,8 @@ class TribunalBot(TribunalClient):
         for guild in sorted(present & departed.keys()):
             await self._joined(discord.Object(int(guild)))
         for guild in sorted(await self.privacy.guilds_with_data() - present - departed.keys()):
-            await self._removed(discord.Object(int(guild)))
+            if self.runner.owns(int(guild)):  # another shard's servers are not listed here
+                await self._removed(discord.Object(int(guild)))
 
     async def _purge_daily(self) -> None:
         """At start, then every day: delete the data of servers that removed the bot more
@@ -117,7 +126,7 @@ class TribunalBot(TribunalClient):
         while True:
             try:
                 busy = {g for g in await self.privacy.departures()
-                        if self.runner.running_in(int(g))}
+                        if await self.store.leases.running_in(g)}
                 for purged in await self.privacy.purge_departed(datetime.now(UTC), grace,
                                                                 skip=busy):
                     log.info("purged server %s: %d games and its settings", purged.guild_id,
@@ -138,10 +147,16 @@ class TribunalBot(TribunalClient):
         await super().close()
 
 
+class ShardedTribunalBot(TribunalBot, commands.AutoShardedBot):
+    """The same bot as one process of several: it connects only `shard_ids` of
+    `shard_count`, and so runs and resumes only the games of those shards' guilds."""
+
+
 def run_bot(config: Config, db: Path | None, sync_guild: int | None,
             **client_options: Any) -> int:
     """Run until SIGTERM or SIGINT, then stop gracefully (exit 0). The token comes only from
-    the environment and is never logged. `client_options` go to the discord.py client."""
+    the environment and is never logged. `client_options` go to the discord.py client
+    (`shard_ids` and `shard_count` make it one shard-owning process of several)."""
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
@@ -158,8 +173,9 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     path = db or config.storage.database or default_db_path()
     await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     try:
+        kind = ShardedTribunalBot if "shard_count" in client_options else TribunalBot
         async with open_store(path, config.storage) as store, \
-                TribunalBot(config, store, sync_guild=sync_guild, **client_options) as bot:
+                kind(config, store, sync_guild=sync_guild, **client_options) as bot:
             await _until_stopped(bot, token)
     except StoreError as exc:
         print(f"tribunalbot: error: {exc}", file=sys.stderr)

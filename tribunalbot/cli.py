@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--db", type=Path, help=DB_HELP)
     bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
                      help="register commands in one guild at once (for development)")
+    bot.add_argument("--shard-ids", type=_shard_ids, metavar="0,1",
+                     help="run only these shards (one process of several on one database)")
+    bot.add_argument("--shard-count", type=int, metavar="N",
+                     help="how many shards all the processes together run")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -119,7 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bot":
             from tribunalbot.bot import run_bot
 
-            return run_bot(config, args.db, args.sync_guild)
+            shards = _shard_options(args.shard_ids, args.shard_count)
+            if isinstance(shards, str):
+                return fail(shards, EXIT_USAGE)
+            return run_bot(config, args.db, args.sync_guild, **shards)
         if args.command == "invite":
             from tribunalbot.invite import invite_command
 
@@ -156,3 +163,24 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
 
     return await run_doctor(config)
 
+
+def _shard_ids(text: str) -> list[int]:
+    try:
+        ids = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"give shard ids as numbers separated by commas, e.g. 0,1 (got {text!r})") from None
+    if not ids or ids[0] < 0:
+        raise argparse.ArgumentTypeError(f"shard ids start at 0 (got {text!r})")
+    return ids
+
+
+def _shard_options(ids: list[int] | None, count: int | None) -> dict[str, object] | str:
+    """discord.py's shard options, or what is wrong with the flags."""
+    if ids is None and count is None:
+        return {}
+    if count is None or count < 1:
+        return "--shard-count must be given (at least 1) with --shard-ids"
+    if ids is not None and ids[-1] >= count:
+        return f"shard ids must be below --shard-count {count} (got {ids[-1]})"
+    return {"shard_ids": ids, "shard_count": count}

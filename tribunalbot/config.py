@@ -97,6 +97,9 @@ class DiscordSettings(Strict):
     max_thread_messages_per_minute: int = Field(25, ge=1, le=30)
     user_cooldown_seconds: int = Field(60, ge=0)
     max_concurrent_games_per_guild: int = Field(2, ge=1, le=20)
+    # Several processes on one database: a game's lease lasts this long unrenewed, so a
+    # process that died elsewhere hands its games over after at most this (DESIGN §8).
+    lease_seconds: float = Field(30.0, ge=1.0, le=600.0)
 
     @field_validator("avatar_base_url")
     @classmethod

@@ -30,6 +30,7 @@ from tribunalbot.store import open_store
 PREFIX = "TRIBUNAL_CHAOS_"
 # A bot outliving its test is a bug of the harness; this caps the damage.
 MAX_LIFETIME_SECONDS = 175.0
+LEASE_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -42,29 +43,47 @@ class Env:
     seed: int
     vote_window: int
     max_rounds: int
+    shard: tuple[int, int] | None = None  # (id, count): one process of several
 
     @classmethod
     def read(cls) -> Env:
         get = os.environ.__getitem__
+        shard = os.environ.get(PREFIX + "SHARD")
         return cls(get(PREFIX + "BASE_URL"), get(PREFIX + "GATEWAY_URL"),
                    Path(get(PREFIX + "WORKDIR")), int(get(PREFIX + "GUILD")),
                    get(PREFIX + "GAME_ID"), int(get(PREFIX + "SEED")),
-                   int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")))
+                   int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")),
+                   _shard(shard) if shard else None)
 
     def variables(self) -> dict[str, str]:
         """The inverse of `read`, for the test process that spawns the bot."""
-        return {PREFIX + "BASE_URL": self.base_url, PREFIX + "GATEWAY_URL": self.gateway_url,
-                PREFIX + "WORKDIR": str(self.workdir), PREFIX + "GUILD": str(self.guild_id),
-                PREFIX + "GAME_ID": self.game_id, PREFIX + "SEED": str(self.seed),
-                PREFIX + "VOTE_WINDOW": str(self.vote_window),
-                PREFIX + "MAX_ROUNDS": str(self.max_rounds)}
+        found = {PREFIX + "BASE_URL": self.base_url, PREFIX + "GATEWAY_URL": self.gateway_url,
+                 PREFIX + "WORKDIR": str(self.workdir), PREFIX + "GUILD": str(self.guild_id),
+                 PREFIX + "GAME_ID": self.game_id, PREFIX + "SEED": str(self.seed),
+                 PREFIX + "VOTE_WINDOW": str(self.vote_window),
+                 PREFIX + "MAX_ROUNDS": str(self.max_rounds)}
+        if self.shard is not None:
+            found[PREFIX + "SHARD"] = f"{self.shard[0]}/{self.shard[1]}"
+        return found
+
+    def shard_options(self) -> dict[str, Any]:
+        if self.shard is None:
+            return {}
+        return {"shard_ids": [self.shard[0]], "shard_count": self.shard[1]}
+
+
+def _shard(text: str) -> tuple[int, int]:
+    shard_id, count = text.split("/")
+    return int(shard_id), int(count)
 
 
 def config_toml(env: Env) -> str:
     # Fast and deterministic: no pacing, no random event, short window, few rounds.
     return (f"[game]\nvote_window_seconds = {env.vote_window}\nevent_chance = 0.0\n"
             f"max_rounds = {env.max_rounds}\n\n"
-            "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n")
+            "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n"
+            # Leases checked every second: a takeover a test waits for comes quickly.
+            f"lease_seconds = {LEASE_SECONDS}\n")
 
 
 def point_discord_py_at(env: Env) -> None:
@@ -120,12 +139,13 @@ def main() -> int:
     exit_with_parent()
     point_discord_py_at(env)
     fix_identity(env)
-    path = env.workdir / "tribunal.toml"
+    # Several processes may share the workdir (and its database): one config file each.
+    path = env.workdir / f"tribunal-{env.guild_id}.toml"
     path.write_text(config_toml(env), encoding="utf-8")
     config = load_config(path)
     db = env.workdir / "bot.db"
     if supports_client_options():
-        return run_bot(config, db, env.guild_id, **client_options())
+        return run_bot(config, db, env.guild_id, **client_options(), **env.shard_options())
     discord.utils.setup_logging()
     token = os.environ[config.discord.token_env]
     return asyncio.run(serve_like_run_bot(config, db, env.guild_id, token))

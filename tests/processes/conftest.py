@@ -1,0 +1,3 @@
+from tests.store.conftest import store
+
+__all__ = ["store"]
