@@ -8,5 +8,6 @@ ALTER TABLE games ADD COLUMN human_voters INTEGER;
 UPDATE games SET human_voters = (SELECT count(*) FROM scores s WHERE s.game_id = games.id)
  WHERE status = 'finished';
 
--- A season board reads one guild's games finished within a month.
+-- A board reads one guild's games (a season: those finished within a month), then their
+-- scores by key.
 CREATE INDEX games_guild_finished ON games (guild_id, finished_at);
