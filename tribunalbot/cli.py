@@ -176,4 +176,3 @@ def _board(args: argparse.Namespace, config: Config) -> Board:
     # Terminal games have one voter, the player: the voter threshold is for server boards.
     return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,
                         solo=args.guild == TERMINAL_GUILD)
-
