@@ -10,6 +10,7 @@ import discord
 
 import tribunalbot
 from cogs.base import TribunalClient
+from tribunalbot.config import LeaderboardSettings
 from tribunalbot.store.privacy import FORGOTTEN, Forgotten
 from tribunalbot.wording import plural
 
@@ -34,8 +35,11 @@ HOW_IT_PLAYS = (
 SCORING = (
     "**1 point** for naming the Troublemaker, **+1** if the AI jury missed it, **+1** if your "
     "vote was in before the first elimination was announced and not changed after. "
-    "`/tribunal leaderboard` ranks members from {min_games} games on."
+    "A game counts on `/tribunal leaderboard` when at least {min_voters} voted "
+    "(fewer: practice); a member is ranked from {min_games} counted games on."
 )
+SEASONS = (" Each calendar month (UTC) is a season; `board: all time` shows every season "
+           "together.")
 
 COMMANDS = (
     "`/review` with `code`, a `file`, or nothing (a paste box opens): start a game here\n"
@@ -56,9 +60,13 @@ def package_version() -> str:
         return tribunalbot.__version__
 
 
-def help_embed(min_games: int) -> discord.Embed:
+def help_embed(rules: LeaderboardSettings) -> discord.Embed:
     embed = discord.Embed(title="⚖️ How the Tribunal plays", description=HOW_IT_PLAYS)
-    embed.add_field(name="Scoring", value=SCORING.format(min_games=min_games), inline=False)
+    scoring = SCORING.format(min_voters=plural(rules.min_human_voters, "member"),
+                             min_games=rules.min_games)
+    if rules.season == "monthly":
+        scoring += SEASONS
+    embed.add_field(name="Scoring", value=scoring, inline=False)
     embed.add_field(name="Commands", value=COMMANDS, inline=False)
     return embed
 

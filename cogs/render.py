@@ -11,6 +11,7 @@ import discord
 from cogs.text import clip
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.leaderboard import practice_text
 from tribunalbot.wording import event_summary, plural
 
 EMBED_DESCRIPTION = 4096
@@ -32,6 +33,7 @@ class Roster:
     names: dict[int, str] = field(default_factory=dict)
     personas: dict[int, str] = field(default_factory=dict)
     usage: str = ""  # the game's usage line, set by the runner just before the reveal
+    min_voters: int = 0  # leaderboard.min_human_voters: a reveal below it says "practice"
 
     @classmethod
     def of(cls, started: ev.GameStarted) -> Roster:
@@ -133,6 +135,9 @@ def reveal_embed(e: ev.Revealed, roster: Roster) -> discord.Embed:
     scores = "\n".join(f"{s.user_name}: {'✅' if s.correct else '❌'} "
                        f"{plural(s.points, 'point')}"
                        for s in e.scores)
+    practice = practice_text(len(e.scores), roster.min_voters)  # one score per voter
+    if practice:  # first, so that clipping a long list never cuts it
+        scores = f"*{practice}*\n{scores}"
     embed.add_field(name="Human verdicts", value=clip(scores or "Nobody voted.", FIELD_VALUE),
                     inline=False)
     verdict = "\n".join(f"• {clip(v, 200)}" for v in e.verdict)

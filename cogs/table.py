@@ -142,6 +142,7 @@ class DiscordTable:
         self.shown.append(record)
         if isinstance(record, ev.GameStarted):
             self.roster = render.Roster.of(record)
+            self.roster.min_voters = self.services.config.leaderboard.min_human_voters
         if isinstance(record, ev.PhaseStarted):
             self.phase = PHASES[record.phase] + (f", round {record.round}" if record.round
                                                  else "")

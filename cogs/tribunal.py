@@ -17,14 +17,28 @@ from cogs.buttons import is_moderator
 from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
 from cogs.text import clip
 from tribunalbot.engine.personas import persona_name, strategy_name
+from tribunalbot.leaderboard import Board
+from tribunalbot.store import LeaderboardRow
 from tribunalbot.store.privacy import PrivacyRepo
 
 Interaction = discord.Interaction[Any]
-MIN_GAMES = 3
+ALL_TIME = "all-time"
+BOARDS = [app_commands.Choice(name="this season", value="season"),
+          app_commands.Choice(name="all time", value=ALL_TIME)]
 
 
 def _percent(rate: float | None) -> str:
     return "–" if rate is None else f"{rate:.0%}"
+
+
+def leaderboard_embed(board: Board, rows: list[LeaderboardRow]) -> discord.Embed:
+    lines = [f"**{i}.** {r.user_name}: {r.points} pts ({r.correct}/{r.games} right)"
+             for i, r in enumerate(rows, 1)]
+    where = f"in {board.season.label}" if board.season else "here"
+    text = "\n".join(lines) or f"Nobody has played {board.min_games} counted games {where} yet."
+    embed = discord.Embed(title=f"🏆 Leaderboard · {board.title}", description=text)
+    embed.set_footer(text=board.rules_text())
+    return embed
 
 
 # On the group: Discord offers a command where its top level says, so guild_only on a
@@ -37,16 +51,23 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
         super().__init__()
 
     @app_commands.command(description="Top human jurors in this server")
+    @app_commands.describe(board="This month's season (the default) or the all-time board")
+    @app_commands.choices(board=BOARDS)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: Interaction) -> None:
+    async def leaderboard(self, interaction: Interaction,
+                          board: app_commands.Choice[str] | None = None) -> None:
         await interaction.response.defer(thinking=True)  # a scan: answer within 3 s first
-        rows = await self.bot.store.votes.leaderboard(str(interaction.guild_id),
-                                                      min_games=MIN_GAMES)
-        lines = [f"**{i}.** {r.user_name}: {r.points} pts ({r.correct}/{r.games} right)"
-                 for i, r in enumerate(rows, 1)]
-        text = "\n".join(lines) or f"Nobody has played {MIN_GAMES} games here yet."
-        await interaction.edit_original_response(
-            embed=discord.Embed(title="🏆 Tribunal leaderboard", description=text))
+        chosen = Board.chosen(self.bot.config.leaderboard,
+                              all_time=board is not None and board.value == ALL_TIME)
+        guild = str(interaction.guild_id)
+        rows = await self.bot.store.votes.leaderboard(guild, chosen)
+        await interaction.edit_original_response(embed=leaderboard_embed(chosen, rows))
+        # Below the threshold a member is not on the board: only they learn what is missing,
+        # so the public board stays a ranking and names nobody who has barely played.
+        mine = await self.bot.store.votes.standing(guild, str(interaction.user.id), chosen)
+        note = chosen.unranked_text(mine.games if mine else 0)
+        if note:
+            await interaction.followup.send(note, ephemeral=True)
 
     @app_commands.command(description="How often humans and the AI jury catch the Troublemaker")
     @app_commands.guild_only()
@@ -96,7 +117,8 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
 
     @app_commands.command(name="help", description="How the game plays, scoring, commands")
     async def show_help(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(MIN_GAMES), ephemeral=True)
+        await interaction.response.send_message(
+            embed=help_embed(self.bot.config.leaderboard), ephemeral=True)
 
     @app_commands.command(name="about",
                           description="Version, model provider, what is stored, how long")

@@ -11,6 +11,7 @@ from pathlib import Path
 from tribunalbot import __version__
 from tribunalbot.clitext import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from tribunalbot.config import Config, ConfigError, load_config
+from tribunalbot.leaderboard import Board, Season
 
 DB_HELP = "database file (default: storage.database, else the user data directory)"
 
@@ -35,6 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
     stats = sub.add_parser("stats", parents=[common], help="leaderboard and catch rates")
     stats.add_argument("--db", type=Path, help=DB_HELP)
     stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    board = stats.add_mutually_exclusive_group()
+    board.add_argument("--all-time", action="store_true",
+                       help="the all-time board (default: this month's season)")
+    board.add_argument("--season", type=_season, metavar="YYYY-MM",
+                       help="the board of one season, a calendar month in UTC")
     sub.add_parser("doctor", parents=[common], help="check every configured provider")
     _add_export(sub.add_parser("export", parents=[common],
                                help="write a finished game's page as one HTML file"))
@@ -100,6 +106,13 @@ def _positive(value: str) -> int:
     return number
 
 
+def _season(value: str) -> Season:
+    try:
+        return Season.parse(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _env_path(name: str) -> Path | None:
     value = os.environ.get(name)
     return Path(value) if value else None
@@ -151,7 +164,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
             await print_history(db, args.limit, sys.stdout)
             return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout)
+            await print_stats(db, args.guild, sys.stdout, _board(args, config))
             return 0
         if args.command == "export":
             from tribunalbot.export import export_command
@@ -184,3 +197,11 @@ def _shard_options(ids: list[int] | None, count: int | None) -> dict[str, object
     if ids is not None and ids[-1] >= count:
         return f"shard ids must be below --shard-count {count} (got {ids[-1]})"
     return {"shard_ids": ids, "shard_count": count}
+
+
+def _board(args: argparse.Namespace, config: Config) -> Board:
+    from tribunalbot.history import TERMINAL_GUILD
+
+    # Terminal games have one voter, the player: the voter threshold is for server boards.
+    return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,
+                        solo=args.guild == TERMINAL_GUILD)

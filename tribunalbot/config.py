@@ -151,6 +151,17 @@ class LimitsSettings(Strict):
     max_word_budget: int = Field(300, ge=40, le=600)
 
 
+class LeaderboardSettings(Strict):
+    """Who is ranked and which games count (DESIGN §2.6): a game with fewer human voters is
+    practice (its reveal still shows its scores); a member needs `min_games` counted games
+    on a board to be ranked there; boards run by calendar month in UTC unless `season` is
+    "none", and the all-time board keeps every season."""
+
+    min_games: int = Field(3, ge=1, le=100)
+    min_human_voters: int = Field(2, ge=1, le=25)
+    season: Literal["monthly", "none"] = "monthly"
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -164,6 +175,7 @@ class Config(Strict):
     discord: DiscordSettings = DiscordSettings()
     limits: LimitsSettings = LimitsSettings()
     pull_requests: PullRequestSettings = PullRequestSettings()
+    leaderboard: LeaderboardSettings = LeaderboardSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:

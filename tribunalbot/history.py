@@ -9,13 +9,15 @@ from typing import TextIO
 
 import platformdirs
 
+from tribunalbot.config import LeaderboardSettings
 from tribunalbot.engine.personas import persona_name, strategy_name
+from tribunalbot.leaderboard import Board
 from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
 
 APP_NAME = "tribunalbot"
 DB_NAME = "tribunal.db"
-MIN_GAMES = 3  # leaderboard threshold: a single lucky guess should not top the board
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
+UNRANKED_LISTED = 5  # the "not yet ranked" line names at most this many players
 PAUSED = "paused (resumable)"
 RESUME_HINT = "Continue a paused game with `tribunalbot resume GAME_ID`."
 
@@ -71,20 +73,24 @@ def _history_line(game: GameSummary) -> str:
             f"{status_label(game):<18} {who[:32]:<32} {ai:<12} {humans}")
 
 
-async def print_stats(db_path: Path, guild: str, out: TextIO, *,
-                      min_games: int = MIN_GAMES) -> None:
-    """Print the guild's leaderboard and its human-versus-AI jury catch rates."""
+async def print_stats(db_path: Path, guild: str, out: TextIO,
+                      board: Board | None = None) -> None:
+    """Print the guild's leaderboard (`board`: a season or all time; default: this season
+    under the default rules) and its human-versus-AI jury catch rates (every finished game)."""
+    board = board or Board.chosen(LeaderboardSettings(), solo=guild == TERMINAL_GUILD)
     if not await _exists(db_path):
         out.write(f"No games yet: {db_path} does not exist.\n")
         return
     async with open_store(db_path) as store:
-        board = await store.votes.leaderboard(guild, min_games=min_games)
+        ranked = await store.votes.leaderboard(guild, board)
+        unranked = await store.votes.unranked(guild, board, limit=UNRANKED_LISTED + 1)
         rates = await store.votes.catch_rates(guild)
     label = guild or "terminal games"
     out.write(f"Statistics for {label}\n\n")
     out.write(_rates_text(rates))
-    out.write(f"\nLeaderboard (players with at least {min_games} games)\n")
-    out.write(_board_text(board))
+    out.write(f"\nLeaderboard: {board.title}\n{board.rules_text()}\n")
+    out.write(_board_text(ranked))
+    out.write(_unranked_text(unranked))
 
 
 def _percent(rate: float | None) -> str:
@@ -104,9 +110,19 @@ def _rates_text(rates: CatchRates) -> str:
 
 def _board_text(board: list[LeaderboardRow]) -> str:
     if not board:
-        return "  nobody has played enough games yet\n"
+        return "  nobody has played enough counted games yet\n"
     lines = [f"  {'#':>2} {'player':<24} {'points':>6} {'right':>5} {'games':>5}"]
     for rank, row in enumerate(board, 1):
         lines.append(f"  {rank:>2} {row.user_name[:24]:<24} {row.points:>6} {row.correct:>5} "
                      f"{row.games:>5}")
     return "\n".join(lines) + "\n"
+
+
+def _unranked_text(rows: list[LeaderboardRow]) -> str:
+    """One short line: who has counted games but not enough of them (a terminal reader owns
+    the database, so the names are theirs to see)."""
+    if not rows:
+        return ""
+    named = ", ".join(f"{r.user_name[:24]} ({r.games})" for r in rows[:UNRANKED_LISTED])
+    more = ", and more" if len(rows) > UNRANKED_LISTED else ""
+    return f"  not yet ranked (counted games): {named}{more}\n"

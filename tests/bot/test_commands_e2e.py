@@ -76,7 +76,7 @@ async def test_records_after_a_game(arena: Arena) -> None:
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].game_id in history.embeds[0]["description"]
     board = (await answered(twin, await twin.slash(alice, "tribunal leaderboard")))[0]
-    assert "Nobody has played 3 games" in board.embeds[0]["description"]
+    assert "Nobody has played 3 counted games" in board.embeds[0]["description"]
 
 
 async def test_settings_need_manage_server_and_are_validated(arena: Arena) -> None:

@@ -53,7 +53,7 @@ async def test_a_review_plays_to_the_reveal_in_a_public_thread(arena: Arena) -> 
     assert len({m.webhook_id for m in persona_posts}) == 8  # one webhook per persona
     verdicts = next(f["value"] for f in reveal.embeds[0]["fields"]
                     if f["name"] == "Human verdicts")
-    assert "Bob" in verdicts
+    assert "Bob" in verdicts and "Practice: fewer than 2 voters" in verdicts  # bob alone
     transcript = await twin.wait_for_message(
         thread_id, lambda m: any(a.filename.endswith(".md") for a in m.attachments))
     assert transcript.attachments

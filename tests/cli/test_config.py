@@ -19,7 +19,7 @@ def test_the_example_config_validates_and_documents_every_key() -> None:
     assert config.default_provider == "offline"
     assert {"offline", "openai", "claude", "local"} <= set(config.providers)
     text = path.read_text()
-    for section in ("game", "storage", "discord", "limits", "pull_requests"):
+    for section in ("game", "storage", "discord", "limits", "pull_requests", "leaderboard"):
         for key in type(getattr(config, section)).model_fields:
             assert f"{key} =" in text, f"{section}.{key} is not documented"
     for key in ("kind", "base_url", "api_key_env", "model", "concurrency",
@@ -40,6 +40,7 @@ def test_defaults_run_offline_with_no_file() -> None:
     ('default_provider = "nope"\n', "default_provider 'nope' is not a configured provider"),
     ('[providers.x]\nkind = "grpc"\n', "providers.x.kind: Input should be"),
     ("[game\n", "is not valid TOML"),
+    ('[leaderboard]\nseason = "weekly"\n', "leaderboard.season: Input should be 'monthly'"),
 ])
 def test_invalid_files_name_the_key_and_the_problem(tmp_path: Path, toml: str,
                                                      expected: str) -> None:

@@ -15,6 +15,8 @@ from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.replies import PlantedClaim, format_review
 from tribunalbot.llm.scripted import ScriptedLLM
+from tribunalbot.store import Store
+from tribunalbot.store.games import iso
 
 CODE = (
     "def find_user(db, name):\n"
@@ -81,6 +83,23 @@ class VotingTable:
         at = datetime(2026, 1, 1, tzinfo=UTC)
         return [ev.HumanVote(user_id=u, user_name=u.upper(), seat=s, at=at)
                 for u, s in self.votes.items()]
+
+
+async def reveal_game(store: Store, game_id: str, guild: str, votes: dict[str, bool],
+                      finished: datetime | None = None) -> None:
+    """A game stored straight at its reveal: each user in `votes` voted, right (2 points) or
+    wrong (0). `finished` moves its finish time (the store writes the wall clock)."""
+    await store.create_game(make_setup(game_id), guild)
+    scores = tuple(ev.Score(user_id=user, user_name=user.upper(), seat=1 if right else 2,
+                            correct=right, points=2 if right else 0, jury_missed_bonus=False,
+                            early_bonus=right) for user, right in votes.items())
+    await store.game_sink(game_id)(0, ev.Revealed(
+        troublemaker=1, persona="architect", strategy="deep_thinker",
+        strategy_name="Deep Thinker", caught_round=1, ledger=(), event_details={},
+        scores=scores, verdict=(), struck=()))
+    if finished is not None:
+        await store.db.execute("UPDATE games SET finished_at = ? WHERE id = ?",
+                               (iso(finished), game_id))
 
 
 def comparable(events: list[ev.Record]) -> list[dict[str, object]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.engine.game import run_game
 from tribunalbot.history import default_db_path, print_history, print_stats
+from tribunalbot.leaderboard import Board
 from tribunalbot.store import Store, open_store
 
 
@@ -61,8 +62,10 @@ async def test_stats_show_leaderboard_threshold_and_both_juries(tmp_path: Path) 
     assert rates.games == 4 and rates.human_games == 4
     assert rates.human_caught == 3  # s0 splits 1-1: no plurality, so no human verdict
     out = io.StringIO()
-    await print_stats(path, "g", out, min_games=3)
+    await print_stats(path, "g", out, Board(min_games=3))
     text = out.getvalue()
-    assert "ANN" in text and "BOB" not in text and "ZED" not in text
+    assert "ANN" in text and "ZED" not in text
+    assert "Leaderboard: All time\nRanked from 3 counted games.\n" in text
+    assert "not yet ranked (counted games): BOB (1)" in text
     assert f"AI jury caught the Troublemaker: {rates.ai_caught}/4" in text
     assert "Human jury caught it (plurality): 3/4 (75%)" in text

@@ -268,8 +268,8 @@ async def _final_votes(tx: Transaction, game_id: str, record: ev.BallotClosed) -
 async def _revealed(tx: Transaction, game_id: str, guild: str, record: ev.Revealed) -> None:
     await tx.execute(
         "UPDATE games SET status = 'finished', phase = 'reveal', finished_at = ?, "
-        "caught_round = ? WHERE id = ?",
-        (now_iso(), record.caught_round, game_id),
+        "caught_round = ?, human_voters = ? WHERE id = ?",
+        (now_iso(), record.caught_round, len(record.scores), game_id),
     )
     await _troublemaker(tx, game_id, record.troublemaker, record.strategy)
     await tx.executemany(

