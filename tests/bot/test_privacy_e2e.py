@@ -12,6 +12,8 @@ import tribunalbot.bot
 from tests.bot.conftest import Arena, answered, fast_config
 from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
 from tests.samples import CODE
+from tests.twin.model import shard_of
+from tribunalbot.bot import ShardedTribunalBot
 from tribunalbot.config import Config
 from tribunalbot.store.privacy import PrivacyRepo
 
@@ -154,3 +156,23 @@ async def _not_departed(privacy: PrivacyRepo, guild: str) -> bool:
 
 async def _gone(arena: Arena, guild: str) -> bool:
     return await games_in(arena, guild) == 0
+
+
+async def test_a_process_of_other_shards_does_not_take_a_server_for_gone(
+        arena: Arena) -> None:
+    """Its READY lists only its own shards' servers: one missing from it is not removed."""
+    twin = arena.twin
+    bot = arena.make_bot(grace(30))
+    await twin.start_client(bot)
+    guild = await played(arena)
+    await twin.stop_client(bot)
+    other = 1 - shard_of(int(guild), 2)
+    sharded = ShardedTribunalBot(grace(30), arena.store, shard_ids=[other], shard_count=2,
+                                 **twin.client_options())
+    await twin.start_client(sharded)
+    try:
+        assert list(sharded.guilds) == [] and not sharded.owns(int(guild))
+        await asyncio.sleep(0.3)  # on_ready's reconciliation has run by now
+        assert await PrivacyRepo(arena.store.db).departures() == {}
+    finally:
+        await twin.stop_client(sharded)
