@@ -53,15 +53,15 @@ def story_grid(story: tuple[ev.VoteRoundStory, ...], names: Mapping[int, str],
                short: bool = False) -> list[list[str]]:
     """The vote story as rows: a header of rounds, one row per voter (its target each round:
     "*" a change of mind, "×2" a double vote, "–" an abstention, blank once out), then who
-    went out. `short` names targets by seat number, for a narrow table."""
+    went out. `short` names targets by seat number and rounds R1, R2…, for a narrow table."""
     def label(seat: int | None) -> str:
         return f"#{seat}" if short and seat is not None else _name(names, seat)
 
     voters = sorted({v.seat for r in story for v in r.votes} | {s for r in story
                                                                 for s in r.abstained})
-    rows = [["", *(f"round {r.round}" for r in story)]]
+    rows = [["", *((f"R{r.round}" if short else f"round {r.round}") for r in story)]]
     for seat in voters:
-        row = [_name(names, seat)]
+        row = [f"#{seat} {_name(names, seat)}" if short else _name(names, seat)]
         for told in story:
             vote = next((v for v in told.votes if v.seat == seat), None)
             if vote is None:

@@ -251,4 +251,4 @@ class TerminalTable:
         for row in rows:
             self._say("    " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths,
                                                                            strict=True)).rstrip())
-        self._say("    * changed their mind" + ("   #N: seat N" if short else ""))
+        self._say("    * changed their mind" + ("   #N: seat N   RN: round N" if short else ""))
