@@ -12,6 +12,14 @@ from cogs.text import clip
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.leaderboard import practice_text
+from tribunalbot.reveal_text import (
+    FAIR_CATCH,
+    fair_catch_lines,
+    mind_changes,
+    outcome,
+    said_where,
+    votes_by_target,
+)
 from tribunalbot.wording import event_summary, plural
 
 EMBED_DESCRIPTION = 4096
@@ -122,32 +130,116 @@ def _aborted(e: ev.GameAborted, roster: Roster) -> list[Post]:
 
 
 def reveal_embed(e: ev.Revealed, roster: Roster) -> discord.Embed:
+    embed = discord.Embed(title=_reveal_title(e, roster), description=_reveal_lead(e),
+                          colour=roster.colour(e.troublemaker))
+    for name, value in reveal_fields(e, roster, full=False):
+        embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
+    if e.event_details:
+        embed.set_footer(text=clip(_event_line(e, roster), 2048))
+    return fit_embed(embed)
+
+
+def _reveal_title(e: ev.Revealed, roster: Roster) -> str:
+    return f"🎭 The Troublemaker was {roster.name(e.troublemaker)}"
+
+
+def _reveal_lead(e: ev.Revealed) -> str:
     caught = (f"The AI jury caught it in round {e.caught_round}." if e.caught_round
               else "The AI jury never caught it.")
-    embed = discord.Embed(
-        title=f"🎭 The Troublemaker was {roster.name(e.troublemaker)}",
-        description=f"Disguise: **{e.strategy_name}**. {caught}",
-        colour=roster.colour(e.troublemaker))
-    ledger = "\n".join(f"~~{clip(x.claim, 180)}~~ — {clip(x.why_wrong, 160)}" for x in e.ledger)
-    embed.add_field(name="The sabotage ledger",
-                    value=clip(ledger or "No planted claim was recorded.", FIELD_VALUE),
-                    inline=False)
-    scores = "\n".join(f"{s.user_name}: {'✅' if s.correct else '❌'} "
-                       f"{plural(s.points, 'point')}"
-                       for s in e.scores)
+    return f"Disguise: **{e.strategy_name}**. {caught}"
+
+
+def _event_line(e: ev.Revealed, roster: Roster) -> str:
+    return f"Random event: {event_summary(e.event_details, roster.names)}"
+
+
+def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str, str]]:
+    """(name, text) of each part of the reveal: shortened for an embed, `full` for the
+    transcript, which has no length limit."""
+    def cut(text: str, limit: int) -> str:
+        return text if full else clip(text, limit)
+
+    ledger = "\n".join(f"~~{cut(x.claim, 180)}~~ — {cut(x.why_wrong, 160)}" for x in e.ledger)
+    fields = [("The sabotage ledger", ledger or "No planted claim was recorded.")]
+    if e.honest_errors is not None:  # None: revealed before claims were checked
+        fields.append(("Honest mistakes (not planted)", honest_errors_text(e, roster, full)))
+    scores = "\n".join(f"{s.user_name} named {roster.name(s.seat)}: "
+                       f"{'✅' if s.correct else '❌'} {plural(s.points, 'point')}"
+                       f"{f' · {FAIR_CATCH}' if s.fair_catch else ''}" for s in e.scores)
     practice = practice_text(len(e.scores), roster.min_voters)  # one score per voter
     if practice:  # first, so that clipping a long list never cuts it
         scores = f"*{practice}*\n{scores}"
-    embed.add_field(name="Human verdicts", value=clip(scores or "Nobody voted.", FIELD_VALUE),
-                    inline=False)
-    verdict = "\n".join(f"• {clip(v, 200)}" for v in e.verdict)
-    embed.add_field(name="Findings worth acting on",
-                    value=clip(verdict or "None cited a line.", FIELD_VALUE), inline=False)
+    fields.append(("Human verdicts", scores or "Nobody voted."))
+    if e.vote_story:
+        fields.append(("The vote story", vote_story_text(e, roster, full)))
+    verdict = "\n".join(f"• {cut(v, 200)}" for v in e.verdict)
+    fields.append(("Findings worth acting on", verdict or "None cited a line."))
     if roster.usage:  # every call is billed to the bot's operator (DESIGN §5.3)
-        embed.add_field(name="Model usage", value=clip(roster.usage, FIELD_VALUE), inline=False)
-    if e.event_details:
-        detail = event_summary(e.event_details, roster.names)
-        embed.set_footer(text=clip(f"Random event: {detail}", 2048))
+        fields.append(("Model usage", roster.usage))
+    return fields
+
+
+def honest_errors_text(e: ev.Revealed, roster: Roster, full: bool = False) -> str:
+    """Each honest error on a line, then the fair catches; for an embed, claims are clipped
+    and the list stops where one field is full."""
+    if not e.honest_errors:
+        return "None: every cited line and quoted code checked out."
+    catches = fair_catch_lines(e, roster.names)
+    tail = f"*{FAIR_CATCH[0].upper()}{FAIR_CATCH[1:]}:* " + "; ".join(catches) + "."
+    tail = (tail if full else clip(tail, FIELD_VALUE // 3)) if catches else ""
+    lines: list[str] = []
+    for n, x in enumerate(e.honest_errors):
+        claim, problem = (x.claim, x.problem) if full else (clip(x.claim, 120),
+                                                            clip(x.problem, 120))
+        line = f"**{roster.name(x.seat)}**, {said_where(x)}: “{claim}” — {problem}"
+        more = f"… and {len(e.honest_errors) - n} more (in the transcript)"
+        if not full and len("\n".join([*lines, line, more, tail])) > FIELD_VALUE:
+            lines.append(more)
+            break
+        lines.append(line)
+    return "\n".join([*lines, tail] if tail else lines)
+
+
+def vote_story_text(e: ev.Revealed, roster: Roster, full: bool = False) -> str:
+    """Round by round, whom the votes named (the voters by name, or by seat number when the
+    names do not fit one field), what came of it and who changed their mind."""
+    for by_seat in (False, True):
+        text = "\n".join(_story_round(told, roster, by_seat) for told in e.vote_story)
+        if by_seat:
+            text = "Voters by seat number.\n" + text
+        if full or len(text) <= FIELD_VALUE:
+            break
+    return text if full else clip(text, FIELD_VALUE)
+
+
+def _story_round(told: ev.VoteRoundStory, roster: Roster, by_seat: bool) -> str:
+    def voter(v: ev.StoryVote) -> str:
+        who = str(v.seat) if by_seat else roster.name(v.seat)
+        return who + (" ×2" if v.weight > 1 else "")
+
+    named = "; ".join(f"{roster.name(target)} ← {', '.join(voter(v) for v in votes)}"
+                      for target, votes in votes_by_target(told))
+    line = f"**Round {told.round}**: {named or 'no votes'} → **{outcome(told, roster.names)}**"
+    changes = mind_changes(told, roster.names)
+    if changes:
+        line += "\n↺ changed their mind: " + ", ".join(changes)
+    return line
+
+
+EMBED_TOTAL = 6000
+
+
+def fit_embed(embed: discord.Embed, total: int = EMBED_TOTAL) -> discord.Embed:
+    """Discord refuses an embed whose text is over 6000 characters in all: clip the longest
+    field until it fits (every field keeps its start)."""
+    while len(embed) > total and embed.fields:
+        index, field = max(enumerate(embed.fields), key=lambda f: len(f[1].value or ""))
+        value = field.value or ""
+        keep = max(len(value) - (len(embed) - total), 40)
+        if keep >= len(value):
+            break
+        embed.set_field_at(index, name=field.name, value=clip(value, keep),
+                           inline=field.inline)
     return embed
 
 
@@ -155,6 +247,12 @@ def transcript_markdown(records: list[ev.Record], roster: Roster) -> str:
     """The whole public game as a markdown file: the thread, readable anywhere."""
     out = ["# Tribunal transcript", ""]
     for record in records:
+        if isinstance(record, ev.Revealed):  # in full: a file has no embed limits
+            out += [f"### {_reveal_title(record, roster)}", _reveal_lead(record)]
+            out += [f"**{name}**\n{value}" for name, value in
+                    reveal_fields(record, roster, full=True)]
+            out += [_event_line(record, roster), ""] if record.event_details else [""]
+            continue
         for post in posts_for(record, roster):
             who = f"**{roster.name(post.seat)}**: " if post.seat is not None else ""
             if post.content:

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
+from tribunalbot.reveal_text import FAIR_CATCH, fair_catch_lines, said_where, story_grid
 from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92
@@ -206,9 +207,48 @@ class TerminalTable:
             self._block(f"✗ “{entry.claim}” ({entry.kind}) — {entry.why_wrong}")
         if not e.ledger:
             self._say("    (no planted claim was recorded)")
+        self._show_honest_errors(e)
         for score in e.scores:
             verdict = "right" if score.correct else "wrong"
-            self._say(f"  {score.user_name}: {verdict}, {plural(score.points, 'point')}")
+            fair = f" ({FAIR_CATCH})" if score.fair_catch else ""
+            self._say(f"  {score.user_name} named {self._name(score.seat)}: {verdict}, "
+                      f"{plural(score.points, 'point')}{fair}")
+        self._show_vote_story(e)
         self._say(self._bold("\n  Verdict: findings worth acting on"))
         for finding in e.verdict:
             self._block(f"✓ {finding}")
+
+    def _plain_names(self) -> dict[int, str]:
+        return {seat: name for seat, (name, _) in self.names.items()}
+
+    def _show_honest_errors(self, e: ev.Revealed) -> None:
+        if e.honest_errors is None:  # a game revealed before claims were checked
+            return
+        names = self._plain_names()
+        self._say(self._bold("\n  Honest mistakes (not planted):"))
+        for error in e.honest_errors:
+            self._block(f"• {names.get(error.seat, 'nobody')}, {said_where(error)}: "
+                        f"“{error.claim}” — {error.problem}")
+        if not e.honest_errors:
+            self._say("    (every cited line and quoted code checked out)")
+        catches = fair_catch_lines(e, names)
+        if catches:
+            self._say("    Fair catches, wrong player (an honest mistake, not the Troublemaker):")
+            for line in catches:
+                self._block(line, indent="      ")
+
+    def _show_vote_story(self, e: ev.Revealed) -> None:
+        """A small table: a row per reviewer, a column per round, its vote in each cell."""
+        if not e.vote_story:
+            return
+        self._say(self._bold("\n  The vote story:"))
+        names = self._plain_names()
+        for short in (False, True):  # seat numbers when the names do not fit the width
+            rows = story_grid(e.vote_story, names, short)
+            widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+            if 4 + sum(widths) + 2 * len(widths) <= WIDTH:
+                break
+        for row in rows:
+            self._say("    " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths,
+                                                                           strict=True)).rstrip())
+        self._say("    * changed their mind" + ("   #N: seat N   RN: round N" if short else ""))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.engine.scripts import FixedClock, RecordingTable, make_responder, seed_where, setup
+from dataclasses import replace
+
+from tests.engine.scripts import CODE, FixedClock, RecordingTable, make_responder, seed_where, setup
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
@@ -31,7 +33,9 @@ def _respond(prompt: Prompt) -> str:
 
 async def test_the_verdict_reads_a_ray_struck_statement_as_it_was_written() -> None:
     seed = seed_where(lambda d: d.event == "cosmic_ray", 1.0)
-    game = setup(seed, event_chance=1.0)
+    # long enough for every seat's cited line to exist (a citation of no line is no finding)
+    game = replace(setup(seed, event_chance=1.0), code=CODE + "".join(
+        f"LIMIT_{n} = {n}\n" for n in range(3, 21)))
     result = await run_game(game, ScriptedLLM(_respond), RecordingTable(), clock=FixedClock())
     dealt = next(e for e in result.events if isinstance(e, ev.Dealt))
     struck = dealt.event_seats[0]

@@ -173,6 +173,51 @@ class Score(BaseModel):
     points: int
     jury_missed_bonus: bool
     early_bonus: bool
+    # The vote named an honest player who made a checkable mistake: no point (scoring stays
+    # DESIGN §2.6), but the reveal says it was "a fair catch, wrong player".
+    fair_catch: bool = False
+
+
+class HonestError(BaseModel):
+    """A public claim that cites code which is not there, made by an honest player (see
+    engine.claims)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: int
+    phase: Literal["speak", "debate"]
+    round: int  # 0 for a review
+    claim: str  # the sentence, as the player wrote it
+    problem: str  # what is wrong: "line 90 does not exist (the code has 40 lines)"
+
+
+class FairCatch(BaseModel):
+    """An AI accusation that named a seat after that seat made an honest error."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    round: int
+    seat: int  # the accuser
+    target: int
+
+
+class StoryVote(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: int
+    target: int
+    weight: int = 1
+    # The seat's target in its last vote, when it voted otherwise now although that target
+    # was still in play: a change of mind (a target eliminated forces a change; not this).
+    changed_from: int | None = None
+
+
+class VoteRoundStory(BaseModel):
+    """One AI vote round of the vote story: who voted for whom, and what came of it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    round: int
+    votes: tuple[StoryVote, ...] = ()
+    abstained: tuple[int, ...] = ()  # seats in play that cast no vote
+    eliminated: int | None = None
+    tally: dict[int, int] = Field(default_factory=dict)
 
 
 class Revealed(Record):
@@ -187,6 +232,11 @@ class Revealed(Record):
     scores: tuple[Score, ...]
     verdict: tuple[str, ...]  # honest findings worth acting on
     struck: tuple[str, ...]  # planted advice, struck out
+    # Later additions default, so a game stored before them still loads. None: the game was
+    # revealed before citations were checked (not "no error was found").
+    honest_errors: tuple[HonestError, ...] | None = None
+    fair_catches: tuple[FairCatch, ...] = ()  # AI accusations that hit an honest error
+    vote_story: tuple[VoteRoundStory, ...] = ()  # the AI votes, round by round
 
 
 class GameAborted(Record):

@@ -20,6 +20,7 @@ from tribunalbot.diffs import change_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.state import GameState
+from tribunalbot.engine.story import vote_story
 from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
 from tribunalbot.llm.errors import InvalidReply, ProviderError
 
@@ -32,6 +33,8 @@ class VoteRound(BaseModel):
     round: int
     eliminated: int | None = None  # seat; kept for analysis, never shown to later games
     tally: dict[str, int] = Field(default_factory=dict)  # seat (as text) -> votes
+    votes: dict[str, int] = Field(default_factory=dict)  # voter seat (as text) -> its target
+    changed: list[int] = Field(default_factory=list)  # seats that changed their mind here
 
 
 class ExperienceRecord(BaseModel):
@@ -96,7 +99,7 @@ def game_facts(events: Sequence[ev.Record]) -> dict[str, Any]:
         "strategy_name": revealed.strategy_name,
         "strategy_tell": strategy.tell if strategy else "",
         "caught_round": revealed.caught_round,
-        "vote_history": [_vote_round(state, rnd) for rnd in sorted(state.votes)],
+        "vote_history": [_vote_round(told) for told in vote_story(state)],
         "verdict": list(revealed.verdict),
         "struck": list(revealed.struck),
         "ledger": [entry.model_dump() for entry in revealed.ledger],
@@ -106,13 +109,12 @@ def game_facts(events: Sequence[ev.Record]) -> dict[str, Any]:
     }
 
 
-def _vote_round(state: GameState, rnd: int) -> dict[str, Any]:
-    tally: Counter[str] = Counter()
-    for vote in state.votes[rnd].votes:
-        tally[str(vote.target)] += vote.weight
-    elimination = state.eliminations.get(rnd)
-    return {"round": rnd, "eliminated": elimination.seat if elimination else None,
-            "tally": dict(tally)}
+def _vote_round(told: ev.VoteRoundStory) -> dict[str, Any]:
+    """One round of the vote story, JSON-ready (seats as text keys)."""
+    return {"round": told.round, "eliminated": told.eliminated,
+            "tally": {str(seat): n for seat, n in told.tally.items()},
+            "votes": {str(v.seat): v.target for v in told.votes},
+            "changed": [v.seat for v in told.votes if v.changed_from is not None]}
 
 
 _FACT_FIELDS = ("troublemaker_persona", "troublemaker_seat", "strategy", "caught_round",

@@ -15,12 +15,13 @@ from typing import Any
 
 from tribunalbot.config import GameSettings
 from tribunalbot.diffs import Change, change_of
+from tribunalbot.engine import claims, players, rules
 from tribunalbot.engine import events as ev
-from tribunalbot.engine import players, rules
 from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.prompts import Briefing
 from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.engine.state import GameState
+from tribunalbot.engine.story import vote_story
 from tribunalbot.engine.table import Table
 from tribunalbot.llm.base import LLM
 
@@ -269,15 +270,23 @@ class _Game:
         caught = state.caught_round()
         strategy = STRATEGY_BY_KEY[dealt.strategy]
         ledger = tuple(state.ledger())
+        planted = [e.claim for e in ledger]
+        failed = claims.failed_claims(claims.Code(self.setup.code, self.setup.change),
+                                      state.statements, state.accusations, planted)
+        errors = tuple(e for e in failed if e.seat != tm)  # the Troublemaker's are not honest
         await self._phase("reveal")
         await self._emit(ev.Revealed(
             troublemaker=tm, persona=state.players[tm - 1].persona, strategy=strategy.key,
             strategy_name=strategy.name, caught_round=caught, ledger=ledger,
             event_details=self._event_details(),
             scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
-                               caught, rules.early_cutoff(state.eliminations)),
-            verdict=rules.verdict(state.statements, [e.claim for e in ledger]),
-            struck=tuple(entry.claim for entry in ledger)))
+                               caught, rules.early_cutoff(state.eliminations),
+                               erred={e.seat for e in errors}),
+            # nothing worth acting on cites code that is not there
+            verdict=rules.verdict(state.statements, [*planted, *(e.claim for e in failed)]),
+            struck=tuple(planted), honest_errors=errors,
+            fair_catches=claims.fair_catches(errors, state.accusations),
+            vote_story=vote_story(state)))
 
     def _event_details(self) -> dict[str, str]:
         dealt = self.state.dealt

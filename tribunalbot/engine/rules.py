@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from tribunalbot.diffs import CITATION
@@ -92,8 +92,12 @@ def early_cutoff(state_eliminations: dict[int, ev.Elimination]) -> datetime | No
 
 
 def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | None,
-          cutoff: datetime | None) -> tuple[ev.Score, ...]:
-    """DESIGN §2.6: 1 for the right seat, +1 if the AI jury missed, +1 if cast early."""
+          cutoff: datetime | None, erred: Collection[int] = ()) -> tuple[ev.Score, ...]:
+    """DESIGN §2.6: 1 for the right seat, +1 if the AI jury missed, +1 if cast early.
+
+    A wrong vote for a seat in `erred` (honest players whose cited code was not there) is a
+    fair catch: said at the reveal, worth no point, so the scores and the leaderboard keep
+    meaning one thing, naming the saboteur."""
     scores = []
     for vote in votes:
         correct = vote.seat == troublemaker
@@ -102,12 +106,13 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
         points = int(correct) + int(missed) + int(early)
         scores.append(ev.Score(user_id=vote.user_id, user_name=vote.user_name, seat=vote.seat,
                                correct=correct, points=points, jury_missed_bonus=missed,
-                               early_bonus=early))
+                               early_bonus=early,
+                               fair_catch=not correct and vote.seat in erred))
     return tuple(scores)
 
 
 # A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # A cited line: "line 12" of a file, or "path:12" of a change (the file's new version).
 _LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}", re.I)
 # Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
@@ -147,11 +152,11 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     first: dict[tuple[str, int], str] = {}
     raised_by: dict[tuple[str, int], set[int]] = {}
     for seat in sorted(statements):
-        for sentence in _SENTENCE_END.split(statements[seat].findings):
+        for sentence in SENTENCE_END.split(statements[seat].findings):
             sentence = sentence.strip()
             ref = _LINE_REF.search(sentence)
             if (ref is None or sentence.endswith("?") or _DISMISSAL.search(sentence)
-                    or _is_planted(sentence, planted)):
+                    or is_planted(sentence, planted)):
                 continue
             line = _cited(ref)
             raised_by.setdefault(line, set()).add(seat)
@@ -181,7 +186,7 @@ def _lead_trimmed(sentence: str, at: int) -> str:
     return sentence
 
 
-def _is_planted(sentence: str, claims: Sequence[str]) -> bool:
+def is_planted(sentence: str, claims: Sequence[str]) -> bool:
     words = " ".join(sentence.lower().split())
     squashed = [" ".join(c.lower().split()) for c in claims]
     return any(words[:60] in claim or claim[:60] in words for claim in squashed if claim)

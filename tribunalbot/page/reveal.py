@@ -6,6 +6,7 @@ from __future__ import annotations
 from tribunalbot.engine import events as ev
 from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, inline
+from tribunalbot.reveal_text import FAIR_CATCH, fair_catch_lines, said_where, story_grid
 from tribunalbot.wording import event_summary, plural
 
 # Struck text is read out as if it stood; screen readers get the strike in words.
@@ -13,7 +14,8 @@ STRUCK = '<span class="sr">Struck out, planted advice: </span>'
 
 
 def reveal_html(e: ev.Revealed, cast: Cast) -> str:
-    parts = [_head(e, cast), _ledger(e), _humans(e, cast), _verdict(e)]
+    parts = [_head(e, cast), _ledger(e), _honest(e, cast), _humans(e, cast),
+             story_html(e, cast), _verdict(e)]
     if e.event_details:
         names = {seat: player.name for seat, player in cast.players.items()}
         parts.append(f'<p class="meta">Random event: '
@@ -61,8 +63,9 @@ def _humans(e: ev.Revealed, cast: Cast) -> str:
         bonus = [b for b, on in (("the AI jury missed it", s.jury_missed_bonus),
                                  ("early and unchanged", s.early_bonus)) if on]
         extra = f" (+1 {', +1 '.join(bonus)})" if bonus else ""
+        fair = f": {FAIR_CATCH}" if s.fair_catch else ""
         items.append(f"<li><strong>{esc(s.user_name)}</strong> named {cast.name(s.seat)}: "
-                     f"{mark}, {plural(s.points, 'point')}{extra}</li>")
+                     f"{mark}, {plural(s.points, 'point')}{extra}{fair}</li>")
     return f'<h3 id="humans">Human verdicts</h3><ul>{"".join(items)}</ul>'
 
 
@@ -73,3 +76,47 @@ def _verdict(e: ev.Revealed) -> str:
     if struck:
         body += f"<p>The planted advice, struck out:</p><ul>{struck}</ul>"
     return f'<h3 id="verdict">The verdict: findings worth acting on</h3>{body}'
+
+
+def _honest(e: ev.Revealed, cast: Cast) -> str:
+    """The honest mistakes, apart from the ledger: claims whose cited code is not there."""
+    if e.honest_errors is None:  # revealed before claims were checked: nothing to say
+        return ""
+    head = '<h3 id="honest">Honest mistakes (not planted)</h3>'
+    if not e.honest_errors:
+        return head + '<p class="note">Every cited line and quoted code checked out.</p>'
+    items = "".join(
+        f"<li><strong>{cast.name(x.seat)}</strong>, {said_where(x)}: "
+        f"<q>{inline(x.claim)}</q>"
+        f'<span class="why"><strong>What is wrong:</strong> {inline(x.problem)}</span></li>'
+        for x in e.honest_errors)
+    names = {seat: player.name for seat, player in cast.players.items()}
+    catches = "".join(f"<li>{esc(line)}</li>" for line in fair_catch_lines(e, names))
+    fair = ("<p>AI accusations that named a seat after its honest mistake, "
+            f"{FAIR_CATCH}:</p><ul>{catches}</ul>"
+            if catches else "")
+    return f'{head}<ul class="ledger">{items}</ul>{fair}'
+
+
+def story_html(e: ev.Revealed, cast: Cast) -> str:
+    """The vote story as a table: a row per reviewer, a column per round."""
+    if not e.vote_story:
+        return ""
+    names = {seat: player.name for seat, player in cast.players.items()}
+    header, *rows, out = story_grid(e.vote_story, names)
+    head = "".join(f'<th scope="col">{esc(cell)}</th>' for cell in ["Reviewer", *header[1:]])
+    body = "".join(f'<tr><th scope="row">{esc(row[0])}</th>'
+                   + "".join(f"<td>{_cell(cell)}</td>" for cell in row[1:]) + "</tr>"
+                   for row in rows)
+    body += ('<tr><th scope="row">Eliminated</th>'
+             + "".join(f"<td><strong>{esc(cell)}</strong></td>" for cell in out[1:]) + "</tr>")
+    return ('<h3 id="vote-story">The vote story</h3><table><caption>Whom each reviewer voted '
+            "for, round by round (changed: a change of mind; a dash: no vote)</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+def _cell(cell: str) -> str:
+    """A grid cell in words: the page spells out the terminal's marks."""
+    if cell.endswith(" *"):
+        return f"{esc(cell[:-2])} <em>(changed)</em>"
+    return esc(cell)
