@@ -144,7 +144,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
             await print_history(db, args.limit, sys.stdout)
             return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout)
+            await print_stats(db, args.guild, sys.stdout, balance=config.balance)
             return 0
         if args.command == "export":
             from tribunalbot.export import export_command

@@ -9,6 +9,8 @@ from typing import TextIO
 
 import platformdirs
 
+from tribunalbot.config import BalanceSettings
+from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
 
@@ -71,18 +73,23 @@ def _history_line(game: GameSummary) -> str:
             f"{status_label(game):<18} {who[:32]:<32} {ai:<12} {humans}")
 
 
-async def print_stats(db_path: Path, guild: str, out: TextIO, *,
-                      min_games: int = MIN_GAMES) -> None:
-    """Print the guild's leaderboard and its human-versus-AI jury catch rates."""
+async def print_stats(db_path: Path, guild: str, out: TextIO, *, min_games: int = MIN_GAMES,
+                      balance: BalanceSettings | None = None) -> None:
+    """Print the guild's leaderboard, its human-versus-AI jury catch rates and where it
+    stands against the difficulty band."""
     if not await _exists(db_path):
         out.write(f"No games yet: {db_path} does not exist.\n")
         return
+    balance = balance or BalanceSettings()
     async with open_store(db_path) as store:
         board = await store.votes.leaderboard(guild, min_games=min_games)
         rates = await store.votes.catch_rates(guild)
+        outcomes = await store.balance.outcomes(guild, balance.window_games)
     label = guild or "terminal games"
     out.write(f"Statistics for {label}\n\n")
     out.write(_rates_text(rates))
+    out.write("\nDifficulty\n" + "".join(f"  {line}\n"
+                                           for line in standing_lines(outcomes, balance)))
     out.write(f"\nLeaderboard (players with at least {min_games} games)\n")
     out.write(_board_text(board))
 
