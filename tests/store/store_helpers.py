@@ -118,5 +118,5 @@ async def play_balanced(store: Store, guild: str, catches: Sequence[bool],
     settings = settings or BalanceSettings()
     for i, caught in enumerate(catches):
         lean = await store.balance.lean(guild, settings)
-        await play_voted(store, guild, f"{guild or 'term'}-{i:02d}", first_seed + i,
+        await play_voted(store, guild, f"{guild or 'term'}-{first_seed + i}", first_seed + i,
                          caught=caught, lean=lean)
