@@ -27,7 +27,8 @@ SELECT r.strategy, r.caught_round,
            AND t.n > coalesce((SELECT max(o.n) FROM tallies o
                                WHERE o.game_id = t.game_id AND o.seat != t.seat), 0))
        THEN 1 ELSE 0 END,
-       (SELECT e.private_payload FROM events e WHERE e.game_id = r.id AND e.kind = 'dealt')
+       (SELECT e.private_payload FROM events e WHERE e.game_id = r.id AND e.kind = 'dealt'
+        ORDER BY e.seq LIMIT 1)
 FROM recent r ORDER BY r.finished_at DESC, r.id DESC
 """
 
