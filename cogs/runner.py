@@ -71,8 +71,9 @@ class GameRunner:
         settings = await self.services.game_settings(guild_id)
         shared, jurors = await self.store.experience_context(
             str(guild_id), submission.code, submission.language)
+        lean = await self.store.balance.lean(str(guild_id), self.services.config.balance)
         setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
-                          shared, jurors)
+                          shared, jurors, lean)
         await self.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
                                      starter_name=starter.display_name, thread=str(thread_id))
         await self.keeper.take(game_id)  # a new game: nobody else can hold it

@@ -16,6 +16,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import is_moderator
 from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
 from cogs.text import clip
+from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.leaderboard import Board
 from tribunalbot.store import LeaderboardRow
@@ -73,13 +74,17 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction) -> None:
         await interaction.response.defer(thinking=True)
-        rates = await self.bot.store.votes.catch_rates(str(interaction.guild_id))
-        spend = await self.bot.services.budget.month_report(str(interaction.guild_id))
+        guild = str(interaction.guild_id)
+        rates = await self.bot.store.votes.catch_rates(guild)
+        spend = await self.bot.services.budget.month_report(guild)
+        balance = self.bot.config.balance
+        standing = standing_lines(
+            await self.bot.store.balance.outcomes(guild, balance.window_games), balance)
         text = (f"Games finished: **{rates.games}**\n"
                 f"AI jury caught it: **{_percent(rates.ai_rate)}**\n"
                 f"Humans' verdict caught it: **{_percent(rates.human_rate)}** "
                 f"({rates.human_votes_correct}/{rates.human_votes} votes right)\n"
-                f"{spend}")
+                f"{spend}\n**Difficulty**\n" + "\n".join(standing))
         await interaction.edit_original_response(
             embed=discord.Embed(title="📊 Tribunal statistics", description=text))
 

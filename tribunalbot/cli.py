@@ -164,7 +164,8 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
             await print_history(db, args.limit, sys.stdout)
             return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout, _board(args, config))
+            await print_stats(db, args.guild, sys.stdout, _board(args, config),
+                              balance=config.balance)
             return 0
         if args.command == "export":
             from tribunalbot.export import export_command

@@ -162,6 +162,30 @@ class LeaderboardSettings(Strict):
     season: Literal["monthly", "none"] = "monthly"
 
 
+class BalanceSettings(Strict):
+    """Self-balancing difficulty (tribunalbot/engine/balance.py): when the humans' catch rate
+    over a server's last `window_games` voted games leaves [target_low, target_high], the deal
+    leans the Troublemaker's disguise and boldness back toward the band."""
+
+    enabled: bool = True
+    window_games: int = Field(10, ge=1, le=100)
+    target_low: float = Field(0.40, ge=0.0, le=1.0)
+    target_high: float = Field(0.60, ge=0.0, le=1.0)
+    min_games: int = Field(5, ge=1, le=100)  # fewer voted games: a uniform deal, boldness 0
+    max_weight_ratio: float = Field(3.0, ge=1.0, le=10.0)  # likeliest vs least likely disguise
+    max_boldness: int = Field(2, ge=1, le=2)  # the lean moves within levels -this..+this
+
+    @model_validator(mode="after")
+    def _ordered(self) -> BalanceSettings:
+        if self.target_low >= self.target_high:
+            raise ValueError(f"target_low ({self.target_low}) must be below target_high "
+                             f"({self.target_high})")
+        if self.min_games > self.window_games:
+            raise ValueError(f"min_games ({self.min_games}) cannot exceed window_games "
+                             f"({self.window_games})")
+        return self
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -176,6 +200,7 @@ class Config(Strict):
     limits: LimitsSettings = LimitsSettings()
     pull_requests: PullRequestSettings = PullRequestSettings()
     leaderboard: LeaderboardSettings = LeaderboardSettings()
+    balance: BalanceSettings = BalanceSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:

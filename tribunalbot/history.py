@@ -9,7 +9,8 @@ from typing import TextIO
 
 import platformdirs
 
-from tribunalbot.config import LeaderboardSettings
+from tribunalbot.config import BalanceSettings, LeaderboardSettings
+from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.leaderboard import Board
 from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
@@ -74,20 +75,26 @@ def _history_line(game: GameSummary) -> str:
 
 
 async def print_stats(db_path: Path, guild: str, out: TextIO,
-                      board: Board | None = None) -> None:
+                      board: Board | None = None, *,
+                      balance: BalanceSettings | None = None) -> None:
     """Print the guild's leaderboard (`board`: a season or all time; default: this season
-    under the default rules) and its human-versus-AI jury catch rates (every finished game)."""
+    under the default rules), its human-versus-AI jury catch rates (every finished game)
+    and where it stands against the difficulty band."""
     board = board or Board.chosen(LeaderboardSettings(), solo=guild == TERMINAL_GUILD)
     if not await _exists(db_path):
         out.write(f"No games yet: {db_path} does not exist.\n")
         return
+    balance = balance or BalanceSettings()
     async with open_store(db_path) as store:
         ranked = await store.votes.leaderboard(guild, board)
         unranked = await store.votes.unranked(guild, board, limit=UNRANKED_LISTED + 1)
         rates = await store.votes.catch_rates(guild)
+        outcomes = await store.balance.outcomes(guild, balance.window_games)
     label = guild or "terminal games"
     out.write(f"Statistics for {label}\n\n")
     out.write(_rates_text(rates))
+    out.write("\nDifficulty\n" + "".join(f"  {line}\n"
+                                           for line in standing_lines(outcomes, balance)))
     out.write(f"\nLeaderboard: {board.title}\n{board.rules_text()}\n")
     out.write(_board_text(ranked))
     out.write(_unranked_text(unranked))

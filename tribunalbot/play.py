@@ -17,6 +17,7 @@ from tribunalbot.clitext import EXIT_USAGE, fail, note
 from tribunalbot.codeinput import CodeInputError, Submission, check_code
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
 from tribunalbot.engine.table import Table
@@ -171,11 +172,25 @@ async def _new_game(session: Session, sub: Submission, seed: int | None) -> int:
     shared = jurors = ""
     if store is not None and config.storage.experience_top_k:
         shared, jurors = await store.experience_context(TERMINAL_GUILD, sub.code, sub.language)
-    setup = GameSetup(new_game_id(), sub.code, sub.language,
-                      new_seed() if seed is None else seed, config.game, shared, jurors)
+    seed = new_seed() if seed is None else seed
+    lean = await _lean(store, config, seed)
+    setup = GameSetup(new_game_id(), sub.code, sub.language, seed, config.game, shared, jurors,
+                      lean)
     if store is not None:
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
     return await _finish(session, setup, [])
+
+
+async def _lean(store: Store | None, config: Config, seed: int) -> Lean | None:
+    """How the deal leans (engine/balance.py). A seed already played here deals with the lean
+    it was dealt with, so `--seed N` replays that game exactly; a new one leans by the
+    terminal's own statistics."""
+    if store is None or not config.balance.enabled:
+        return None
+    recorded = await store.balance.recorded_lean(TERMINAL_GUILD, seed)
+    if recorded is not None:
+        return recorded
+    return await store.balance.lean(TERMINAL_GUILD, config.balance)
 
 
 async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) -> int:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from tribunalbot.config import GameSettings
+from tribunalbot.config import BalanceSettings, GameSettings
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import GameSetup
+from tribunalbot.engine import rules
+from tribunalbot.engine.balance import Lean
+from tribunalbot.engine.game import GameResult, GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.replies import PlantedClaim, format_review
@@ -113,3 +115,26 @@ CallKey = Callable[[Prompt], tuple[str, int | None, int]]
 
 def call_key(prompt: Prompt) -> tuple[str, int | None, int]:
     return (prompt.task.kind, prompt.task.seat, prompt.task.round)
+
+
+async def play_voted(store: Store, guild: str, game_id: str, seed: int, *, caught: bool,
+                     lean: Lean | None = None) -> GameResult:
+    """A finished game of `guild`, stored, in which one human voted: for the Troublemaker
+    (`caught`) or for the seat after it."""
+    setup = replace(make_setup(game_id, seed), lean=lean)
+    await store.create_game(setup, guild)
+    troublemaker = rules.deal(seed, setup.settings.event_chance, lean)[1].troublemaker
+    seat = troublemaker if caught else troublemaker % 8 + 1
+    return await run_game(setup, scripted_llm(), VotingTable({"u1": seat}),
+                          sinks=[store.game_sink(game_id)], clock=FixedClock())
+
+
+async def play_balanced(store: Store, guild: str, catches: Sequence[bool],
+                        settings: BalanceSettings | None = None, first_seed: int = 100) -> None:
+    """One voted game per entry of `catches`, each dealt with the lean the store gives for the
+    guild at that moment, as the bot and the terminal deal."""
+    settings = settings or BalanceSettings()
+    for i, caught in enumerate(catches):
+        lean = await store.balance.lean(guild, settings)
+        await play_voted(store, guild, f"{guild or 'term'}-{first_seed + i}", first_seed + i,
+                         caught=caught, lean=lean)

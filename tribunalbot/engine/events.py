@@ -16,6 +16,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from tribunalbot.engine.balance import Lean
+
 
 class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -259,6 +261,7 @@ class Dealt(Record):
     event_seats: tuple[int, ...] = ()  # cosmic ray / robot / lucky wheel target, great-minds pair
     focus: str | None = None
     future_commit: str | None = None
+    lean: Lean | None = None  # the balance's inputs to this deal (engine/balance.py)
 
 
 Event = Annotated[

@@ -17,6 +17,7 @@ from tribunalbot.config import GameSettings
 from tribunalbot.diffs import Change, change_of
 from tribunalbot.engine import claims, players, rules
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.prompts import Briefing
 from tribunalbot.engine.secrecy import neutralize_model
@@ -42,6 +43,9 @@ class GameSetup:
     settings: GameSettings = field(default_factory=GameSettings)
     context_shared: str = ""  # neutral experience context: goes into everyone's shared prefix
     context_jurors: str = ""  # hints for honest players only
+    # How the deal leans (engine/balance.py), for a new game; a resumed one deals from the
+    # lean its `Dealt` recorded, whatever this says.
+    lean: Lean | None = None
 
     @cached_property
     def change(self) -> Change | None:
@@ -107,8 +111,10 @@ class _Game:
     # ---- deal ----------------------------------------------------------------------------
 
     async def _deal(self) -> None:
-        """The deal is a pure function of the seed, so a half-written deal is simply redone."""
-        panel, dealt = rules.deal(self.setup.seed, self.settings.event_chance)
+        """The deal is a pure function of the seed and the lean, so a half-written deal is
+        simply redone; once the `Dealt` is in the log, its recorded lean is the one used."""
+        lean = self.state.dealt.lean if self.state.dealt is not None else self.setup.lean
+        panel, dealt = rules.deal(self.setup.seed, self.settings.event_chance, lean)
         infos = tuple(ev.PlayerInfo(seat=i, persona=p.key, name=p.name)
                       for i, p in enumerate(panel, 1))
         if self.state.started is None:

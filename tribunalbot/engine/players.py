@@ -86,7 +86,8 @@ class Seating:
                          "support their points where you can.")
         if self.is_troublemaker(seat):
             strategy = STRATEGY_BY_KEY[self.dealt.strategy]
-            parts.append(prompts.troublemaker_brief(strategy) if phase == "speak"
+            boldness = self.dealt.lean.boldness if self.dealt.lean else 0
+            parts.append(prompts.troublemaker_brief(strategy, boldness) if phase == "speak"
                          else prompts.TROUBLEMAKER_DEBATE)
         elif self.context_jurors:
             parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")

@@ -37,6 +37,19 @@ TROUBLEMAKER_BRIEF = """PRIVATE, for you alone: you are secretly the panel's sab
 - In your private notes, list each planted claim on its own line as
   {planted} <the claim as you wrote it> | <why it is actually wrong> | <kind>"""
 
+# How bold the plants are, when the server's balance asks for it (engine/balance.py). Level 0
+# adds nothing: the brief is then exactly the unbalanced one.
+BOLDNESS = {
+    -2: "- This game, be at your subtlest: plant a single claim, worded as a careful judgment "
+        "call that sounds almost defensible, placed among your strongest real findings.",
+    -1: "- This game, be subtler than usual: plant at most one or two claims, stated calmly, "
+        "never as the headline of your review.",
+    1: "- This game, be a little bolder: state your planted claims as clear, confident "
+       "recommendations.",
+    2: "- This game, be bold: plant two or three claims and make them prominent, confident "
+       "recommendations (still plausible, never absurd).",
+}
+
 TROUBLEMAKER_DEBATE = """PRIVATE, for you alone: you are secretly the saboteur. Deflect suspicion
 onto another player: use a real flaw in someone else's analysis, and if you were accused,
 counter-accuse with evidence. Never admit the role. List any new planted claim in `planted`."""
@@ -156,8 +169,9 @@ def vote_task(candidates: list[tuple[int, str]], words: int = 40) -> str:
     )
 
 
-def troublemaker_brief(strategy: Strategy) -> str:
-    return TROUBLEMAKER_BRIEF.format(strategy=strategy.brief, planted=PLANTED_PREFIX)
+def troublemaker_brief(strategy: Strategy, boldness: int = 0) -> str:
+    brief = TROUBLEMAKER_BRIEF.format(strategy=strategy.brief, planted=PLANTED_PREFIX)
+    return f"{brief}\n{BOLDNESS[boldness]}" if boldness in BOLDNESS else brief
 
 
 def reinforcement(reason: str, persona: Persona, error: str = "") -> str:

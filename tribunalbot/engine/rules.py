@@ -10,6 +10,7 @@ from datetime import datetime
 
 from tribunalbot.diffs import CITATION
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.personas import (
     FOCUS_ASPECTS,
     FUTURE_COMMITS,
@@ -28,8 +29,12 @@ def rng_for(seed: int, *labels: object) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
-def deal(seed: int, event_chance: float) -> tuple[list[Persona], ev.Dealt]:
-    """Seat the panel, pick the Troublemaker, its strategy and the random event."""
+def deal(seed: int, event_chance: float,
+         lean: Lean | None = None) -> tuple[list[Persona], ev.Dealt]:
+    """Seat the panel, pick the Troublemaker, its strategy and the random event: a pure
+    function of its arguments, all of which the `Dealt` records. A lean that leans draws the
+    strategy from its own stream; the uniform draw is still made, so everything else (and the
+    whole deal without a lean) is exactly what the seed dealt before balancing existed."""
     rng = rng_for(seed, "deal")
     event = rng.choice(RANDOM_EVENTS).key if rng.random() < event_chance else None
     panel = [*PERSONAS, GHOST] if event == "ghost_reviewer" else list(PERSONAS)
@@ -37,6 +42,8 @@ def deal(seed: int, event_chance: float) -> tuple[list[Persona], ev.Dealt]:
     seats = list(range(1, len(panel) + 1))
     troublemaker = rng.choice(seats)
     strategy = rng.choice(STRATEGIES).key
+    if lean is not None and lean.leans:
+        strategy = _leaned_strategy(seed, lean)
     event_seats: tuple[int, ...] = ()
     if event in ("cosmic_ray", "robot_rebellion", "lucky_wheel"):
         event_seats = (rng.choice(seats),)
@@ -47,8 +54,15 @@ def deal(seed: int, event_chance: float) -> tuple[list[Persona], ev.Dealt]:
         event_seats=event_seats,
         focus=rng.choice(FOCUS_ASPECTS) if event == "ultra_focus" else None,
         future_commit=rng.choice(FUTURE_COMMITS) if event == "pr_from_future" else None,
+        lean=lean,
     )
     return panel, dealt
+
+
+def _leaned_strategy(seed: int, lean: Lean) -> str:
+    keys = [s.key for s in STRATEGIES]
+    weights = [lean.weights.get(key, 0.0) for key in keys]
+    return rng_for(seed, "deal-lean").choices(keys, weights=weights)[0]
 
 
 def keyword_hits(text: str, persona: Persona) -> int:

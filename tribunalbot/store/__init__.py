@@ -16,6 +16,7 @@ from typing import Any
 from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
+from tribunalbot.store.balance import BalanceRepo
 from tribunalbot.store.db import Database, StoreError
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
@@ -62,6 +63,7 @@ class Store:
         self.outbox = OutboxRepo(db)
         self.leases = LeaseRepo(db)
         self.experiences = ExperienceRepo(db, share_across_guilds=share_experience_across_guilds)
+        self.balance = BalanceRepo(db)
         self.top_k = experience_top_k
 
     @property
