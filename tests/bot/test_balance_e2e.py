@@ -29,7 +29,7 @@ async def test_stats_show_the_lean_and_a_review_is_dealt_with_it(arena: Arena) -
     text = stats.embeds[0]["description"]
     assert "**Difficulty**\nTarget: the humans catch the Troublemaker in 40%–60% of games" in text
     assert "Humans caught it in 6 of their last 7 voted games (86%)." in text
-    assert "Above the band: the next deal leans subtler (level -1 of ±2), toward " in text
+    assert "Above the band: the next deal leans subtler (level -1 of ±2)." in text
 
     thread_id, _ = await play_review(arena, code=CODE)
     await twin.wait_for_message(thread_id, is_reveal, timeout=30)

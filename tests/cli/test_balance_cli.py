@@ -68,7 +68,7 @@ def test_stats_show_the_band_the_rate_and_the_lean(tmp_path: Path, capsys) -> No
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Humans caught it in 6 of their last 7 voted games (86%)." in out
-    assert "Above the band: the next deal leans subtler (level -1 of ±2), toward " in out
+    assert "Above the band: the next deal leans subtler (level -1 of ±2)." in out
 
 
 def test_balance_off_deals_uniformly_and_says_so(tmp_path: Path, capsys) -> None:

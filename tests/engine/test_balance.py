@@ -181,8 +181,8 @@ def test_standing_says_where_the_server_is() -> None:
         SETTINGS))
     assert "Target: the humans catch the Troublemaker in 40%–60% of games" in easy
     assert "Humans caught it in 5 of their last 6 voted games (83%)" in easy
-    assert "Above the band: the next deal leans subtler (level -1 of ±2), toward It's Perfect" \
-        in easy
+    assert "Above the band: the next deal leans subtler (level -1 of ±2)." in easy
+    assert "toward" not in easy  # which disguise is now likelier would hint a running game's
     assert "Blockchain 5/5 · 0/5; It's Perfect 0/1 · 0/1" in easy
     balanced = "\n".join(standing_lines(outcomes([True, False] * 5), SETTINGS))
     assert "Within the band: the deal is balanced (uniform)." in balanced

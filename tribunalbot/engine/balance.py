@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from tribunalbot.config import BalanceSettings
-from tribunalbot.engine.personas import STRATEGIES, strategy_name
+from tribunalbot.engine.personas import STRATEGIES
 
 SETTLE_GAMES = 3  # voted games a level is played before it may move again
 PRIOR_GAMES = 2.0  # pseudo-games at the window's rate, added to each disguise's own games
@@ -150,19 +150,10 @@ def _lean_line(window: list[Outcome], settings: BalanceSettings) -> str:
     where = ("Above the band" if rate > settings.target_high else
              "Below the band" if rate < settings.target_low else "Within the band, holding")
     way = "subtler" if lean.boldness < 0 else "bolder"
-    favoured = favoured_disguises(lean)
-    toward = f", toward {', '.join(strategy_name(k) for k in favoured)}" if favoured else ""
+    # Which disguises the deal now favours stays unsaid: the players of a running game
+    # would read it as a hint to its Troublemaker's disguise.
     return (f"{where}: the next deal leans {way} (level {lean.boldness:+d} of "
-            f"±{settings.max_boldness}){toward}.")
-
-
-def favoured_disguises(lean: Lean) -> list[str]:
-    """The disguises dealt more often than uniform would, likeliest first."""
-    if not lean.leans:
-        return []
-    mean = sum(lean.weights.values()) / len(lean.weights)
-    return sorted((k for k, w in lean.weights.items() if w > mean),
-                  key=lambda k: (-lean.weights[k], k))
+            f"±{settings.max_boldness}).")
 
 
 def _by_disguise(window: list[Outcome]) -> str:
