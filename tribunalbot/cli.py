@@ -12,7 +12,8 @@ from tribunalbot import __version__
 from tribunalbot.clitext import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from tribunalbot.config import Config, ConfigError, load_config
 
-DB_HELP = "database file (default: storage.database, else the user data directory)"
+DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
+           "directory)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,7 +139,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
     from tribunalbot.history import default_db_path, print_history, print_stats
     from tribunalbot.store import StoreError
 
-    db = getattr(args, "db", None) or config.storage.database or default_db_path()
+    db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
         if args.command == "history":
             await print_history(db, args.limit, sys.stdout)

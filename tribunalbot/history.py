@@ -3,14 +3,20 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TextIO
 
 import platformdirs
 
 from tribunalbot.engine.personas import persona_name, strategy_name
-from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
+from tribunalbot.store import (
+    CatchRates,
+    GameSummary,
+    LeaderboardRow,
+    describe_target,
+    open_store,
+    store_exists,
+)
 
 APP_NAME = "tribunalbot"
 DB_NAME = "tribunal.db"
@@ -25,15 +31,15 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
 
 
-async def _exists(path: Path) -> bool:
-    return await asyncio.to_thread(path.exists)
+async def _exists(target: Path | str) -> bool:
+    return await store_exists(target)
 
 
-async def print_history(db_path: Path, limit: int, out: TextIO,
+async def print_history(db_path: Path | str, limit: int, out: TextIO,
                         guild: str | None = None) -> int:
     """Print the most recent games, newest first; returns how many were printed."""
     if not await _exists(db_path):
-        out.write(f"No games yet: {db_path} does not exist.\n")
+        out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
         return 0
     async with open_store(db_path) as store:
         games = await store.votes.recent_games(guild, max(limit, 0))
@@ -71,11 +77,11 @@ def _history_line(game: GameSummary) -> str:
             f"{status_label(game):<18} {who[:32]:<32} {ai:<12} {humans}")
 
 
-async def print_stats(db_path: Path, guild: str, out: TextIO, *,
+async def print_stats(db_path: Path | str, guild: str, out: TextIO, *,
                       min_games: int = MIN_GAMES) -> None:
     """Print the guild's leaderboard and its human-versus-AI jury catch rates."""
     if not await _exists(db_path):
-        out.write(f"No games yet: {db_path} does not exist.\n")
+        out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
         return
     async with open_store(db_path) as store:
         board = await store.votes.leaderboard(guild, min_games=min_games)
