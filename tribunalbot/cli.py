@@ -1,4 +1,5 @@
-"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite`."""
+"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite |
+migrate-store`."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--db", type=Path, help=DB_HELP)
     bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
                      help="register commands in one guild at once (for development)")
+    move = sub.add_parser("migrate-store", parents=[common],
+                          help="copy a SQLite store into an empty PostgreSQL one")
+    move.add_argument("--to", required=True, metavar="postgresql://USER@HOST/DB",
+                      help="the empty PostgreSQL database (with pgvector) to copy into; the "
+                      "password is best left to $PGPASSWORD")
+    move.add_argument("--db", type=Path, help="the SQLite file to copy (default: "
+                      "storage.database or a sqlite:/// storage.url, else the user data "
+                      "directory)")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -121,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
             from tribunalbot.bot import run_bot
 
             return run_bot(config, args.db, args.sync_guild)
+        if args.command == "migrate-store":
+            from tribunalbot.history import default_db_path
+            from tribunalbot.migrate_store import migrate_store_command, sqlite_source
+
+            source = sqlite_source(args.db, config.storage, default_db_path())
+            return asyncio.run(migrate_store_command(source, args.to))
         if args.command == "invite":
             from tribunalbot.invite import invite_command
 
