@@ -112,11 +112,17 @@ class PgCluster:
                 pass
         await self._admin(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
 
-    def drop_template(self) -> None:
-        """At the end of the session, on a server that outlives it ($TRIBUNAL_TEST_...)."""
-        if self._template is not None:
-            template, self._template = self._template, None
-            asyncio.run(self._admin(f"DROP DATABASE IF EXISTS {_quoted(template)} WITH (FORCE)"))
+    def drop_all(self) -> None:
+        """At the end of the session, on a server that outlives it ($TRIBUNAL_TEST_...): the
+        emptied databases and the template (each test drops its others)."""
+        names = [*self._clean, *([self._template] if self._template else [])]
+        self._clean, self._template = [], None
+
+        async def drop() -> None:
+            for name in names:
+                await self._admin(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
+
+        asyncio.run(drop())
 
 
 @dataclass

@@ -41,7 +41,7 @@ def pg_cluster() -> Iterator[PgCluster]:
         if owned:
             server.stop()  # the test databases go with its directory
         else:
-            cluster.drop_template()
+            cluster.drop_all()
 
 
 @pytest.fixture(params=BACKENDS)
