@@ -24,7 +24,7 @@ from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.services import GuildServices
-from tribunalbot.store import Store, StoreError, open_store
+from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 
 log = logging.getLogger(__name__)
@@ -170,8 +170,9 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
                  client_options: dict[str, Any]) -> int:
     from tribunalbot.history import default_db_path
 
-    path = db or config.storage.database or default_db_path()
-    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    path = store_target(db or config.storage.location() or default_db_path())
+    if isinstance(path, Path):
+        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     try:
         kind = ShardedTribunalBot if "shard_count" in client_options else TribunalBot
         async with open_store(path, config.storage) as store, \

@@ -1,4 +1,5 @@
-"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite`."""
+"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite |
+migrate-store`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from tribunalbot.clitext import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.leaderboard import Board, Season
 
-DB_HELP = "database file (default: storage.database, else the user data directory)"
+DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
+           "directory)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run only these shards (one process of several on one database)")
     bot.add_argument("--shard-count", type=int, metavar="N",
                      help="how many shards all the processes together run")
+    move = sub.add_parser("migrate-store", parents=[common],
+                          help="copy a SQLite store into an empty PostgreSQL one")
+    move.add_argument("--to", required=True, metavar="postgresql://USER@HOST/DB",
+                      help="the empty PostgreSQL database (with pgvector) to copy into; the "
+                      "password is best left to $PGPASSWORD")
+    move.add_argument("--db", type=Path, help="the SQLite file to copy (default: "
+                      "storage.database or a sqlite:/// storage.url, else the user data "
+                      "directory)")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -140,6 +150,12 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(shards, str):
                 return fail(shards, EXIT_USAGE)
             return run_bot(config, args.db, args.sync_guild, **shards)
+        if args.command == "migrate-store":
+            from tribunalbot.history import default_db_path
+            from tribunalbot.migrate_store import migrate_store_command, sqlite_source
+
+            source = sqlite_source(args.db, config.storage, default_db_path())
+            return asyncio.run(migrate_store_command(source, args.to))
         if args.command == "invite":
             from tribunalbot.invite import invite_command
 
@@ -158,7 +174,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
     from tribunalbot.history import default_db_path, print_history, print_stats
     from tribunalbot.store import StoreError
 
-    db = getattr(args, "db", None) or config.storage.database or default_db_path()
+    db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
         if args.command == "history":
             await print_history(db, args.limit, sys.stdout)

@@ -79,11 +79,36 @@ class PersonaRoute(Strict):
 
 class StorageSettings(Strict):
     database: Path | None = None  # default: the user's data directory
+    # Instead of `database`: sqlite:///PATH, or postgresql://USER[:PASSWORD]@HOST[:PORT]/DB
+    # (PostgreSQL with pgvector). Hidden from repr: it may hold a password (better: $PGPASSWORD).
+    url: str | None = Field(None, repr=False)
     share_experience_across_guilds: bool = False
     experience_top_k: int = Field(5, ge=0, le=20)
     # Days a server's data is kept after it removed the bot (a re-invite within them keeps
     # it); then everything stored about the server is deleted. 0: at the next daily purge.
     purge_grace_days: int = Field(30, ge=0, le=365)
+
+    @field_validator("url")
+    @classmethod
+    def _known_scheme(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        url = url.strip()
+        scheme = url.split(":", 1)[0].lower() if "://" in url else ""
+        if scheme not in ("sqlite", "postgresql", "postgres"):
+            raise ValueError("must be sqlite:///PATH or postgresql://USER@HOST/DATABASE "
+                             f"(got a URL with scheme {scheme or 'none'!r})")
+        return url
+
+    @model_validator(mode="after")
+    def _one_location(self) -> StorageSettings:
+        if self.url is not None and self.database is not None:
+            raise ValueError("set storage.url or storage.database, not both")
+        return self
+
+    def location(self) -> Path | str | None:
+        """Where the store is, as configured: `url` or `database` (None: the default file)."""
+        return self.url if self.url is not None else self.database
 
 
 class DiscordSettings(Strict):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tribunalbot.clitext import fail
 from tribunalbot.page import Page, PageRefused, build_page
-from tribunalbot.store import StoredGame, open_store
+from tribunalbot.store import StoredGame, describe_target, open_store, store_exists
 
 
 class ExportRefused(Exception):
@@ -32,11 +32,11 @@ def refusal(game: StoredGame) -> str | None:
     return None
 
 
-async def export_page(db_path: Path, game_id: str) -> Page:
+async def export_page(db_path: Path | str, game_id: str) -> Page:
     """The page of a finished stored game; raises `ExportRefused` (or `StoreError`)."""
     # Reading only: a mistyped --db must not leave an empty database behind.
-    if not await asyncio.to_thread(db_path.exists):
-        raise ExportRefused(f"no database at {db_path}")
+    if not await store_exists(db_path):
+        raise ExportRefused(f"no database at {describe_target(db_path)}")
     async with open_store(db_path) as store:
         game = await store.load_game(game_id)
     reason = refusal(game)
@@ -48,7 +48,7 @@ async def export_page(db_path: Path, game_id: str) -> Page:
         raise ExportRefused(f"game {game_id}: {exc}") from None
 
 
-async def export_command(db_path: Path, game_id: str, html_path: Path) -> int:
+async def export_command(db_path: Path | str, game_id: str, html_path: Path) -> int:
     """Write the page to `html_path` ('-': standard output); returns the exit code."""
     try:
         page = await export_page(db_path, game_id)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TextIO
 
@@ -13,7 +12,14 @@ from tribunalbot.config import BalanceSettings, LeaderboardSettings
 from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.personas import persona_name, strategy_name
 from tribunalbot.leaderboard import Board
-from tribunalbot.store import CatchRates, GameSummary, LeaderboardRow, open_store
+from tribunalbot.store import (
+    CatchRates,
+    GameSummary,
+    LeaderboardRow,
+    describe_target,
+    open_store,
+    store_exists,
+)
 
 APP_NAME = "tribunalbot"
 DB_NAME = "tribunal.db"
@@ -28,15 +34,15 @@ def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
 
 
-async def _exists(path: Path) -> bool:
-    return await asyncio.to_thread(path.exists)
+async def _exists(target: Path | str) -> bool:
+    return await store_exists(target)
 
 
-async def print_history(db_path: Path, limit: int, out: TextIO,
+async def print_history(db_path: Path | str, limit: int, out: TextIO,
                         guild: str | None = None) -> int:
     """Print the most recent games, newest first; returns how many were printed."""
     if not await _exists(db_path):
-        out.write(f"No games yet: {db_path} does not exist.\n")
+        out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
         return 0
     async with open_store(db_path) as store:
         games = await store.votes.recent_games(guild, max(limit, 0))
@@ -74,7 +80,7 @@ def _history_line(game: GameSummary) -> str:
             f"{status_label(game):<18} {who[:32]:<32} {ai:<12} {humans}")
 
 
-async def print_stats(db_path: Path, guild: str, out: TextIO,
+async def print_stats(db_path: Path | str, guild: str, out: TextIO,
                       board: Board | None = None, *,
                       balance: BalanceSettings | None = None) -> None:
     """Print the guild's leaderboard (`board`: a season or all time; default: this season
@@ -82,7 +88,7 @@ async def print_stats(db_path: Path, guild: str, out: TextIO,
     and where it stands against the difficulty band."""
     board = board or Board.chosen(LeaderboardSettings(), solo=guild == TERMINAL_GUILD)
     if not await _exists(db_path):
-        out.write(f"No games yet: {db_path} does not exist.\n")
+        out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
         return
     balance = balance or BalanceSettings()
     async with open_store(db_path) as store:

@@ -30,7 +30,7 @@ from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_c
 from tribunalbot.pullrequest import PullRequestError, fetch_submission, parse_link
 from tribunalbot.routing import route_recorder
 from tribunalbot.shown import PrintedTable, catch_up
-from tribunalbot.store import Store, StoreError, open_store
+from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal import TerminalTable, transcript_line
 from tribunalbot.wording import plural
 
@@ -301,9 +301,10 @@ async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterato
     if getattr(args, "no_db", False):
         yield None
         return
-    path = args.db or config.storage.database or default_db_path()
+    path = store_target(args.db or config.storage.location() or default_db_path())
     try:  # the first game on a machine: the data directory may not exist yet
-        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+        if isinstance(path, Path):
+            await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot create the database folder {path.parent}: "
                          f"{exc.strerror}") from None

@@ -6,8 +6,6 @@ the same bot again after a kill: the same database, game id and seed every time.
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import os
 import sys
 import threading
@@ -23,9 +21,8 @@ import yarl
 
 from tests.twin.twin import Twin
 from tribunalbot import ids
-from tribunalbot.bot import TribunalBot, run_bot
-from tribunalbot.config import Config, load_config
-from tribunalbot.store import open_store
+from tribunalbot.bot import run_bot
+from tribunalbot.config import load_config
 
 PREFIX = "TRIBUNAL_CHAOS_"
 # A bot outliving its test is a bug of the harness; this caps the damage.
@@ -44,6 +41,7 @@ class Env:
     vote_window: int
     max_rounds: int
     shard: tuple[int, int] | None = None  # (id, count): one process of several
+    store_url: str = ""  # a PostgreSQL store (storage.url); "" is the workdir's SQLite file
 
     @classmethod
     def read(cls) -> Env:
@@ -53,7 +51,7 @@ class Env:
                    Path(get(PREFIX + "WORKDIR")), int(get(PREFIX + "GUILD")),
                    get(PREFIX + "GAME_ID"), int(get(PREFIX + "SEED")),
                    int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")),
-                   _shard(shard) if shard else None)
+                   _shard(shard) if shard else None, os.environ.get(PREFIX + "STORE", ""))
 
     def variables(self) -> dict[str, str]:
         """The inverse of `read`, for the test process that spawns the bot."""
@@ -64,6 +62,8 @@ class Env:
                  PREFIX + "MAX_ROUNDS": str(self.max_rounds)}
         if self.shard is not None:
             found[PREFIX + "SHARD"] = f"{self.shard[0]}/{self.shard[1]}"
+        if self.store_url:
+            found[PREFIX + "STORE"] = self.store_url
         return found
 
     def shard_options(self) -> dict[str, Any]:
@@ -83,7 +83,8 @@ def config_toml(env: Env) -> str:
             f"max_rounds = {env.max_rounds}\n\n"
             "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n"
             # Leases checked every second: a takeover a test waits for comes quickly.
-            f"lease_seconds = {LEASE_SECONDS}\n")
+            f"lease_seconds = {LEASE_SECONDS}\n"
+            + (f'\n[storage]\nurl = "{env.store_url}"\n' if env.store_url else ""))
 
 
 def point_discord_py_at(env: Env) -> None:
@@ -119,21 +120,6 @@ def client_options() -> dict[str, Any]:
     return Twin.client_options()
 
 
-def supports_client_options() -> bool:
-    params = inspect.signature(run_bot).parameters.values()
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-
-
-async def serve_like_run_bot(config: Config, db: Path, guild: int, token: str) -> int:
-    """What run_bot does today, plus the twin's client options: used only until run_bot
-    forwards **client_options. Deliberately no signal handling of its own, so a SIGTERM
-    behaves exactly as it does with the real entry point."""
-    async with open_store(db, config.storage) as store, \
-            TribunalBot(config, store, sync_guild=guild, **client_options()) as bot:
-        await bot.start(token)
-    return 0
-
-
 def main() -> int:
     env = Env.read()
     exit_with_parent()
@@ -143,12 +129,8 @@ def main() -> int:
     path = env.workdir / f"tribunal-{env.guild_id}.toml"
     path.write_text(config_toml(env), encoding="utf-8")
     config = load_config(path)
-    db = env.workdir / "bot.db"
-    if supports_client_options():
-        return run_bot(config, db, env.guild_id, **client_options(), **env.shard_options())
-    discord.utils.setup_logging()
-    token = os.environ[config.discord.token_env]
-    return asyncio.run(serve_like_run_bot(config, db, env.guild_id, token))
+    db = None if env.store_url else env.workdir / "bot.db"  # a URL comes from the config
+    return run_bot(config, db, env.guild_id, **client_options(), **env.shard_options())
 
 
 if __name__ == "__main__":

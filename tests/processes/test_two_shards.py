@@ -1,4 +1,5 @@
-"""Two bot processes, shards 0 and 1 of 2, on one database and one Discord twin, each running
+"""Two bot processes, shards 0 and 1 of 2, on one database (SQLite, and PostgreSQL + pgvector)
+and one Discord twin, each running
 the game of a guild on its shard at the same time. The process of shard 0 is killed mid-game
 and a new one started for its shard: that game ends with every post exactly once, reading
 like the other, which its own process ran untouched to the end."""
@@ -17,6 +18,7 @@ from tests.chaos.botproc import LEASE_SECONDS, Env
 from tests.chaos.harness import MAX_ROUNDS, SEED, VOTE_WINDOW, Played
 from tests.chaos.process import Launcher
 from tests.samples import CODE
+from tests.store.backends import Backend
 from tests.twin.conftest import require_spec
 from tests.twin.model import Channel, Message, Perm, shard_of
 from tests.twin.twin import Twin
@@ -42,11 +44,13 @@ def seed_two_guilds(twin: Twin) -> list[Channel]:
 
 
 class Shards:
-    def __init__(self, twin: Twin, workdir: Path, channels: list[Channel]) -> None:
+    def __init__(self, twin: Twin, workdir: Path, channels: list[Channel],
+                 store_url: str) -> None:
         self.twin, self.channels = twin, channels
         self.launchers = [
             Launcher(Env(twin.base_url, twin.hub.url, workdir, channel.guild_id, game, SEED,
-                         VOTE_WINDOW, MAX_ROUNDS, shard=(shard, 2)), twin.token)
+                         VOTE_WINDOW, MAX_ROUNDS, shard=(shard, 2), store_url=store_url),
+                     twin.token)
             for shard, (channel, game) in enumerate(zip(channels, GAMES, strict=True))]
         self.threads = [0, 0]
 
@@ -90,7 +94,7 @@ def _same_text(played: Played, game: str, other: Played, other_game: str) -> lis
                               lambda _: "a life of shard 0", lambda *_: "lost")
 
 
-async def _play(workdir: Path) -> tuple[Shards, list[str]]:
+async def _play(workdir: Path, store_url: str) -> tuple[Shards, list[str]]:
     require_spec()
     twin = Twin()
     await twin.start()
@@ -98,7 +102,7 @@ async def _play(workdir: Path) -> tuple[Shards, list[str]]:
     try:
         twin.set_rate_limit("channel", 1000, 60)  # pacing is tested elsewhere
         twin.set_rate_limit("webhook", 1000, 2)
-        shards = Shards(twin, workdir, seed_two_guilds(twin))
+        shards = Shards(twin, workdir, seed_two_guilds(twin), store_url)
         await asyncio.gather(shards.start(0), shards.start(1))
         await asyncio.gather(shards.review(0), shards.review(1))
         # Shard 0's process dies once its game is under way (two persona posts out).
@@ -131,10 +135,14 @@ async def _play(workdir: Path) -> tuple[Shards, list[str]]:
         await twin.close()
 
 
-def test_a_killed_shard_is_taken_over_and_the_other_shard_is_untouched(
-        tmp_path: Path) -> None:
-    shards, problems = asyncio.run(_play(tmp_path))
+async def test_a_killed_shard_is_taken_over_and_the_other_shard_is_untouched(
+        backend: Backend, tmp_path: Path) -> None:
+    target = await backend.target()
+    store_url = target if isinstance(target, str) else ""
+    shards, problems = await _play(tmp_path, store_url)
     try:
+        # The processes used the database they were given, not a file of their own.
+        assert (tmp_path / "bot.db").exists() == (not store_url)
         killed, untouched = shards.played(0), shards.played(1)
         assert [len(launcher.lives) for launcher in shards.launchers] == [2, 1]
         for played in (killed, untouched):

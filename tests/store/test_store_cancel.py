@@ -9,8 +9,8 @@ from tribunalbot.store import connect_store
 
 
 async def test_cancelling_writers_at_every_await_leaves_the_connection_usable(
-        tmp_path: Path) -> None:
-    store = await connect_store(tmp_path / "c.db")
+        store_target: Path | str) -> None:
+    store = await connect_store(store_target)
     try:
         for delay in (0, 0.0001, 0.001, 0.005):
             async def write() -> None:

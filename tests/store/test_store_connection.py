@@ -1,4 +1,6 @@
-"""Opening the database: driver choice, pragmas, and clear refusals of unusable files."""
+"""Opening the database: driver choice, pragmas, and clear refusals of unusable files or
+databases. The file, pragma and sqlite-vec tests are SQLite's alone (`sqlite_only`); the rest
+run on both backends."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from types import ModuleType
 
 import pytest
 
-from tribunalbot.store import StoreError, open_store
+from tests.store.backends import Backend, force_schema_version
+from tribunalbot.store import Store, StoreError, open_store
 from tribunalbot.store import db as dbmod
+from tribunalbot.store.postgres import PgDatabase
 
 
 def _fake_stdlib(can_load: bool) -> ModuleType:
@@ -40,6 +44,7 @@ def test_no_usable_driver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) 
         dbmod.sqlite_driver(_fake_stdlib(can_load=False))
 
 
+@pytest.mark.sqlite_only
 async def test_pragmas_and_vec_extension(tmp_path: Path) -> None:
     async with open_store(tmp_path / "t.db") as store:
         assert await store.db.fetchone("PRAGMA journal_mode") == ("wal",)
@@ -50,6 +55,7 @@ async def test_pragmas_and_vec_extension(tmp_path: Path) -> None:
         assert version is not None and str(version[0]).startswith("v")
 
 
+@pytest.mark.sqlite_only
 async def test_awkward_file_names_are_fine(tmp_path: Path) -> None:
     path = tmp_path / "my games #1 ?100%.db"
     async with open_store(path) as store:
@@ -59,24 +65,23 @@ async def test_awkward_file_names_are_fine(tmp_path: Path) -> None:
     assert path.exists()
 
 
-async def test_a_failed_transaction_leaves_the_connection_usable(tmp_path: Path) -> None:
-    async with open_store(tmp_path / "t.db") as store:
-        with pytest.raises(RuntimeError):
-            async with store.db.transaction() as tx:
-                await tx.execute("INSERT INTO guild_settings VALUES ('g', '{}', 'now')")
-                raise RuntimeError("boom")
-        assert await store.guild_settings("g") is None  # rolled back
-        await store.set_guild_settings("g", {"ok": True})
-        assert await store.guild_settings("g") == {"ok": True}
+async def test_a_failed_transaction_leaves_the_connection_usable(store: Store) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.db.transaction() as tx:
+            await tx.execute("INSERT INTO guild_settings VALUES ('g', '{}', 'now')")
+            raise RuntimeError("boom")
+    assert await store.guild_settings("g") is None  # rolled back
+    await store.set_guild_settings("g", {"ok": True})
+    assert await store.guild_settings("g") == {"ok": True}
 
 
-async def test_foreign_keys_are_enforced(tmp_path: Path) -> None:
-    async with open_store(tmp_path / "t.db") as store:
-        with pytest.raises(store.db.error, match="FOREIGN KEY"):
-            await store.db.execute(
-                "INSERT INTO players (game_id, seat, persona, name) VALUES ('nope', 1, 'a', 'A')")
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(store.db.error, match=r"(?i)FOREIGN KEY"):
+        await store.db.execute(
+            "INSERT INTO players (game_id, seat, persona, name) VALUES ('nope', 1, 'a', 'A')")
 
 
+@pytest.mark.sqlite_only
 async def test_corrupted_file_is_refused_and_left_untouched(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     junk = b"this is not a database, it is a shopping list\n" * 200
@@ -88,6 +93,7 @@ async def test_corrupted_file_is_refused_and_left_untouched(tmp_path: Path) -> N
     assert not (tmp_path / "junk.db-wal").exists()
 
 
+@pytest.mark.sqlite_only
 async def test_damaged_pages_are_reported_at_start(tmp_path: Path) -> None:
     path = tmp_path / "damaged.db"
     async with open_store(path) as store:
@@ -112,12 +118,14 @@ async def _checkpoint(path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.sqlite_only
 async def test_directory_path_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is a directory"):
         async with open_store(tmp_path):
             pass
 
 
+@pytest.mark.sqlite_only
 async def test_uncreatable_directory_is_refused(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -126,6 +134,7 @@ async def test_uncreatable_directory_is_refused(tmp_path: Path) -> None:
             pass
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
                     reason="root can write read-only files")
 async def test_read_only_file_is_refused(tmp_path: Path) -> None:
@@ -140,6 +149,7 @@ async def test_read_only_file_is_refused(tmp_path: Path) -> None:
     assert path.read_bytes() == before
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize(("denied", "message"), [
     ("ro.db", r"ro\.db is not readable and writable"),
     # the file is writable, but SQLite could not create its -wal file beside it
@@ -165,6 +175,7 @@ async def test_unwritable_file_or_directory_is_refused_even_for_root(
     assert path.read_bytes() == before
 
 
+@pytest.mark.sqlite_only
 async def test_another_programs_database_is_refused_and_untouched(tmp_path: Path) -> None:
     path = tmp_path / "other.db"
     conn = dbmod.sqlite_driver().connect(str(path))
@@ -178,11 +189,29 @@ async def test_another_programs_database_is_refused_and_untouched(tmp_path: Path
     assert path.read_bytes() == before
 
 
-async def test_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "future.db"
-    async with open_store(path) as store:
-        await store.db.execute("PRAGMA user_version = 999")
-    with pytest.raises(StoreError, match="newer than this Tribunal"):
-        async with open_store(path):
-            pass
+@pytest.mark.postgres
+async def test_another_programs_postgres_database_is_refused_and_untouched(
+        pg_backend: Backend) -> None:
+    url = str(await pg_backend.target(migrated=False))
+    db = await PgDatabase.open(url)
+    try:
+        await db.execute("CREATE TABLE recipes (name TEXT)")
+        with pytest.raises(StoreError, match="some other program"):
+            async with open_store(url):
+                pass
+        tables = await db.fetchall("SELECT table_name FROM information_schema.tables "
+                                   "WHERE table_schema = current_schema()")
+        assert tables == [("recipes",)]  # no schema_version, no Tribunal table
+        assert await db.fetchone("SELECT count(*) FROM pg_extension WHERE extname = 'vector'"
+                                 ) == (0,)  # pgvector was not even enabled
+    finally:
+        await db.close()
 
+
+async def test_newer_schema_is_refused(backend: Backend) -> None:
+    target = await backend.target()
+    async with open_store(target) as store:
+        await force_schema_version(store.db, 999)
+    with pytest.raises(StoreError, match="newer than this Tribunal"):
+        async with open_store(target):
+            pass

@@ -30,8 +30,8 @@ async def _play(store: Store, game_id: str, seed: int) -> int:
 
 
 @pytest.mark.slow
-async def test_fifty_games_at_once_on_one_store(tmp_path: Path) -> None:
-    async with open_store(tmp_path / "t.db") as store:
+async def test_fifty_games_at_once_on_one_store(store_target: Path | str) -> None:
+    async with open_store(store_target) as store:
         lengths = await asyncio.gather(*(_play(store, f"g{i}", i) for i in range(50)))
         counts = await store.db.fetchall(
             "SELECT game_id, count(*), max(seq) FROM events GROUP BY game_id ORDER BY game_id")
@@ -43,9 +43,11 @@ async def test_fifty_games_at_once_on_one_store(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-async def test_games_on_separate_connections_wait_instead_of_failing(tmp_path: Path) -> None:
-    # Ten connections to one file (like the bot and a CLI at once) contend for the write lock.
-    path = tmp_path / "t.db"
+async def test_games_on_separate_connections_wait_instead_of_failing(
+        store_target: Path | str) -> None:
+    # Ten connections to one store (like the bot and a CLI at once) contend for the write lock
+    # (SQLite), or for the rows they share (PostgreSQL: ten pools, as from ten processes).
+    path = store_target
     async with open_store(path):
         pass
     stores = [await _open(path) for _ in range(10)]
@@ -59,7 +61,7 @@ async def test_games_on_separate_connections_wait_instead_of_failing(tmp_path: P
     assert total == (sum(lengths),)
 
 
-async def _open(path: Path) -> Store:
+async def _open(path: Path | str) -> Store:
     from tribunalbot.store import connect_store
 
     return await connect_store(path)
@@ -90,6 +92,7 @@ def _kill_after(child: subprocess.Popen[str], acks: int) -> int:
     return acknowledged
 
 
+@pytest.mark.sqlite_only  # the file's durability (WAL, synchronous=NORMAL) after a SIGKILL
 @pytest.mark.parametrize("acks", [5, 20])
 async def test_killed_process_loses_at_most_the_event_in_flight(
     tmp_path: Path, acks: int,

@@ -108,9 +108,9 @@ async def test_retrieval_never_crosses_guilds(store: Store) -> None:
     assert {h.guild_id for h in hits} == {"B"} and len(hits) == 4
 
 
-async def test_sharing_across_guilds_is_an_operator_opt_in(tmp_path: Path) -> None:
+async def test_sharing_across_guilds_is_an_operator_opt_in(store_target: Path | str) -> None:
     settings = StorageSettings(share_experience_across_guilds=True, experience_top_k=3)
-    async with open_store(tmp_path / "t.db", settings) as store:
+    async with open_store(store_target, settings) as store:
         await store.save_experience("A", _record(), code=SQL_A)
         await store.save_experience("B", _record(), code=SQL_B)
         await store.save_experience("B", _record(), code=FILE_A)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.engine.game import run_game
 from tribunalbot.history import default_db_path, print_history, print_stats
@@ -25,6 +27,7 @@ def test_default_path_is_in_the_user_data_directory() -> None:
     assert path.name == "tribunal.db" and "tribunalbot" in str(path)
 
 
+@pytest.mark.sqlite_only  # a file that is not there
 async def test_missing_database_is_reported_not_created(tmp_path: Path) -> None:
     out = io.StringIO()
     path = tmp_path / "none.db"
@@ -34,9 +37,9 @@ async def test_missing_database_is_reported_not_created(tmp_path: Path) -> None:
 
 
 async def test_history_lists_games_newest_first_and_hides_running_secrets(
-    tmp_path: Path,
+    store_target: Path | str,
 ) -> None:
-    path = tmp_path / "t.db"
+    path = store_target
     async with open_store(path) as store:
         tm = await _play(store, "game-one", "g", {"u1": 1})
         await store.create_game(make_setup("game-two"), "g")
@@ -51,8 +54,9 @@ async def test_history_lists_games_newest_first_and_hides_running_secrets(
     assert await print_history(path, 1, out) == 1
 
 
-async def test_stats_show_leaderboard_threshold_and_both_juries(tmp_path: Path) -> None:
-    path = tmp_path / "t.db"
+async def test_stats_show_leaderboard_threshold_and_both_juries(
+        store_target: Path | str) -> None:
+    path = store_target
     async with open_store(path) as store:
         tm = await _play(store, "s0", "g", {"ann": 1, "bob": 2})
         for i in range(1, 4):  # ann plays 4 games, always right; bob only 1

@@ -1,15 +1,18 @@
-"""Numbered migrations: from empty, from every earlier version, and atomic on failure."""
+"""Numbered migrations: from empty, from every earlier version, and atomic on failure, on both
+backends; and sqlite-vec's own table rebuilds (0004, 0005), which only SQLite has."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tribunalbot.store import StoreError, connect_store
+from tests.store.backends import Backend, schema, table_names
+from tribunalbot.store import StoreError, connect_store, open_database
 from tribunalbot.store import migrations as mig
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import POSTGRES, SQLITE, Database
 from tribunalbot.store.embedding import DIMENSIONS
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo
 
@@ -17,25 +20,21 @@ L2_VERSION = 4  # 0004 recreated experience_vectors with distance_metric=L2
 SHARD_VERSION = 5  # 0005 added the shard partition key (experience id % 2)
 
 
-async def _schema(db: Database) -> list[tuple[object, ...]]:
-    return await db.fetchall(
-        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
-
-
-def test_migrations_are_numbered_without_gaps() -> None:
+def test_migrations_are_numbered_without_gaps_and_alike_on_both_backends() -> None:
     found = mig.migrations()
     assert [m.version for m in found] == list(range(1, len(found) + 1))
     assert mig.LATEST == len(found) >= 3
+    assert [m.name for m in mig.migrations(POSTGRES)] == [m.name for m in found]
 
 
-async def test_empty_database_reaches_the_latest_version(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "t.db")
+async def test_empty_database_reaches_the_latest_version(backend: Backend) -> None:
+    db = await open_database(await backend.target(migrated=False))
     try:
         assert await mig.schema_version(db) == 0
         assert await mig.migrate(db) == mig.LATEST
-        names = {r[1] for r in await _schema(db)}
         assert {"games", "players", "events", "llm_calls", "human_votes", "scores",
-                "guild_settings", "webhooks", "experiences", "experience_vectors"} <= names
+                "guild_settings", "webhooks", "experiences", "experience_vectors", "posts",
+                "bot_state", "guild_departures"} <= await table_names(db)
         assert await mig.migrate(db) == mig.LATEST  # idempotent
     finally:
         await db.close()
@@ -43,10 +42,10 @@ async def test_empty_database_reaches_the_latest_version(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("start", range(mig.LATEST))
 async def test_every_earlier_version_upgrades_to_the_same_schema(
-    tmp_path: Path, start: int,
+    backend: Backend, start: int,
 ) -> None:
-    fresh = await Database.open(tmp_path / "fresh.db")
-    old = await Database.open(tmp_path / "old.db")
+    fresh = await open_database(await backend.target(migrated=False))
+    old = await open_database(await backend.target(migrated=False))
     try:
         await mig.migrate(fresh)
         assert await mig.migrate(old, target=start) == start
@@ -55,12 +54,26 @@ async def test_every_earlier_version_upgrades_to_the_same_schema(
                 "INSERT INTO games (id, code, language, seed, settings, created_at) "
                 "VALUES ('kept', 'x = 1', 'python', 1, '{}', '2026-01-01')")
         assert await mig.migrate(old) == mig.LATEST
-        assert await _schema(old) == await _schema(fresh)
+        assert await schema(old) == await schema(fresh)
         if start >= 1:
             assert await old.fetchone("SELECT id FROM games") == ("kept",)
     finally:
         await fresh.close()
         await old.close()
+
+
+@pytest.mark.postgres
+async def test_processes_starting_at_once_migrate_one_after_the_other(
+        pg_backend: Backend) -> None:
+    target = await pg_backend.target(migrated=False)
+    stores = await asyncio.gather(*(connect_store(target) for _ in range(3)))
+    try:
+        assert [await mig.schema_version(s.db) for s in stores] == [mig.LATEST] * 3
+        rows = await stores[0].db.fetchall("SELECT version FROM schema_version ORDER BY 1")
+        assert rows == [(v,) for v in range(1, mig.LATEST + 1)]  # each applied once
+    finally:
+        for store in stores:
+            await store.close()
 
 
 def _old_vectors() -> tuple[np.ndarray, list[str]]:
@@ -100,6 +113,7 @@ async def _cosine_search(db: Database, guild: str, query: np.ndarray
     return [(int(r[0]), float(r[1])) for r in rows]
 
 
+@pytest.mark.sqlite_only  # sqlite-vec's vec0 table rebuilds
 @pytest.mark.parametrize("start", range(3, L2_VERSION))
 async def test_vectors_survive_the_switch_to_l2(tmp_path: Path, start: int) -> None:
     vectors, guilds = _old_vectors()
@@ -143,6 +157,7 @@ async def test_vectors_survive_the_switch_to_l2(tmp_path: Path, start: int) -> N
         await db.close()
 
 
+@pytest.mark.sqlite_only  # sqlite-vec's vec0 table rebuilds
 @pytest.mark.parametrize("start", range(3, SHARD_VERSION))
 async def test_vectors_are_split_into_shards_by_id(tmp_path: Path, start: int) -> None:
     vectors, guilds = _old_vectors()
@@ -169,6 +184,7 @@ async def test_vectors_are_split_into_shards_by_id(tmp_path: Path, start: int) -
         await db.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_failed_switch_to_l2_leaves_the_cosine_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -184,7 +200,7 @@ async def test_a_failed_switch_to_l2_leaves_the_cosine_table(
         broken = mig.Migration(L2_VERSION, real[L2_VERSION - 1].name,
                                real[L2_VERSION - 1].sql + "\nTHIS IS NOT SQL;")
         monkeypatch.setattr(
-            mig, "migrations", lambda: [*real[:L2_VERSION - 1], broken, *real[L2_VERSION:]])
+            mig, "migrations", lambda *_: [*real[:L2_VERSION - 1], broken, *real[L2_VERSION:]])
         with pytest.raises(StoreError, match="0004"):
             await mig.migrate(db)
         assert await mig.schema_version(db) == L2_VERSION - 1
@@ -198,20 +214,20 @@ async def test_a_failed_switch_to_l2_leaves_the_cosine_table(
 
 
 async def test_a_failing_migration_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    backend: Backend, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = mig.migrations()
+    dialect = POSTGRES if backend.postgres else SQLITE
+    real = mig.migrations(dialect)
     broken = mig.Migration(len(real) + 1, "9999_broken.sql",
                            "CREATE TABLE half_done (x INTEGER);\nTHIS IS NOT SQL;")
-    monkeypatch.setattr(mig, "migrations", lambda: [*real, broken])
-    path = tmp_path / "t.db"
+    monkeypatch.setattr(mig, "migrations", lambda *_: [*real, broken])
+    target = await backend.target(migrated=False)
     with pytest.raises(StoreError, match=r"9999_broken\.sql failed"):
-        await connect_store(path)
+        await connect_store(target)
     monkeypatch.undo()
-    store = await connect_store(path)  # the real migrations were committed one by one
+    store = await connect_store(target)  # the real migrations were committed one by one
     try:
         assert await mig.schema_version(store.db) == len(real)
-        assert await store.db.fetchone(
-            "SELECT name FROM sqlite_master WHERE name = 'half_done'") is None
+        assert "half_done" not in await table_names(store.db)
     finally:
         await store.close()

@@ -69,12 +69,12 @@ async def test_a_finished_game_is_fully_projected(store: Store) -> None:
 
 @pytest.mark.parametrize("cut", [0, 1, 4, 11, 16, 22, 23, 35, -3])
 async def test_resume_after_interruption_repeats_no_work_and_ends_the_same(
-    tmp_path: Path, cut: int,
+    store_target: Path | str, cut: int,
 ) -> None:
     reference, reference_calls = await _reference()
     cut = cut % len(reference.events)
     setup = make_setup()
-    path = tmp_path / "t.db"
+    path = store_target
     async with open_store(path) as store:
         await store.create_game(setup, "guild")
         with pytest.raises(Interrupted):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from tests.store.backends import columns_by_table
 from tests.store.store_helpers import CODE, FixedClock, VotingTable, make_setup, scripted_llm
 from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.engine.game import run_game
@@ -103,14 +104,9 @@ async def test_purging_a_server_deletes_all_of_it_and_nothing_else(store: Store)
 
 async def test_every_table_with_a_server_column_is_purged_or_kept_for_a_reason(
         store: Store) -> None:
-    tables = await store.db.fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'"
-        " AND name NOT LIKE 'experience_vectors_%' AND name NOT LIKE 'sqlite_%'")
-    with_guild = set()
-    for (table,) in tables:
-        columns = await store.db.fetchall(f"PRAGMA table_info({table})")
-        if any(c[1] == "guild_id" for c in columns):
-            with_guild.add(table)
+    tables = await columns_by_table(store.db)
+    assert {"games", "scores", "experiences"} <= set(tables)  # the listing sees the tables
+    with_guild = {table for table, columns in tables.items() if "guild_id" in columns}
     assert with_guild - set(PURGED_BY_GUILD) - set(KEPT_BY_GUILD) == set()
 
 

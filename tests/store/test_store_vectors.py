@@ -1,4 +1,5 @@
-"""Exact k-NN through the vec0 table (L2 on unit vectors) against a NumPy cosine brute force."""
+"""Exact k-NN through the vec0 table or pgvector (L2 on unit vectors) against a NumPy cosine brute
+force, and against each other."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.store.backends import PgCluster
+from tribunalbot.config import StorageSettings
 from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.store import Store, open_store
-from tribunalbot.store.embedding import DIMENSIONS
+from tribunalbot.store.embedding import DIMENSIONS, embed
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, unit_blob
 
 RECORD = ExperienceRecord(code_pattern="vectors", language="python")
@@ -124,25 +127,73 @@ async def test_equal_distances_go_to_the_lower_id_across_shards(store: Store) ->
     assert [h[0] for h in hits[:9]] == twins and hits[9][1] > hits[8][1]
 
 
-async def test_vectors_go_to_the_shard_of_their_id(store: Store) -> None:
-    ids = await _fill(store.experiences, "g", random_vectors(np.random.default_rng(9), 11))
-    rows = await store.db.fetchall("SELECT rowid, shard FROM experience_vectors")
+@pytest.mark.sqlite_only  # sqlite-vec's shard partitions; PostgreSQL has one exact scan
+async def test_vectors_go_to_the_shard_of_their_id(tmp_path: Path) -> None:
+    async with open_store(tmp_path / "t.db") as store:
+        ids = await _fill(store.experiences, "g", random_vectors(np.random.default_rng(9), 11))
+        rows = await store.db.fetchall("SELECT rowid, shard FROM experience_vectors")
     assert sorted((int(r[0]), int(r[1])) for r in rows) == [(int(i), int(i) % SHARDS)
                                                              for i in ids]
 
 
-async def test_search_readers_are_read_only_and_see_every_commit(tmp_path: Path) -> None:
+async def test_parallel_reads_are_read_only_and_see_every_commit(store: Store) -> None:
+    with pytest.raises(store.db.error, match=r"readonly|read-only|query_only"):
+        await store.db.read_parallel([("DELETE FROM experiences", ())])
+    v = random_vectors(np.random.default_rng(2), 1)[0]
+    for n in range(1, 5):  # each search right after a commit finds the new vector
+        ids = await _fill(store.experiences, "g", v[None, :] * n)
+        hits = await store.experiences.nearest("g", v.tobytes(), n)
+        assert ids[0] in [h[0] for h in hits] and len(hits) == n
+
+
+@pytest.mark.sqlite_only  # SQLite's own read-only connections, one per shard
+async def test_search_readers_are_one_per_shard_and_closed_with_the_store(
+        tmp_path: Path) -> None:
     async with open_store(tmp_path / "t.db") as store:
-        with pytest.raises(store.db.error, match=r"readonly|read-only|query_only"):
-            await store.db.read_parallel([("DELETE FROM experiences", ())])
-        v = random_vectors(np.random.default_rng(2), 1)[0]
-        for n in range(1, 5):  # each search right after a commit finds the new vector
-            ids = await _fill(store.experiences, "g", v[None, :] * n)
-            hits = await store.experiences.nearest("g", v.tobytes(), n)
-            assert ids[0] in [h[0] for h in hits] and len(hits) == n
+        await store.experiences.nearest("g", random_vectors(np.random.default_rng(2), 1)[0], 1)
         readers = list(store.db._readers)
         assert len(readers) == SHARDS
     assert store.db._readers == []
     for reader in readers:  # closed with the store
         with pytest.raises(ValueError, match=r"closed|no active connection"):
             await reader.execute("SELECT 1")
+
+
+def _corpus(rng: np.random.Generator) -> tuple[list[tuple[str, np.ndarray]], np.ndarray]:
+    """Experiences in three guilds, the embeddings of real code among random directions,
+    duplicates (equal distances) included; and the queries."""
+    codes = [f"def handler_{i}(request):\n    return db.fetch(request.args['id{i % 7}'])\n"
+             for i in range(40)]
+    embedded = [np.array(embed(c, "python"), np.float32) for c in codes]
+    vectors = [*embedded, *random_vectors(rng, 360), *([embedded[3]] * 6)]
+    guilds = ["a", "b", "c"]
+    items = [(guilds[i % 3], v) for i, v in enumerate(vectors)]
+    queries = np.vstack([*(embedded[i] for i in (0, 3, 9)), random_vectors(rng, 12)])
+    return items, queries
+
+
+@pytest.mark.postgres
+async def test_postgres_finds_the_same_top_5_as_sqlite_vec(
+        tmp_path: Path, pg_cluster: PgCluster) -> None:
+    items, queries = _corpus(np.random.default_rng(17))
+    url = await pg_cluster.create()
+    try:
+        answers = []
+        for target in (tmp_path / "t.db", url):
+            for share in (False, True):
+                settings = StorageSettings(share_experience_across_guilds=share)
+                async with open_store(target, settings) as store:
+                    if not share:
+                        for guild, vector in items:
+                            await _fill(store.experiences, guild, vector[None, :])
+                    answers.append([await store.experiences.nearest(g, q.tobytes(), 5)
+                                    for g in ("a", "b", "c") for q in queries])
+        sqlite_guild, sqlite_shared, pg_guild, pg_shared = answers
+        for mine, theirs in ((pg_guild, sqlite_guild), (pg_shared, sqlite_shared)):
+            assert [[h[0] for h in hits] for hits in mine] == [
+                [h[0] for h in hits] for hits in theirs]
+            assert np.allclose([h[1] for hits in mine for h in hits],
+                               [h[1] for hits in theirs for h in hits], rtol=0, atol=2e-6)
+        assert any(len({h[1] for h in hits}) < 5 for hits in sqlite_guild)  # ties were met
+    finally:
+        await pg_cluster.drop(url)

@@ -3,11 +3,9 @@ kept by migration 0007 as the fallback, each forgotten alone when Discord says i
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tribunalbot.store import Store, Webhook, connect_store
+from tests.store.backends import Backend
+from tribunalbot.store import Store, Webhook, connect_store, open_database
 from tribunalbot.store import migrations as mig
-from tribunalbot.store.db import Database
 from tribunalbot.store.ops import SHARED
 
 PERSONA_VERSION = 7  # 0007 keyed webhooks by (channel, persona)
@@ -50,9 +48,9 @@ async def test_a_recreated_webhook_replaces_and_a_deleted_one_goes_alone(store: 
 
 
 async def test_the_shared_webhook_of_an_older_database_survives_as_the_fallback(
-        tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    db = await Database.open(path)
+        backend: Backend) -> None:
+    path = await backend.target(migrated=False)
+    db = await open_database(path)
     try:
         await mig.migrate(db, target=PERSONA_VERSION - 1)
         await db.execute("INSERT INTO webhooks (channel_id, guild_id, webhook_id, token, "

@@ -1,12 +1,14 @@
-"""Persistence: aiosqlite + sqlite-vec. The only place in the project that speaks SQL.
+"""Persistence: aiosqlite + sqlite-vec, or PostgreSQL + pgvector (asyncpg), behind one API.
+The only place in the project that speaks SQL.
 
-    async with open_store(path) as store:
+    async with open_store(path_or_url) as store:
         await store.create_game(setup, guild=..., channel=..., starter=...)
         result = await run_game(setup, llm, table, sinks=[store.game_sink(setup.game_id)])
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -17,13 +19,14 @@ from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
 from tribunalbot.store.balance import BalanceRepo
-from tribunalbot.store.db import Database, StoreError
+from tribunalbot.store.db import Database, Db, StoreError
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
 from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
 from tribunalbot.store.leases import LeaseRepo
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
 from tribunalbot.store.outbox import OutboxRepo, Shown
+from tribunalbot.store.postgres import PgDatabase, is_postgres_url, redact
 from tribunalbot.store.votes import (
     CatchRates,
     GameSummary,
@@ -46,15 +49,56 @@ __all__ = [
     "VoteRejected",
     "Webhook",
     "connect_store",
+    "describe_target",
+    "open_database",
     "open_store",
+    "store_exists",
+    "store_target",
 ]
+
+Target = Path | str  # a SQLite file, `sqlite:///PATH`, or `postgresql://...`
+SQLITE_URL = "sqlite:///"
+
+
+def store_target(target: Target) -> Path | str:
+    """A SQLite file's path, or a PostgreSQL URL as given."""
+    if is_postgres_url(target):
+        return str(target)
+    text = str(target)
+    if text.lower().startswith(SQLITE_URL):
+        # sqlite:///tribunal.db is relative, sqlite:////var/lib/tribunal.db absolute
+        return Path(text[len(SQLITE_URL):])
+    if "://" in text:
+        raise StoreError(f"unknown storage URL scheme in {redact(text)}: use sqlite:///PATH "
+                         "or postgresql://USER@HOST/DATABASE")
+    return Path(target)
+
+
+async def store_exists(target: Target) -> bool:
+    """Whether there is a store to read at `target` (commands that only read must not create
+    a SQLite file). A PostgreSQL database is assumed there: connecting says if it is not."""
+    where = store_target(target)
+    return isinstance(where, str) or await asyncio.to_thread(where.exists)
+
+
+def describe_target(target: Target) -> str:
+    """The target fit for a message: a path, or the URL without its password."""
+    return redact(str(target))
+
+
+async def open_database(target: Target) -> Db:
+    """The backend for `target`, connected but not migrated."""
+    where = store_target(target)
+    if isinstance(where, str):
+        return await PgDatabase.open(where)
+    return await Database.open(where)
 
 
 class Store:
     """Facade over the repositories; `store.games`, `.votes`, `.ops`, `.experiences` give the
     full surface, the methods here are the common paths."""
 
-    def __init__(self, db: Database, *, share_experience_across_guilds: bool = False,
+    def __init__(self, db: Db, *, share_experience_across_guilds: bool = False,
                  experience_top_k: int = 5) -> None:
         self.db = db
         self.games = GameRepo(db)
@@ -67,7 +111,8 @@ class Store:
         self.top_k = experience_top_k
 
     @property
-    def path(self) -> Path:
+    def path(self) -> Path | str:
+        """The SQLite file, or the PostgreSQL URL without its password."""
         return self.db.path
 
     # ---- games ---------------------------------------------------------------------------
@@ -132,13 +177,17 @@ class Store:
         await self.db.close()
 
 
-async def connect_store(path: Path | str, *, share_experience_across_guilds: bool = False,
+async def connect_store(path: Target, *, share_experience_across_guilds: bool = False,
                         experience_top_k: int = 5) -> Store:
-    """Open (creating if needed) and migrate the database; raises `StoreError` with a reason."""
-    db = await Database.open(Path(path))
+    """Open (creating a SQLite file if needed) and migrate the database at `path`: a file,
+    `sqlite:///PATH` or `postgresql://...`; raises `StoreError` with a reason."""
+    db = await open_database(path)
     try:
         await migrate(db)
-        await db.open_readers(SHARDS)  # one per shard: a search reads them all at once
+        if isinstance(db, Database):
+            await db.open_readers(SHARDS)  # one per shard: a search reads them all at once
+        elif isinstance(db, PgDatabase):
+            await db.refresh_types()  # the vector codec, now that pgvector is enabled
     except BaseException:
         await db.close()
         raise
@@ -147,7 +196,7 @@ async def connect_store(path: Path | str, *, share_experience_across_guilds: boo
 
 
 @asynccontextmanager
-async def open_store(path: Path | str, settings: StorageSettings | None = None,
+async def open_store(path: Target, settings: StorageSettings | None = None,
                      ) -> AsyncIterator[Store]:
     settings = settings or StorageSettings()
     store = await connect_store(

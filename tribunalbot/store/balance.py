@@ -6,7 +6,7 @@ from __future__ import annotations
 from tribunalbot.config import BalanceSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean, Outcome, compute_lean
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import Db
 from tribunalbot.store.games import decode_event
 
 # The last finished games of a guild in which at least one human voted, newest first; per
@@ -34,7 +34,7 @@ FROM recent r ORDER BY r.finished_at DESC, r.id DESC
 
 
 class BalanceRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def outcomes(self, guild: str, limit: int) -> list[Outcome]:

@@ -5,6 +5,10 @@ needs; `pysqlite3` (the `pysqlite3-binary` wheel) bundles a SQLite that has it. 
 every call on one worker thread per connection; `aiosqlite.Connection` takes the function that
 opens the underlying connection, so the chosen driver is passed in there and the extension is
 loaded on that same thread.
+
+`Db` and `Transaction` are the surface every repository uses; `Database` is the SQLite one and
+`postgres.PgDatabase` the PostgreSQL one. A repository branches on `db.dialect` only where the
+two SQL dialects cannot share a statement.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ import importlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import aiosqlite
 
@@ -37,8 +41,43 @@ INSTALL_HINT = (
 )
 
 
+SQLITE = "sqlite"
+POSTGRES = "postgresql"
+
+
 class StoreError(Exception):
     """The database cannot be used; the message says why and what to do."""
+
+
+class Transaction(Protocol):
+    """The statements of one open transaction (`Db.transaction()`)."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int: ...
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+
+
+class Db(Protocol):
+    """What the repositories need of a database, whichever backend serves it. SQL uses `?`
+    (or `?1`) placeholders and comes back as tuples of plain values on both."""
+
+    error: type[Exception]
+
+    @property
+    def dialect(self) -> str: ...  # SQLITE or POSTGRES
+    @property
+    def path(self) -> Path | str: ...  # where it is, fit for a message (never a password)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+    async def execute(self, sql: str, params: Params = ()) -> int: ...
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+    async def read_parallel(self, queries: Sequence[tuple[str, Params]]) -> list[list[Row]]:
+        ...
+    async def script(self, sql: str) -> None: ...
+    async def checkpoint(self) -> None: ...
+    async def close(self) -> None: ...
 
 
 def sqlite_driver(standard: ModuleType = sqlite3) -> ModuleType:
@@ -111,6 +150,8 @@ class Database:
     """One aiosqlite connection. Every statement runs under a lock, so the transactions of
     concurrent games never interleave on the shared connection; writers take SQLite's write
     lock up front (BEGIN IMMEDIATE) so another process makes them wait, not fail."""
+
+    dialect = SQLITE
 
     def __init__(self, conn: aiosqlite.Connection, driver: ModuleType, path: Path,
                  extension: str) -> None:
@@ -237,11 +278,11 @@ class Database:
             return await tx.execute(sql, params)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         async with self._lock:
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
-                yield Transaction(self._conn)
+                yield SqliteTransaction(self._conn)
                 await self._conn.execute("COMMIT")
             except BaseException:
                 # Also after a failed COMMIT, and after a cancellation that interrupted the
@@ -269,7 +310,7 @@ class Database:
                 raise
 
 
-class Transaction:
+class SqliteTransaction:
     """The statements of one open transaction; only valid inside `Database.transaction()`."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:

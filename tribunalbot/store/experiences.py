@@ -7,21 +7,27 @@ all-zero vector (code without a single feature) has no direction, so it is neith
 searched with. Distances are reported as cosine distances.
 
 Each guild's vectors are split into SHARDS partitions by experience id (migration 0005). A search
-asks every shard for its own top k, each on its own read connection at the same time, and keeps
-the k nearest of their union: exactly the top k of the whole guild, ties going to the lower id.
+asks every shard for its nearest candidates, each on its own read connection at the same time,
+and keeps the k nearest of their union: exactly the top k of the whole guild.
+
+On PostgreSQL the vectors are a pgvector `vector(128)` column next to the guild, searched with
+the same L2 operator (`<->`) in one exact scan of the guild's rows. An HNSW index would answer
+faster but approximately; bench/vectors.py measures both, and the exact scan was kept.
+
+Either way the candidates are ranked in `ranking` by their exact distance, ties to the lower id,
+so both backends return the same top k, in the same order, with the same distances.
 """
 
 from __future__ import annotations
 
 import array
-import heapq
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tribunalbot.engine.experience import ExperienceRecord
-from tribunalbot.store.db import Database, Row
+from tribunalbot.store import ranking
+from tribunalbot.store.db import POSTGRES, Db
 from tribunalbot.store.embedding import DIMENSIONS, embed_async, to_blob
 from tribunalbot.store.games import now_iso
 
@@ -30,6 +36,8 @@ SHARDS = 2
 
 # The largest k sqlite-vec accepts in one query.
 _MAX_K = 4096
+# Candidates asked of each index beyond k: room for near-ties at the cut before asking again.
+_MARGIN = 3
 
 # float32 normalization leaves |v| within ~1e-7 of 1; a vector further off is normalized.
 _UNIT_TOLERANCE = 1e-5
@@ -56,26 +64,8 @@ def unit_blob(vector: list[float] | bytes) -> bytes | None:
     return to_blob([v / norm for v in values])
 
 
-def cosine_distance(l2: float) -> float:
-    """The cosine distance of two unit vectors from their L2 distance: 1 - a.b = |a - b|^2 / 2."""
-    return l2 * l2 / 2.0
-
-
 def shard_of(experience_id: int) -> int:
     return experience_id % SHARDS
-
-
-def _cut_inside_a_tie(per_shard: list[list[Row]], hits: list[Row], limit: int) -> bool:
-    """Whether a shard's first `limit` rows may have left out a row as near as the k-th hit.
-
-    Equal vectors (the same code played twice) are equally near; sqlite-vec keeps an arbitrary
-    one of them at its cut, while the answer must be the lowest ids, as a stable sort of all the
-    guild's distances would give. That is only in doubt when a shard returned all `limit` rows
-    it was asked for and its last one is exactly as near as the k-th hit."""
-    if not hits:
-        return False
-    kth = float(hits[-1][1])
-    return any(len(rows) == limit and float(rows[-1][1]) == kth for rows in per_shard)
 
 
 @dataclass(frozen=True)
@@ -94,7 +84,7 @@ def embedding_text(record: ExperienceRecord, code: str | None) -> str:
 
 
 class ExperienceRepo:
-    def __init__(self, db: Database, *, share_across_guilds: bool = False) -> None:
+    def __init__(self, db: Db, *, share_across_guilds: bool = False) -> None:
         self._db = db
         self._share = share_across_guilds
 
@@ -115,8 +105,12 @@ class ExperienceRepo:
         transaction; returns their ids in order. Embeddings are normalized if needed; a
         record whose embedding is all zeros is stored without a vector (never retrieved)."""
         blobs = [unit_blob(blob) for _, blob in items]
+        postgres = self._db.dialect == POSTGRES
         async with self._db.transaction() as tx:
-            # The write lock is held, so nobody else can take the ids handed out here.
+            # The write lock is held, so nobody else can take the ids handed out here. On
+            # PostgreSQL this lock does that: other writers of experiences wait, readers not.
+            if postgres:
+                await tx.execute("LOCK TABLE experiences IN SHARE ROW EXCLUSIVE MODE")
             top = await tx.fetchone("SELECT coalesce(max(id), 0) FROM experiences")
             first = int(top[0]) + 1 if top else 1
             ids = list(range(first, first + len(items)))
@@ -126,11 +120,15 @@ class ExperienceRepo:
                 "VALUES (?,?,?,?,?,?)",
                 [(i, guild, game_id, record.language, record.model_dump_json(), created)
                  for i, (record, _) in zip(ids, items, strict=True)])
-            await tx.executemany(
-                "INSERT INTO experience_vectors (rowid, guild_id, shard, embedding) "
-                "VALUES (?,?,?,?)",
-                [(i, guild, shard_of(i), blob) for i, blob in zip(ids, blobs, strict=True)
-                 if blob is not None])
+            stored = [(i, blob) for i, blob in zip(ids, blobs, strict=True) if blob is not None]
+            if postgres:
+                await tx.executemany(
+                    "INSERT INTO experience_vectors (id, guild_id, embedding) VALUES (?,?,?)",
+                    [(i, guild, blob) for i, blob in stored])
+            else:
+                await tx.executemany(
+                    "INSERT INTO experience_vectors (rowid, guild_id, shard, embedding) "
+                    "VALUES (?,?,?,?)", [(i, guild, shard_of(i), blob) for i, blob in stored])
         return ids
 
     async def similar(
@@ -154,22 +152,37 @@ class ExperienceRepo:
         blob = unit_blob(vector)
         if blob is None or k <= 0:
             return []
-        where = "embedding MATCH ? AND k = ? AND shard = ?"
-        scope: tuple[str, ...] = () if self._share else (guild,)
-        if not self._share:  # the partition key filters inside the index: nothing can leak
-            where += " AND guild_id = ?"
-        sql = f"SELECT rowid, distance FROM experience_vectors WHERE {where} ORDER BY distance"
-        limit = k
+        limit = k + _MARGIN
         while True:
-            per_shard = await self._db.read_parallel(
-                [(sql, (blob, limit, shard, *scope)) for shard in range(SHARDS)])
-            # Every shard's distances come from the same computation: they compare exactly.
-            hits = heapq.nsmallest(k, itertools.chain.from_iterable(per_shard),
-                                   key=lambda h: (float(h[1]), int(h[0])))
-            if limit >= _MAX_K or not _cut_inside_a_tie(per_shard, hits, limit):
+            sources = await self._candidates(guild, blob, limit)
+            hits = ranking.rank(sources, blob, k)
+            if limit >= _MAX_K or ranking.complete(sources, hits, limit):
                 break
             limit = min(limit * 4, _MAX_K)
-        return [(int(h[0]), cosine_distance(float(h[1]))) for h in hits]
+        return [(exp_id, squared / 2.0) for exp_id, squared in hits]
+
+    async def _candidates(self, guild: str, blob: bytes, limit: int
+                          ) -> list[list[ranking.Candidate]]:
+        """Each index's `limit` nearest (id, L2 distance, vector), by its own arithmetic.
+
+        Only `guild`'s own experiences are searched unless the operator enabled sharing: the
+        partition key (SQLite) or the guild filter (PostgreSQL) decides which rows are even
+        measured; nothing of another guild is filtered out afterwards."""
+        scope: tuple[str, ...] = () if self._share else (guild,)
+        if self._db.dialect == POSTGRES:
+            where = "" if self._share else "WHERE guild_id = ? "
+            rows = await self._db.fetchall(
+                "SELECT id, embedding <-> ? AS distance, embedding FROM experience_vectors "
+                f"{where}ORDER BY distance LIMIT ?", (blob, *scope, limit))
+            return [[(int(r[0]), float(r[1]), bytes(r[2])) for r in rows]]
+        where = "embedding MATCH ? AND k = ? AND shard = ?"
+        if not self._share:
+            where += " AND guild_id = ?"
+        sql = ("SELECT rowid, distance, embedding FROM experience_vectors "
+               f"WHERE {where} ORDER BY distance")
+        per_shard = await self._db.read_parallel(
+            [(sql, (blob, limit, shard, *scope)) for shard in range(SHARDS)])
+        return [[(int(r[0]), float(r[1]), bytes(r[2])) for r in rows] for rows in per_shard]
 
     async def _records(self, hits: list[tuple[int, float]]) -> list[Retrieved]:
         if not hits:

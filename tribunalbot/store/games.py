@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import DistillSetup
-from tribunalbot.store.db import Database, StoreError, Transaction
+from tribunalbot.store.db import POSTGRES, Db, StoreError, Transaction
 
 if TYPE_CHECKING:
     from tribunalbot.engine.game import GameSetup
@@ -99,7 +99,7 @@ def decode_event(public: str | None, private: str | None) -> ev.Record:
 
 
 class GameRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def create(
@@ -116,7 +116,7 @@ class GameRepo:
                  setup.context_shared, setup.context_jurors, now_iso()),
             )
         except self._db.error as exc:
-            if "UNIQUE" in str(exc):
+            if "unique" in str(exc).lower():  # SQLite: UNIQUE constraint; PostgreSQL: unique
                 raise StoreError(f"game {setup.game_id} already exists") from None
             raise
 
@@ -175,6 +175,7 @@ class GameRepo:
         public, private = encode_event(record)
         kind = str(getattr(record, "kind", type(record).__name__))
         async with self._db.transaction() as tx:
+            await lock_game(self._db, tx, game_id)
             exists = await tx.fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
             if exists is None:
                 raise StoreError(f"cannot record an event for unknown game {game_id}")
@@ -187,6 +188,15 @@ class GameRepo:
                 await _check_same(tx, game_id, seq, public, private)
                 return  # a replay of an event already written: nothing to project again
             await project(tx, game_id, str(exists[0]), record)
+
+
+async def lock_game(db: Db, tx: Transaction, game_id: str) -> None:
+    """Hold the game's row until `tx` ends, so its events and votes are written one after the
+    other, as SQLite's single writer (BEGIN IMMEDIATE) already makes them. On PostgreSQL the
+    lock is its own statement: a statement that had to wait for it still reads from the
+    snapshot it started with, so the reads that depend on the lock must come after it."""
+    if db.dialect == POSTGRES:
+        await tx.fetchone("SELECT 1 FROM games WHERE id = ? FOR UPDATE", (game_id,))
 
 
 async def _check_same(
@@ -249,7 +259,7 @@ async def _troublemaker(tx: Transaction, game_id: str, seat: int, strategy: str)
         (seat, strategy, game_id),
     )
     await tx.execute(
-        "UPDATE players SET is_troublemaker = (seat = ?), "
+        "UPDATE players SET is_troublemaker = CASE WHEN seat = ? THEN 1 ELSE 0 END, "
         "strategy = CASE WHEN seat = ? THEN ? END WHERE game_id = ?",
         (seat, seat, strategy, game_id),
     )

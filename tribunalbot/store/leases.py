@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import Db
 from tribunalbot.store.games import iso
 
 
@@ -19,7 +19,7 @@ class Lease:
 
 
 class LeaseRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def acquire(self, game_id: str, owner: str, until: datetime, now: datetime, *,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tribunalbot.llm.usage import Tokens
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import Db
 from tribunalbot.store.games import now_iso
 
 
@@ -54,7 +54,8 @@ class Spend:
 
 
 _SPEND_COLUMNS = (
-    "c.provider, c.model, count(*), coalesce(sum(c.outcome != 'ok'), 0), "
+    "c.provider, c.model, count(*), "
+    "coalesce(sum(CASE WHEN c.outcome != 'ok' THEN 1 ELSE 0 END), 0), "
     "coalesce(sum(c.input_tokens), 0), coalesce(sum(c.cached_tokens), 0), "
     "coalesce(sum(c.output_tokens), 0)")
 
@@ -69,7 +70,7 @@ class Webhook:
 
 
 class OpsRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def record_call(self, call: CallLike) -> None:
@@ -84,7 +85,8 @@ class OpsRepo:
     async def usage(self, game_id: str | None = None) -> UsageTotals:
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
         row = await self._db.fetchone(
-            "SELECT count(*), coalesce(sum(outcome != 'ok'), 0), coalesce(sum(input_tokens), 0), "
+            "SELECT count(*), coalesce(sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), 0), "
+            "coalesce(sum(input_tokens), 0), "
             "coalesce(sum(cached_tokens), 0), coalesce(sum(output_tokens), 0), "
             f"coalesce(sum(latency_ms), 0) FROM llm_calls {where}",
             params,

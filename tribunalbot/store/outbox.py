@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tribunalbot.engine import events as ev
-from tribunalbot.store.db import Database
+from tribunalbot.store.db import Db
 from tribunalbot.store.games import now_iso
 
 _MESSAGE_COLUMNS = {"status": "status_message_id", "ballot": "ballot_message_id"}
@@ -37,7 +37,7 @@ class Shown:
 
 
 class OutboxRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def shown(self, game_id: str) -> Shown:

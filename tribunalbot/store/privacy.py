@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from tribunalbot.store.db import Database, Transaction
+from tribunalbot.store.db import POSTGRES, Db, Transaction
 from tribunalbot.store.games import iso, now_iso
 
 FORGOTTEN = "(forgotten)"  # stands for a forgotten member's id and name in game logs
@@ -55,7 +55,7 @@ class Purged:
 
 
 class PrivacyRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     # ---- one member ------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class PrivacyRepo:
             games = await tx.execute(
                 f"UPDATE games SET starter_id = '', starter_name = '' WHERE starter_id = ? "
                 f"AND {_OVER}", (user_id,))
-            logs = await _scrub_logs(tx, user_id)
+            logs = await _scrub_logs(tx, user_id, self._db.dialect)
         return Forgotten(votes, scores, games, code, logs, int(running[0]) if running else 0)
 
     # ---- whole servers ---------------------------------------------------------------------
@@ -127,7 +127,7 @@ class PrivacyRepo:
 class BotStateRepo:
     """Small named values the bot keeps about itself between starts."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def get(self, key: str) -> str | None:
@@ -141,12 +141,13 @@ class BotStateRepo:
             "updated_at = excluded.updated_at", (key, value, now_iso()))
 
 
-async def _scrub_logs(tx: Transaction, user_id: str) -> int:
+async def _scrub_logs(tx: Transaction, user_id: str, dialect: str) -> int:
     """Replace a member's id and name in the ballots and reveals that list them."""
     needle = '"user_id":' + json.dumps(user_id)  # payloads are stored compact
+    find = "strpos" if dialect == POSTGRES else "instr"  # the same function, by two names
     rows = await tx.fetchall(
         "SELECT game_id, seq, public_payload FROM events WHERE kind IN ('ballot_closed', "
-        "'revealed') AND instr(public_payload, ?) > 0",
+        f"'revealed') AND {find}(public_payload, ?) > 0",
         (needle,),
     )
     for game_id, seq, payload in rows:

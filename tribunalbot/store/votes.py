@@ -8,8 +8,8 @@ from typing import Literal
 
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.leaderboard import Board
-from tribunalbot.store.db import Database, StoreError, Transaction
-from tribunalbot.store.games import iso
+from tribunalbot.store.db import Db, StoreError, Transaction
+from tribunalbot.store.games import iso, lock_game
 from tribunalbot.store.privacy import PrivacyRepo
 
 
@@ -63,7 +63,7 @@ class VoteRejected(StoreError):
 
 
 class VoteRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Db) -> None:
         self._db = db
 
     async def cast(
@@ -74,6 +74,7 @@ class VoteRepo:
         Clicking the same seat again keeps the original time, so a repeated click never costs
         the early-commitment bonus."""
         async with self._db.transaction() as tx:
+            await lock_game(self._db, tx, game_id)  # a ballot closing meanwhile waits, or won
             await _check_ballot(tx, game_id, seat)
             changed = await tx.execute(
                 "INSERT INTO human_votes (game_id, user_id, user_name, seat, first_at, "
@@ -208,6 +209,8 @@ class VoteRepo:
 
 
 async def _check_ballot(tx: Transaction, game_id: str, seat: int) -> None:
+    """Refuse a vote that cannot count (under the game's lock: a ballot closing at the same
+    moment comes wholly before or after it)."""
     row = await tx.fetchone(
         "SELECT status, EXISTS (SELECT 1 FROM events WHERE game_id = ?1 AND kind = "
         "'ballot_closed'), (SELECT count(*) FROM players WHERE game_id = ?1), "
