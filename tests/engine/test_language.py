@@ -138,6 +138,7 @@ def test_a_german_game_is_played_in_german_and_keeps_the_secret() -> None:
     assert_one_shared_prefix(game.llm, "LANGUAGE: write all your text in Deutsch")
     revealed = game.shown[-1]
     assert [e.claim for e in revealed.ledger] == ["Zeile 2 ist sicher genug"]
+    assert any(v.startswith("- Zeile 2 baut") for v in revealed.verdict)  # "Zeile 2" is a line
     assert not any("Zeile 2 ist sicher genug" in v for v in revealed.verdict)  # struck out
 
 
@@ -160,6 +161,8 @@ def test_a_japanese_game_is_played_in_japanese_within_the_budget() -> None:
     assert "cut from" in private.notes
     # every review's share of the budget: about two characters a word, whole sentences
     assert all(len(s.text) <= 2 * budget + 40 for s in statements.values())
+    revealed = game.shown[-1]
+    assert isinstance(revealed, ev.Revealed) and any("2行目" in v for v in revealed.verdict)
 
 
 def test_replies_in_another_language_get_room_for_their_tokens() -> None:
