@@ -187,9 +187,15 @@ async def test_the_reviewers_language_is_set_refused_and_reset(arena: Arena) -> 
         refused = await setting(twin, mod, "language", bad)
         assert problem in refused and "language's name" in refused and bad not in refused
     assert await overrides(arena) == {"language": "日本語"}
-    (announced,) = await answered(twin, await twin.slash(alice, "review", code=CODE))
+    started = await twin.slash(alice, "review", code=CODE)
+    (announced,) = await answered(twin, started)
     fields = {f["name"]: f["value"] for f in announced.embeds[0].get("fields", [])}
     assert "English only" in fields["Language"] and "日本語" in fields["Language"]
+    # The reviews are posted (the ballot follows them), so no analysis is left running on a
+    # worker thread when the test ends: CPython 3.11 fails concurrent ast.parse calls.
+    await twin.wait_for_message(started.original_message_id or 0, lambda m: any(
+        c["custom_id"].startswith("tribunal:vote:") for row in m.components
+        for c in row["components"]), timeout=20)
     offered = [c.value for c in await value_choices(_asking(arena, bot, "language"), "")]
     assert offered[0] == "English" and "Japanese" in offered and offered[-1] == "default"
     typed = [c.value for c in await value_choices(_asking(arena, bot, "language"), "Deutsch")]
