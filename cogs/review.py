@@ -224,6 +224,9 @@ class Review(commands.Cog):
         if submission.omitted:  # the players are told what the reviewers are told
             embed.add_field(name="Left out: too large for one game",
                             value=clip(", ".join(submission.omitted), 1024), inline=False)
+        notice = await self.bot.services.language_notice(interaction.guild_id)
+        if notice is not None:  # the offline reviewer does not pretend to write the language
+            embed.add_field(name="Language", value=clip(notice, 1024), inline=False)
         if interaction.response.is_done():  # deferred while a file was downloaded
             message = await interaction.edit_original_response(embed=embed)
         else:

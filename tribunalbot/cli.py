@@ -80,6 +80,9 @@ def _add_play(play: argparse.ArgumentParser) -> None:
                       "default_provider; 'offline' needs no config or key)")
     play.add_argument("--seed", type=int, help="replay a game exactly (printed at the reveal)")
     play.add_argument("--rounds", type=int, help="debate/vote rounds, 1-10 (default 3)")
+    play.add_argument("--language", metavar="NAME", help="the language the reviewers write in, "
+                      "e.g. German or 日本語 (default: game.language, English; the offline "
+                      "reviewer writes English only)")
     play.add_argument("--vote", default=None, metavar="SEAT|ask|none",
                       help="your verdict: a seat number, 'ask' (after the reviews, then keep or "
                       "change it at the end; default on a terminal) or 'none' (otherwise)")

@@ -19,6 +19,9 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
+
+from tribunalbot.languages import DEFAULT_LANGUAGE, check_language
 
 
 class Strict(BaseModel):
@@ -32,6 +35,17 @@ class GameSettings(Strict):
     word_budget: int = Field(180, ge=40, le=600)
     max_code_bytes: int = Field(40_000, ge=100, le=200_000)
     persona_attempts: int = Field(3, ge=1, le=5)
+    # The natural language of the reviewers' public text (the code's programming language
+    # is GameSetup.language). English, the default, leaves the prompts as they always were.
+    language: str = DEFAULT_LANGUAGE
+
+    @field_validator("language")
+    @classmethod
+    def _language_name(cls, value: str) -> str:
+        try:
+            return check_language(value)
+        except ValueError as exc:  # the message as it is, without pydantic's "Value error, "
+            raise PydanticCustomError("language", str(exc)) from None
 
 
 class ModelPrice(Strict):

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from tribunalbot.config import Config, GameSettings
+from tribunalbot.languages import COMMON, check_language, english_only_notice, is_english
 
 RESET = "default"
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices (discord.py does not truncate)
@@ -30,6 +31,7 @@ HELP = {
     "word_budget": "words per review",
     "max_code_bytes": "largest submission, in bytes",
     "persona_attempts": "tries for a reply that fits the persona",
+    "language": "the language the reviewers write in (e.g. German, 日本語)",
     "allowed_channels": "channels where /review works (mentions or ids)",
     "provider": "the model provider",
     "model": "the provider's model",
@@ -100,7 +102,21 @@ class SettingRules:
             dropped = updated.pop("model")
             told += (f" The model `{dropped}` is not offered on {self.provider_of(updated)}, "
                      "so it is back to that provider's own.")
+        if key in ("language", "provider"):
+            told += self._english_only(updated)
         return updated, told
+
+    def _english_only(self, overrides: Mapping[str, Any]) -> str:
+        """Said plainly when the server's language will not be written: the offline
+        reviewer writes English only (it does not pretend)."""
+        language = self.game_settings(overrides).language
+        provider = self.provider_of(overrides)
+        if is_english(language) or self.config.providers[provider].kind != "offline":
+            return ""
+        others = [p for p in self.providers() if self.config.providers[p].kind != "offline"]
+        then = (f" Choose a model provider with `provider` ({', '.join(others)})." if others
+                else " This bot offers no model provider; its operator can add one.")
+        return f"\nNote: this server plays on `{provider}`. {english_only_notice(language)}{then}"
 
     def _checked(self, key: str, text: str, current: Mapping[str, Any]) -> Any:
         if key in GAME_KEYS:
@@ -196,9 +212,13 @@ class SettingRules:
             values = self.models(self.provider_of(overrides))
         elif key in ("max_rounds", "persona_attempts", "max_concurrent_games"):
             values = [str(n) for n in range(1, (self.cap(key) or 1) + 1)]
+        elif key == "language":
+            values = list(COMMON)
         else:
             values = []
         values = [v for v in values if typed.lower() in v.lower()]
+        if key == "language" and not values:
+            values = _typed_language(typed)
         return [*values[:MAX_CHOICES - 1], RESET]
 
     def describe(self, overrides: Mapping[str, Any]) -> str:
@@ -227,6 +247,15 @@ def parse_channels(text: str) -> list[str]:
                                "`default` allows every channel.")
         ids.append(match.group(1) or match.group(2))
     return list(dict.fromkeys(ids))
+
+
+def _typed_language(typed: str) -> list[str]:
+    """Any language may be named ("Deutsch", "日本語"): what was typed, when no listed one
+    matches it, is offered if it is a valid name."""
+    try:
+        return [check_language(typed)]
+    except ValueError:
+        return []
 
 
 def _one_of(key: str, text: str, allowed: list[str]) -> str:

@@ -23,12 +23,13 @@ from tribunalbot.engine.game import EventSink, GameSetup, run_game
 from tribunalbot.engine.table import Table
 from tribunalbot.history import TERMINAL_GUILD, default_db_path
 from tribunalbot.ids import new_game_id, new_seed
+from tribunalbot.languages import check_language
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.pullrequest import PullRequestError, fetch_submission, parse_link
-from tribunalbot.routing import route_recorder
+from tribunalbot.routing import language_notice, route_recorder
 from tribunalbot.shown import PrintedTable, catch_up
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal import TerminalTable, transcript_line
@@ -83,6 +84,11 @@ def _with_overrides(config: Config, args: argparse.Namespace) -> Config:
         if not 1 <= args.rounds <= 10:
             raise UsageError("--rounds must be between 1 and 10")
         game = game.model_copy(update={"max_rounds": args.rounds})
+    if getattr(args, "language", None) is not None:
+        try:
+            game = game.model_copy(update={"language": check_language(args.language)})
+        except ValueError as exc:
+            raise UsageError(f"--language: {exc}") from None
     return config.model_copy(update={"game": game})
 
 
@@ -207,6 +213,9 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
         if prior:
             await catch_up(printed, prior, session.table.out)
     _note_left_out(session.table.out, setup)
+    notice = language_notice(session.config, session.provider, setup.settings.language)
+    if notice is not None:
+        print(f"  {notice}", file=session.table.out)
     try:
         result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):

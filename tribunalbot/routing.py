@@ -5,6 +5,8 @@ from __future__ import annotations
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import EventSink
+from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.languages import english_only_notice, is_english
 from tribunalbot.store import Store
 
 
@@ -18,6 +20,16 @@ def route_of(config: Config, provider: str | None, persona: str,
         name = route.provider
         return name, route.model or config.providers[name].model
     return name, model or config.providers[name].model
+
+
+def language_notice(config: Config, provider: str | None, language: str) -> str | None:
+    """One line for the players when a game set to another language than English has
+    reviewers on the offline provider, which writes English only; else None."""
+    if is_english(language):
+        return None
+    kinds = {config.providers[route_of(config, provider, persona)[0]].kind
+             for persona in PERSONA_BY_KEY}
+    return english_only_notice(language) if "offline" in kinds else None
 
 
 def route_recorder(store: Store, config: Config, game_id: str, provider: str | None,

@@ -12,6 +12,7 @@ from tribunalbot.config import Config, GameSettings
 from tribunalbot.guild_settings import SettingRules
 from tribunalbot.llm.base import LLM
 from tribunalbot.llm.registry import ProviderPool, build_llm
+from tribunalbot.routing import language_notice
 from tribunalbot.store import Store
 
 
@@ -53,6 +54,13 @@ class GuildServices:
         """Seconds between posts: the guild's pacing, else the operator's."""
         chosen = self.rules.number(await self.overrides(guild_id), "post_interval_seconds")
         return chosen if chosen is not None else self.config.discord.post_interval_seconds
+
+    async def language_notice(self, guild_id: int) -> str | None:
+        """A line for the players when this server's language will not be written: the
+        offline reviewer writes English only."""
+        overrides = await self.overrides(guild_id)
+        return language_notice(self.config, self.rules.provider_of(overrides),
+                               self.rules.game_settings(overrides).language)
 
     async def refusal(self, guild_id: int, now: datetime | None = None) -> Refusal | None:
         """The budget a new game here would go over, or None (nothing is spent asking)."""

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
 from tribunalbot.reveal_text import FAIR_CATCH, fair_catch_lines, said_where, story_grid
@@ -85,7 +86,9 @@ class TerminalTable:
 
     def _block(self, text: str, indent: str = "    ") -> None:
         for paragraph in text.splitlines() or [""]:
-            wrapped = textwrap.wrap(paragraph, WIDTH - len(indent), subsequent_indent="  ")
+            # A Chinese or Japanese character takes two columns of a terminal.
+            width = (WIDTH - len(indent)) // (2 if has_cjk(paragraph) else 1)
+            wrapped = textwrap.wrap(paragraph, width, subsequent_indent="  ")
             for line in wrapped or [""]:
                 self._say(indent + line)
 

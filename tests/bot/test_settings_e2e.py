@@ -82,7 +82,7 @@ async def test_every_setting_can_be_reset_to_its_default(arena: Arena) -> None:
               "word_budget": "100", "max_code_bytes": "1000", "persona_attempts": "2",
               "allowed_channels": f"<#{twin.seeded.channel.id}>", "provider": "offline",
               "model": "house-model", "post_interval_seconds": "1",
-              "max_concurrent_games": "1"}
+              "max_concurrent_games": "1", "language": "German"}
     assert set(values) == set(KEYS)
     for key, value in values.items():
         assert "is now" in await setting(twin, mod, key, value), key
@@ -169,3 +169,36 @@ async def test_settings_autocomplete_offers_keys_and_allowed_values(arena: Arena
     providers = [c.value for c in await value_choices(_asking(arena, bot, "provider"), "")]
     assert providers == ["offline", "default"]
     assert await key_choices(_asking(arena, bot, admin=False), "") == []
+
+
+async def test_the_reviewers_language_is_set_refused_and_reset(arena: Arena) -> None:
+    """Issue 11.4: any language's name, in any script; nothing else reaches the prompts; the
+    offline reviewer says plainly that it writes English only, when set and when a game
+    starts."""
+    twin = arena.twin
+    bot = arena.make_bot()
+    await twin.start_client(bot)
+    mod, alice = moderator(arena), twin.seeded.humans["alice"]
+    told = await setting(twin, mod, "language", "日本語")
+    assert "is now `日本語`" in told and "writes English only" in told
+    assert await overrides(arena) == {"language": "日本語"}
+    for bad, problem in (("**German**", "no markdown"), ("German 2", "no digits"),
+                         ("<@123>", "no mentions"), ("@everyone", "no mentions")):
+        refused = await setting(twin, mod, "language", bad)
+        assert problem in refused and "language's name" in refused and bad not in refused
+    assert await overrides(arena) == {"language": "日本語"}
+    started = await twin.slash(alice, "review", code=CODE)
+    (announced,) = await answered(twin, started)
+    fields = {f["name"]: f["value"] for f in announced.embeds[0].get("fields", [])}
+    assert "English only" in fields["Language"] and "日本語" in fields["Language"]
+    # The reviews are posted (the ballot follows them), so no analysis is left running on a
+    # worker thread when the test ends: CPython 3.11 fails concurrent ast.parse calls.
+    await twin.wait_for_message(started.original_message_id or 0, lambda m: any(
+        c["custom_id"].startswith("tribunal:vote:") for row in m.components
+        for c in row["components"]), timeout=20)
+    offered = [c.value for c in await value_choices(_asking(arena, bot, "language"), "")]
+    assert offered[0] == "English" and "Japanese" in offered and offered[-1] == "default"
+    typed = [c.value for c in await value_choices(_asking(arena, bot, "language"), "Deutsch")]
+    assert typed == ["Deutsch", "default"]
+    assert "back to the default (English)" in await setting(twin, mod, "language", "default")
+    assert await overrides(arena) == {}

@@ -141,7 +141,7 @@ class _Game:
         change = self.setup.change
         briefing = Briefing(self.setup.code, self.setup.language, roster,
                             self.setup.context_shared, event, dealt.focus, dealt.future_commit,
-                            change)
+                            change, self.settings.language)
         return players.Seating(self.setup.game_id, self.settings, personas, dealt,
                                self.setup.code, self.setup.language,
                                self.setup.context_jurors, briefing, change)

@@ -15,10 +15,18 @@ from tribunalbot.config import GameSettings
 from tribunalbot.diffs import Change
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
-from tribunalbot.engine.budget import VOTE_REASON_WORDS, accusation_words, fit_words, with_note
+from tribunalbot.engine.budget import (
+    VOTE_REASON_WORDS,
+    accusation_words,
+    fit_words,
+    json_reply_tokens,
+    reply_tokens,
+    with_note,
+)
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.rules import keyword_hits, rng_for
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
+from tribunalbot.languages import is_english
 from tribunalbot.llm.base import LLM, Model, Prompt, Task
 from tribunalbot.llm.errors import InvalidReply
 from tribunalbot.llm.replies import (
@@ -133,11 +141,13 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
     note = ""
     last = None
     task_text = prompts.speak_task(words, change=seating.change is not None)
+    writes = seating.settings.language
     for attempt in range(1, seating.settings.persona_attempts + 1):
         personal = seating.personal(seat, "speak", task_text, note)
-        task = seating.task("speak", seat, 0, attempt)
+        task = seating.task("speak", seat, 0, attempt, words=words)
         try:
-            completion = await llm.generate(Prompt(shared, personal, task, max_tokens=words * 3))
+            completion = await llm.generate(Prompt(shared, personal, task,
+                                                   max_tokens=reply_tokens(words, writes)))
         except InvalidReply:  # empty or cut off: the model answered badly, so ask again
             note = prompts.reinforcement("format", persona)
             continue
@@ -146,9 +156,11 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
             note = prompts.reinforcement("format", persona)
             continue
         last = parsed
-        # Under Ultra Focus everyone reviews one aspect, so a persona's own vocabulary is no
-        # measure of staying on topic.
-        if seating.dealt.focus or keyword_hits(parsed.public, persona) >= 2:
+        # Under Ultra Focus everyone reviews one aspect, and in another language the review
+        # is not written in the persona's (English) vocabulary: neither is then a measure of
+        # staying on topic.
+        if (seating.dealt.focus or not is_english(writes)
+                or keyword_hits(parsed.public, persona) >= 2):
             break
         note = prompts.reinforcement("keywords", persona)
     return last
@@ -171,8 +183,10 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
     for attempt in range(1, seating.settings.persona_attempts + 1):
         personal = seating.personal(seat, kind, task_text, note)
         task = seating.task(kind, seat, rnd, attempt, **seen)
+        tokens = json_reply_tokens(seating.settings.language)
         try:
-            reply = await llm.generate_json(Prompt(shared, personal, task), schema)
+            reply = await llm.generate_json(Prompt(shared, personal, task, max_tokens=tokens),
+                                            schema)
         except InvalidReply as exc:  # the model answered, badly: ask again, say what was wrong
             note = prompts.reinforcement("schema", persona, str(exc))
             continue

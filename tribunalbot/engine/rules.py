@@ -11,6 +11,7 @@ from datetime import datetime
 from tribunalbot.diffs import CITATION
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
+from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import (
     FOCUS_ASPECTS,
     FUTURE_COMMITS,
@@ -82,18 +83,28 @@ def tally(votes: Sequence[ev.AIVote]) -> tuple[dict[int, int], int | None]:
     return dict(sorted(counts.items())), leaders[0] if len(leaders) == 1 else None
 
 
+_NOISE = "#%&*~^§¤░▒"
+
+
 def garble(text: str, rng: random.Random, share: float = 0.18) -> str:
-    """The cosmic ray: flip characters in a share of the words, keeping line structure."""
-    noise = "#%&*~^§¤░▒"
+    """The cosmic ray: flip characters in a share of the words, keeping line structure. A run
+    of Chinese or Japanese (no spaces: a whole line is one run) is garbled in pieces of four
+    characters, each piece as one word."""
     words = text.split(" ")
     for i, word in enumerate(words):
-        if len(word) > 3 and rng.random() < share:
-            chars = list(word)
-            for j in rng.sample(range(len(chars)), max(1, len(chars) // 3)):
-                if chars[j] != "\n":
-                    chars[j] = rng.choice(noise)
-            words[i] = "".join(chars)
+        pieces = [word[j:j + 4] for j in range(0, len(word), 4)] if has_cjk(word) else [word]
+        words[i] = "".join(_garbled(piece, rng, share) for piece in pieces)
     return " ".join(words)
+
+
+def _garbled(word: str, rng: random.Random, share: float) -> str:
+    if len(word) > 3 and rng.random() < share:
+        chars = list(word)
+        for j in rng.sample(range(len(chars)), max(1, len(chars) // 3)):
+            if chars[j] != "\n":
+                chars[j] = rng.choice(_NOISE)
+        return "".join(chars)
+    return word
 
 
 def early_cutoff(state_eliminations: dict[int, ev.Elimination]) -> datetime | None:
@@ -125,10 +136,14 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
     return tuple(scores)
 
 
-# A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole).
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-# A cited line: "line 12" of a file, or "path:12" of a change (the file's new version).
-_LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}", re.I)
+# A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole), and
+# at Chinese and Japanese 。！？, which no space follows.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])\s*")
+# A cited line: "line 12" of a file, or "path:12" of a change (the file's new version); and
+# "line 12" as reviewers writing another language cite it ("Zeile 12", "12行目", "第12行").
+_LOCAL_LINE = (r"\b(?:zeilen?|lignes?|l[ií]neas?|linhas?|righe|riga|regels?|строк[аеиу]?)"
+               r"\s+(\d+)|(\d+)\s*行目|第\s*(\d+)\s*行|(\d+)\s*번째\s*줄|(\d+)\s*행")
+_LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}|{_LOCAL_LINE}", re.I)
 # Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
 _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
                     r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
@@ -185,9 +200,9 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
 
 def _cited(ref: re.Match[str]) -> tuple[str, int]:
     """(path, line) of a citation; the path is "" for a plain file's "line 12"."""
-    if ref.group(1) is not None:
-        return "", int(ref.group(1))
-    return ref.group(2), int(ref.group(3))
+    if ref.group(2) is not None:
+        return ref.group(2), int(ref.group(3))
+    return "", int(next(g for g in (ref.group(1), *ref.groups()[3:]) if g is not None))
 
 
 def _lead_trimmed(sentence: str, at: int) -> str:

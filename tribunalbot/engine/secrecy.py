@@ -2,6 +2,8 @@
 
 The same checks run on every player's text, so a regenerated or redacted reply is no tell by
 itself. A reply that leaks is regenerated; after the last attempt the leaking sentences are cut.
+They read the text folded (`outing.fold`: full-width letters as plain ones, no invisible
+characters), in English and the other languages reviewers may write (`outing.elsewhere`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from tribunalbot.engine.outing import (
+    STRATEGY_AFTER,
+    STRATEGY_BEFORE,
+    STRATEGY_GAP,
+    elsewhere,
+    fold,
+)
 from tribunalbot.engine.personas import STRATEGIES
 from tribunalbot.llm.replies import NOTES_MARK, REVIEW_MARK
 
@@ -18,27 +27,36 @@ _ROLE = r"(?:trouble\s*-?\s*maker|saboteur|impost[eo]r|mole|traitor|plant(?:er)?
 _SELF = (r"(?:\bI\s+am|\bI'm|\bI\s+was|\bI've\s+been|\bI\s+play(?:ed)?|\bme|\bmyself"
          r"|\bmy\s+role\s+as)")
 
+# \b does not separate Latin letters from kana or Chinese characters ("戦略はlet_ai_do_itです"),
+# so a Latin keyword is bounded by what is not a Latin letter or digit instead.
+_A, _Z = r"(?<![a-z0-9_])", r"(?![a-z0-9_])"
+# A strategy named as such ("the Deep Thinker strategy", "Strategie: It's Perfect"); looked
+# for only in text that holds a strategy's name.
+_NAMED = tuple(s.name.lower() for s in STRATEGIES)
+_NAMES = "|".join(re.escape(s.name) for s in STRATEGIES)
+_STRATEGY = re.compile(rf"(?:{_NAMES})[\"'”’」』]?\s*(?:{STRATEGY_AFTER})|"
+                       rf"(?:{STRATEGY_BEFORE}){STRATEGY_GAP}(?:{_NAMES})", re.I)
+# "I am sure that the saboteur is seat 3" reports a belief about someone else.
+_BELIEF = r"(?:that|if|whether)\b"
+
 _PATTERNS: tuple[re.Pattern[str], ...] = (
     # first person next to a role word, in either order, within one clause
-    re.compile(rf"{_SELF}\W+(?:[\w-]+\W+){{0,3}}{_ROLE}", re.I),
+    re.compile(rf"{_SELF}\W+(?:(?!{_BELIEF})[\w-]+\W+){{0,3}}{_ROLE}", re.I),
     re.compile(rf"\b{_ROLE}\b[^.!?\n]{{0,25}}(?:\bis me\b|\bam I\b|\bit'?s me\b|\bwas me\b)", re.I),
     re.compile(rf"\bas (?:the|a|your) {_ROLE}", re.I),
     # talk of hidden instructions, roles, strategies and notes
     re.compile(r"\b(?:my|secret|hidden|private)\s+(?:role|mission|strategy|disguise|"
                r"instructions?|brief|notes|sabotage|agenda)\b", re.I),
     re.compile(r"\b(?:disguise|sabotage)\s+strateg", re.I),
-    re.compile(r"\bplanted\b", re.I),
-    re.compile(r"\bPLANTED\s*:", re.I),
+    re.compile(rf"{_A}planted{_Z}", re.I),
+    re.compile(r"PLANTED\s*:", re.I),
     re.compile(re.escape(REVIEW_MARK) + "|" + re.escape(NOTES_MARK), re.I),
     re.compile(r"\[\s*(?:REVIEW|NOTES)\s*\]", re.I),
-    # a strategy named as such ("the Deep Thinker strategy", "strategy: It's Perfect")
-    *(re.compile(rf"{re.escape(s.name)}[\"'”’]?\s+(?:strategy|approach|disguise)|"
-                 rf"(?:strategy|disguise)\W{{1,4}}{re.escape(s.name)}", re.I)
-      for s in STRATEGIES),
-    *(re.compile(rf"\b{re.escape(s.key)}\b", re.I) for s in STRATEGIES),
+    re.compile(rf"{_A}(?:{'|'.join(re.escape(s.key) for s in STRATEGIES)}){_Z}", re.I),
 )
 
-_SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n|$)")
+# Chinese and Japanese end sentences with 。！？ (and no space).
+_SENTENCE = re.compile(r"[^.!?。！？｡\n]*(?:[.!?。！？｡]+|\n|$)")
 
 LOST_TEXT = "(This reviewer's words were lost to static.)"
 
@@ -46,8 +64,13 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def leaks(text: str) -> list[str]:
-    """The suspicious fragments in `text`; empty when it is safe to publish."""
-    return [m.group(0) for p in _PATTERNS for m in p.finditer(text)]
+    """The suspicious fragments of `text` (as folded); empty when it is safe to publish."""
+    folded = fold(text)
+    found = [m.group(0) for p in _PATTERNS for m in p.finditer(folded)]
+    lowered = folded.lower()
+    if any(name in lowered for name in _NAMED):
+        found += [m.group(0) for m in _STRATEGY.finditer(folded)]
+    return found + elsewhere(folded)
 
 
 def redact(text: str) -> str:

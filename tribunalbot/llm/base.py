@@ -50,6 +50,7 @@ class Task:
     accusations: tuple[tuple[int, int, int, str], ...] = ()  # (round, seat, target, text)
     candidates: tuple[int, ...] = ()  # seats this player may accuse or vote for
     data: dict[str, object] = field(default_factory=dict)  # phase-specific extras (distill)
+    words: int = 0  # a review's word budget (0: not a review, or not said)
 
 
 @dataclass(frozen=True)

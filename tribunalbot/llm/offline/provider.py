@@ -77,8 +77,10 @@ class OfflineLLM:
         analysis = await self.analysis_for(task)
         rng = seeded(task)
         if task.kind == "speak":
-            # The engine sizes max_tokens from the word budget (about 3 tokens a word).
-            text = write_review(task, analysis, rng, words=request.max_tokens // 3)
+            # The engine says the word budget; else it is read from max_tokens (about 3 tokens
+            # a word in English, which is all the offline reviewer writes).
+            words = task.words or request.max_tokens // 3
+            text = write_review(task, analysis, rng, words=words)
         else:
             text = _short_answer(analysis)
         text = analysis.places.cite(text)  # a change's lines as path:line
