@@ -44,6 +44,16 @@ def test_a_cited_line_must_exist_and_quoted_code_must_be_on_it() -> None:
         "`def count():` is not on line 3 (it is at line 11)"]
 
 
+def test_citations_in_another_language_are_checked_too() -> None:
+    assert _problems("Zeile 90 wirft eine Ausnahme.") == [
+        "line 90 does not exist (the code has 12 lines)"]
+    assert _problems("90行目は例外を投げます。") == [
+        "line 90 does not exist (the code has 12 lines)"]
+    assert _problems("Zeile 8: `DB.run(query)` ist unsicher.") == [
+        "`DB.run(query)` is not on line 8"]
+    assert _problems("Zeile 3 ist in Ordnung.") == []
+
+
 def test_fair_quotes_pass() -> None:
     for fine in ("Line 7: `QUERY = f'select * from users` builds SQL.",  # case, quote marks
                  "`DB.execute(query)` on line 7 runs it.",  # the next line: one statement

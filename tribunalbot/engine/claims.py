@@ -23,13 +23,15 @@ from dataclasses import dataclass
 
 from tribunalbot.diffs import CITATION, Change
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.rules import SENTENCE_END, is_planted
+from tribunalbot.engine.rules import LOCAL_LINE, SENTENCE_END, is_planted
 from tribunalbot.engine.secrecy import LOST_TEXT
 from tribunalbot.wording import plural
 
-# "line 12", "lines 12-14", or a change's "path:12"; a citation may sit in backticks.
+# "line 12", "lines 12-14", a change's "path:12", or "line 12" as a review in another
+# language cites it ("Zeile 12", "12行目"); a citation may sit in backticks.
 _CITE = re.compile(
-    rf"`?(?:\blines?\s+(\d+)(?:\s*(?:-|–|to|through)\s*(\d+))?|{CITATION.pattern})`?", re.I)
+    rf"`?(?:\blines?\s+(\d+)(?:\s*(?:-|–|to|through)\s*(\d+))?|{CITATION.pattern}|"
+    rf"{LOCAL_LINE})`?", re.I)
 _BACKTICKED = re.compile(r"`([^`\n]+)`")
 # Code quoted right after a citation: "line 12: `x`", "line 12 (`x`)", "line 12 calls `x`".
 _QUOTE_AFTER = re.compile(
@@ -105,8 +107,11 @@ class Code:
             if m.group(1) is not None:
                 path, first = None, int(m.group(1))
                 last = int(m.group(2)) if m.group(2) else first
-            else:
+            elif m.group(3) is not None:
                 path, first = m.group(3), int(m.group(4))
+                last = first
+            else:  # a localized "line 12": one of its own groups holds the number
+                path, first = None, int(next(g for g in m.groups()[4:] if g))
                 last = first
             found = self.resolve(path, first)
             if found is not None:

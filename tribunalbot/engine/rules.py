@@ -141,9 +141,9 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])\s*")
 # A cited line: "line 12" of a file, or "path:12" of a change (the file's new version); and
 # "line 12" as reviewers writing another language cite it ("Zeile 12", "12行目", "第12行").
-_LOCAL_LINE = (r"\b(?:zeilen?|lignes?|l[ií]neas?|linhas?|righe|riga|regels?|строк[аеиу]?)"
+LOCAL_LINE = (r"\b(?:zeilen?|lignes?|l[ií]neas?|linhas?|righe|riga|regels?|строк[аеиу]?)"
                r"\s+(\d+)|(\d+)\s*行目|第\s*(\d+)\s*行|(\d+)\s*번째\s*줄|(\d+)\s*행")
-_LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}|{_LOCAL_LINE}", re.I)
+_LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}|{LOCAL_LINE}", re.I)
 # Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
 _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
                     r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
