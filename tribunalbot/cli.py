@@ -35,7 +35,23 @@ def build_parser() -> argparse.ArgumentParser:
     history = sub.add_parser("history", parents=[common], help="list past games")
     history.add_argument("--db", type=Path, help=DB_HELP)
     history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
-    stats = sub.add_parser("stats", parents=[common], help="leaderboard and catch rates")
+    _add_stats(sub.add_parser("stats", parents=[common], help="leaderboard and catch rates"))
+    sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    _add_export(sub.add_parser("export", parents=[common],
+                               help="write a finished game's page as one HTML file"))
+    _add_bot(sub.add_parser("bot", parents=[common],
+                            help="run the Discord bot (token from $DISCORD_TOKEN)"))
+    _add_migrate_store(sub.add_parser("migrate-store", parents=[common],
+                                      help="copy a SQLite store into an empty PostgreSQL one"))
+    invite = sub.add_parser("invite", parents=[common],
+                            help="print the URL that adds the bot to a server")
+    invite.add_argument("--client-id", metavar="APPLICATION_ID",
+                        help="the bot's Application ID (default: $DISCORD_APPLICATION_ID, "
+                        "the variable named by discord.application_id_env)")
+    return parser
+
+
+def _add_stats(stats: argparse.ArgumentParser) -> None:
     stats.add_argument("--db", type=Path, help=DB_HELP)
     stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
     board = stats.add_mutually_exclusive_group()
@@ -43,11 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the all-time board (default: this month's season)")
     board.add_argument("--season", type=_season, metavar="YYYY-MM",
                        help="the board of one season, a calendar month in UTC")
-    sub.add_parser("doctor", parents=[common], help="check every configured provider")
-    _add_export(sub.add_parser("export", parents=[common],
-                               help="write a finished game's page as one HTML file"))
-    bot = sub.add_parser("bot", parents=[common],
-                         help="run the Discord bot (token from $DISCORD_TOKEN)")
+
+
+def _add_bot(bot: argparse.ArgumentParser) -> None:
     bot.add_argument("--db", type=Path, help=DB_HELP)
     bot.add_argument("--sync-guild", type=int, metavar="GUILD_ID",
                      help="register commands in one guild at once (for development)")
@@ -55,20 +69,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run only these shards (one process of several on one database)")
     bot.add_argument("--shard-count", type=int, metavar="N",
                      help="how many shards all the processes together run")
-    move = sub.add_parser("migrate-store", parents=[common],
-                          help="copy a SQLite store into an empty PostgreSQL one")
+
+
+def _add_migrate_store(move: argparse.ArgumentParser) -> None:
     move.add_argument("--to", required=True, metavar="postgresql://USER@HOST/DB",
                       help="the empty PostgreSQL database (with pgvector) to copy into; the "
                       "password is best left to $PGPASSWORD")
     move.add_argument("--db", type=Path, help="the SQLite file to copy (default: "
                       "storage.database or a sqlite:/// storage.url, else the user data "
                       "directory)")
-    invite = sub.add_parser("invite", parents=[common],
-                            help="print the URL that adds the bot to a server")
-    invite.add_argument("--client-id", metavar="APPLICATION_ID",
-                        help="the bot's Application ID (default: $DISCORD_APPLICATION_ID, "
-                        "the variable named by discord.application_id_env)")
-    return parser
 
 
 def _add_play(play: argparse.ArgumentParser) -> None:
