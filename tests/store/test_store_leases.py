@@ -53,6 +53,8 @@ async def test_renew_and_release_touch_only_the_owners_leases(store: Store) -> N
     await store.leases.acquire("g1", "a", T0 + MINUTE, T0)
     await store.leases.acquire("g2", "a", T0 + MINUTE, T0)
     await store.leases.acquire("g3", "b", T0 + MINUTE, T0)
+    assert [(h.game_id, h.owner) for h in await store.leases.held()] == [
+        ("g1", "a"), ("g2", "a"), ("g3", "b")]
     assert await store.leases.renew("a", ["g1", "g2", "g3"], T0 + 5 * MINUTE) == {"g1", "g2"}
     assert (await store.leases.holder("g3")).expires_at == T0 + MINUTE  # type: ignore[union-attr]
     await store.leases.release("g3", "a")  # not a's to release

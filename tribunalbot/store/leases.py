@@ -63,6 +63,12 @@ class LeaseRepo:
             return None
         return Lease(str(row[0]), str(row[1]), datetime.fromisoformat(str(row[2])))
 
+    async def held(self) -> list[Lease]:
+        """Every lease held now, by any process (what a look across processes reads)."""
+        rows = await self._db.fetchall(
+            "SELECT game_id, owner, expires_at FROM game_leases ORDER BY game_id")
+        return [Lease(str(r[0]), str(r[1]), datetime.fromisoformat(str(r[2]))) for r in rows]
+
     async def running_in(self, guild: str) -> int:
         """Games of the server that are not over yet, whichever process runs them."""
         row = await self._db.fetchone(
