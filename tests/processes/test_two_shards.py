@@ -7,6 +7,7 @@ like the other, which its own process ran untouched to the end."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Callable
 from pathlib import Path
@@ -110,6 +111,9 @@ async def _play(workdir: Path, store_url: str) -> tuple[Shards, list[str]]:
                                         for m in shards.messages(0)) >= 2, GAME_TIMEOUT)
         shards.launchers[0].current.send(signal.SIGKILL)
         await shards.launchers[0].current.wait_exit()
+        # A request the dead process sent may still be served by the twin: let it finish.
+        with contextlib.suppress(TimeoutError):
+            await twin.wait_for(lambda: all(r.status for r in twin.core.requests), 2)
         # While shard 0 has no process, shard 1's keeps its leases and looks for games to
         # take over more than once: a game of another shard's guild is never one of them.
         left = len(shards.messages(0))
