@@ -48,15 +48,15 @@ overlap), bounds the speedup. Loop lag is how late a 10 ms sleep wakes: with doz
 one loop iteration runs many short callbacks back to back; no single one is slow (asyncio's
 debug mode reports none over 100 ms).
 
-In step 4 a game costs about 0.25 s of CPU in all: the bot's ~130 ms, the twin's ~90 ms and,
-on PostgreSQL, the server's ~37 ms, on two cores shared by every process (so at most ~460
-games a minute). One process runs the bot's Python work on one event loop, about 0.8 of a
-core at ~350 games a minute; on PostgreSQL the store's work moves from the bot's process (on
-SQLite it runs there, in aiosqlite's thread, beside the loop) to the server's, so one process
-gets a little more through despite more CPU in all; two processes spread the bot's work over
-both cores and come near the bound. The ratios are this host's: the two processes share
-nothing but the database, so with cores (or hosts) of their own (not measured here) they
-are not held to it.
+In step 4 a game costs about 0.25 s of CPU in all (the bot's ~130 ms, the twin's ~90 ms and,
+on PostgreSQL, the server's ~37 ms), and every process shares the two cores: at most ~460
+games a minute. On SQLite the store's work runs in the bot's own process (aiosqlite's thread,
+beside the loop): one process plays 320-350 games a minute. On PostgreSQL that work moves to
+the server's processes (more CPU in all, less of it in the bot): one process plays 330-400,
+keeping both cores up to ~85% busy, and a second adds 0 to 20% (runs here vary that much),
+each loop waiting longer for a core (a higher loop lag). The ratios are this host's: two
+processes share nothing but the database, so with cores (or hosts) of their own (not
+measured here) they are not held to this bound.
 
 Exits 1 if any game fails to reach the reveal and the transcript or is not finished in the
 store, if the twin saw a request Discord would have refused, if step 4 finds a game run twice

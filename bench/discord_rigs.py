@@ -47,7 +47,7 @@ from discord_shards import (
 from tests.pg_server import PgServer
 from tribunalbot.store import Store, open_store
 
-GAME_TIMEOUT = 60.0  # seconds for one game to reach its transcript, however many run at once
+GAME_TIMEOUT = 30.0  # seconds for one game to reach its transcript (~8 s in a load round)
 
 
 @dataclass

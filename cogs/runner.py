@@ -53,6 +53,9 @@ class GameRunner:
         self.client, self.services, self.store = client, services, services.store
         self.owns = owns  # the guilds of this process's shards
         self.live: dict[str, LiveGame] = {}
+        # Games `start` is storing and spawning: stored already, not yet live, and not for
+        # `resume_all` (the lease watcher's) to start a second time.
+        self._starting: set[str] = set()
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
         self.closing = False  # set at shutdown: no new game starts
         self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
@@ -74,18 +77,23 @@ class GameRunner:
         lean = await self.store.balance.lean(str(guild_id), self.services.config.balance)
         setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
                           shared, jurors, lean)
-        await self.store.create_game(setup, str(guild_id), str(channel_id), str(starter.id),
-                                     starter_name=starter.display_name, thread=str(thread_id))
-        await self.keeper.take(game_id)  # a new game: nobody else can hold it
-        self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
-                    interval=await self.services.post_interval(guild_id))
+        self._starting.add(game_id)
+        try:
+            await self.store.create_game(setup, str(guild_id), str(channel_id),
+                                         str(starter.id), starter_name=starter.display_name,
+                                         thread=str(thread_id))
+            await self.keeper.take(game_id)  # a new game: nobody else can hold it
+            self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
+                        interval=await self.services.post_interval(guild_id))
+        finally:
+            self._starting.discard(game_id)
 
     async def resume_all(self) -> None:
         """Every Discord game of this process's guilds whose thread does not show its whole
         log and that no other live process runs: unfinished games continue; finished ones
         whose last posts were lost get them."""
         for game_id in await self.store.outbox.to_project():
-            if game_id in self.live or self.closing:
+            if game_id in self.live or game_id in self._starting or self.closing:
                 continue
             try:
                 game = await self.store.load_game(game_id)

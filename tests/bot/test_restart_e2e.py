@@ -179,3 +179,28 @@ async def test_games_starting_together_in_a_new_channel_make_each_webhook_once(
     # One webhook per persona, made once for the channel, not once per game (3 x 8).
     made = twin.requests("POST", "/channels/{channel_id}/webhooks")
     assert len(made) == 8 and len({r.body["name"] for r in made}) == 8
+
+
+async def test_a_game_being_started_is_not_also_resumed_by_the_lease_watch(
+        arena: Arena) -> None:
+    """The lease watch's resume_all lands between a new game's storing and its spawning
+    (with dozens of games starting at once, it does): the game still runs once."""
+    twin = arena.twin
+    bot = arena.make_bot(config(0.0))
+    await twin.start_client(bot)
+    runner, take = bot.runner, bot.runner.keeper.take
+    raced: list[str] = []
+
+    async def take_after_a_resume(game_id: str) -> bool:
+        if not raced:  # start()'s own take: the game is stored, not yet live
+            raced.append(game_id)
+            await runner.resume_all()
+        return await take(game_id)
+
+    runner.keeper.take = take_after_a_resume  # type: ignore[method-assign]
+    thread_id, _ = await play_review(arena, code=CODE)
+    await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    assert raced and sorted(reviews(arena, thread_id)) == sorted(NAMES)  # each once
+    assert len(ballots(arena, thread_id)) == 1
+    (game,) = await arena.store.votes.recent_games(None, 5)
+    assert game.status == "finished"
