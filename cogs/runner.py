@@ -144,6 +144,8 @@ class GameRunner:
 
     def _spawn(self, setup: GameSetup, guild_id: int, channel_id: int, thread_id: int,
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
+        if setup.game_id in self.live:  # one task per game, however it was asked for twice
+            return
         lock = self._webhook_locks.setdefault(channel_id, asyncio.Lock())
         per_minute = self.services.config.discord.max_thread_messages_per_minute
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
