@@ -12,6 +12,7 @@ start at once migrate one after the other, and pgvector is enabled before the fi
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -85,12 +86,38 @@ async def migrate(db: Db, *, target: int | None = None) -> int:
             if db.dialect == POSTGRES:
                 await _apply_postgres(db, migration)
             else:
-                await db.script(
-                    f"BEGIN IMMEDIATE;\n{migration.sql}\n"
-                    f"PRAGMA user_version = {migration.version};\nCOMMIT;")
+                await _apply_sqlite(db, migration)
         except db.error as exc:
             raise StoreError(f"migration {migration.name} failed: {exc}") from None
     return await schema_version(db)
+
+
+async def _apply_sqlite(db: Db, migration: Migration) -> None:
+    """One migration and its version bump in one write transaction. The version is read
+    again once the write lock is held: a process that waited for another's migration (two
+    starting at once on a new file) must not apply it a second time."""
+    async with db.transaction() as tx:
+        row = await tx.fetchone("PRAGMA user_version")
+        if row is not None and int(row[0]) >= migration.version:
+            return
+        for statement in sql_statements(migration.sql):
+            await tx.execute(statement)
+        await tx.execute(f"PRAGMA user_version = {migration.version}")
+
+
+def sql_statements(script: str) -> list[str]:
+    """A script's statements, each whole (SQLite's own test of a complete statement, so a
+    semicolon inside a string or a trigger's body does not cut one)."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    rest = [ln for ln in pending.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+    if rest:
+        raise StoreError(f"a migration ends with an incomplete statement: {rest[0]!r}")
+    return found
 
 
 async def _prepare_postgres(db: Db) -> None:
