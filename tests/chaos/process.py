@@ -74,7 +74,8 @@ class Launcher:
 
     async def spawn(self, sessions_before: frozenset[str]) -> Life:
         number = len(self.lives) + 1
-        log = self.env.workdir / f"life-{number}.log"
+        # Per guild: several launchers (one per shard) may share the workdir.
+        log = self.env.workdir / f"life-{self.env.guild_id}-{number}.log"
         variables = {**os.environ, **self.env.variables(), "DISCORD_TOKEN": self.token,
                      "PYTHONUNBUFFERED": "1"}
         with log.open("wb") as sink:  # the child keeps its own descriptor
