@@ -15,7 +15,6 @@ import os
 import re
 import signal
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -30,15 +29,10 @@ MAX_LIFETIME = 170.0  # seconds: a child outliving the bench (two minutes) is th
 
 
 def exit_with_parent(limit: float = MAX_LIFETIME) -> None:
-    """No orphans: leave when the bench's process is gone (even SIGKILLed), or at `limit`."""
-    parent, started = os.getppid(), time.monotonic()
+    """Leave when the parent process is gone (even SIGKILLed), or at `limit`."""
+    from tests import orphans  # the project root is on the path once a process runs
 
-    def watch() -> None:
-        while os.getppid() == parent and time.monotonic() - started < limit:
-            time.sleep(0.2)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    orphans.exit_with_parent(limit)
 
 
 def cpu_seconds(pid: int) -> float:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ import discord.gateway
 import discord.http
 import yarl
 
+from tests import orphans
 from tests.twin.twin import Twin
 from tribunalbot import ids
 from tribunalbot.bot import run_bot
@@ -105,15 +104,8 @@ def fix_identity(env: Env) -> None:
 
 
 def exit_with_parent(limit: float = MAX_LIFETIME_SECONDS) -> None:
-    """No orphans: leave when the test process is gone (even a SIGKILLed pytest)."""
-    parent, started = os.getppid(), time.monotonic()
-
-    def watch() -> None:
-        while os.getppid() == parent and time.monotonic() - started < limit:
-            time.sleep(0.2)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    """Leave when the parent process is gone (even SIGKILLed), or at `limit`."""
+    orphans.exit_with_parent(limit)
 
 
 def client_options() -> dict[str, Any]:
