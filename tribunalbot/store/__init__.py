@@ -132,10 +132,6 @@ class Store:
     async def unfinished_games(self, guild: str | None = None) -> list[StoredGame]:
         return [await self.games.load(g) for g in await self.games.unfinished(guild)]
 
-    async def games_to_project(self) -> list[StoredGame]:
-        """Discord games whose threads do not show their whole log yet (`OutboxRepo`)."""
-        return [await self.games.load(g) for g in await self.outbox.to_project()]
-
     # ---- votes ---------------------------------------------------------------------------
 
     async def cast_vote(self, game_id: str, user_id: str, user_name: str, seat: int,
