@@ -22,7 +22,7 @@ from typing import Any
 from discord_fleet import TAKEN_OVER, BotProcess
 from discord_load import Humans
 
-from tribunalbot.leases import Owner
+from tribunalbot.policy.leases import Owner
 from tribunalbot.store import Store
 
 GUILDS, HUMANS_PER_GUILD, SHARDS = 4, 20, 2  # guild g is on shard g % 2

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-from tribunalbot.codeinput import check_code
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.base import LLM, Completion, Model, Prompt
 from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import Reply, ScriptedLLM

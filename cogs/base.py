@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
-from tribunalbot.services import GuildServices
+from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store
 
 

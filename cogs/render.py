@@ -10,9 +10,9 @@ import discord
 
 from cogs.text import clip
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.leaderboard import practice_text
 from tribunalbot.engine.personas import PERSONA_BY_KEY
-from tribunalbot.leaderboard import practice_text
-from tribunalbot.reveal_text import (
+from tribunalbot.render.reveal import (
     FAIR_CATCH,
     fair_catch_lines,
     mind_changes,

@@ -15,9 +15,9 @@ from discord.ext import commands
 from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
-from tribunalbot.codeinput import DIFF_SUFFIXES, CodeInputError, Submission, check_code
 from tribunalbot.ids import new_game_id, new_seed
-from tribunalbot.pullrequest import PullRequestError, fetch_submission, link_in, parse_link
+from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, link_in, parse_link
+from tribunalbot.inputs.submission import DIFF_SUFFIXES, CodeInputError, Submission, check_code
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

@@ -16,14 +16,14 @@ import discord
 from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
 from cogs.text import clip
-from tribunalbot.codeinput import Submission
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameResult, GameSetup, run_game
-from tribunalbot.leases import LeaseKeeper, Owner
+from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
-from tribunalbot.routing import route_recorder
-from tribunalbot.services import GuildServices
+from tribunalbot.policy.leases import LeaseKeeper, Owner
+from tribunalbot.policy.routing import route_recorder
+from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import StoredGame
 from tribunalbot.store.votes import VoteRejected
 

@@ -1,5 +1,6 @@
 """`/tribunal settings`: show, change or reset one of this server's settings, within the
-operator's limits (`tribunalbot.guild_settings` decides; this renders). Every answer is private."""
+operator's limits (`tribunalbot.policy.server_settings` decides; this renders). Every answer is
+private."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from discord import app_commands
 
 from cogs.base import client_of
 from cogs.text import clip
-from tribunalbot.guild_settings import HELP, KEYS, RESET, SettingError, SettingRules
+from tribunalbot.policy.server_settings import HELP, KEYS, RESET, SettingError, SettingRules
 
 Interaction = discord.Interaction[Any]
 # Discord shows at most 100 characters of a command or option description.

@@ -26,7 +26,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import EventSink
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.page import build_page, page_file_name
-from tribunalbot.services import GuildServices
+from tribunalbot.policy.services import GuildServices
 from tribunalbot.store.outbox import Shown, public_records
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from cogs.buttons import is_moderator
 from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
 from cogs.text import clip
 from tribunalbot.engine.balance import standing_lines
+from tribunalbot.engine.leaderboard import Board
 from tribunalbot.engine.personas import persona_name, strategy_name
-from tribunalbot.leaderboard import Board
 from tribunalbot.store import LeaderboardRow
 from tribunalbot.store.privacy import PrivacyRepo
 

@@ -1,5 +1,6 @@
-"""House rules: the engine, LLM and store layers never import discord (DESIGN §1), and no two
-modules, nor two packages, import each other."""
+"""House rules: the engine, LLM and store layers never import discord (DESIGN §1); every import
+between packages points down the house's tiers, never up; and no two modules, nor two packages,
+import each other."""
 
 from __future__ import annotations
 
@@ -191,7 +192,7 @@ def _canonical(cycle: list[str]) -> list[str]:
 
 def package_of(module: str) -> str:
     """The layer a module belongs to: `tribunalbot.engine.game` -> `tribunalbot.engine`, a
-    top-level module (`tribunalbot.cli`) is its own, and `cogs` is one Discord layer."""
+    top-level module (`tribunalbot.config`) is its own, and `cogs` is one Discord layer."""
     parts = module.split(".")
     return parts[0] if parts[0] == "cogs" else ".".join(parts[:2])
 
@@ -212,7 +213,7 @@ def _listing(cycles: list[list[str]]) -> str:
 
 def test_no_two_modules_import_each_other() -> None:
     graph = import_graph(ROOT)
-    assert len(graph) >= 40 and "tribunalbot.cli" in graph and "cogs.tribunal" in graph
+    assert len(graph) >= 40 and "tribunalbot.terminal.cli" in graph and "cogs.tribunal" in graph
     cycles = import_cycles(graph)
     if cycles:
         pytest.fail(_listing(cycles))
@@ -224,6 +225,76 @@ def test_no_two_packages_import_each_other() -> None:
     cycles = import_cycles(graph)
     if cycles:
         pytest.fail(_listing(cycles))
+
+
+# ---- the arrows between packages ----------------------------------------------------------------
+
+# The house by what each room serves, lowest first. A package imports its own tier and the
+# tiers below, never one above: the game knows nothing of how it is stored, shown or played;
+# the terminal and Discord are the two front doors, and nothing indoors imports either.
+TIERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("the shared ground", frozenset({
+        "tribunalbot", "tribunalbot.config", "tribunalbot.languages", "tribunalbot.ids",
+        "tribunalbot.wording", "tribunalbot.diffs"})),
+    ("the contract with the models", frozenset({"tribunalbot.llm"})),
+    ("the game", frozenset({"tribunalbot.engine"})),
+    ("what a game is fed, kept and told with", frozenset({
+        "tribunalbot.inputs", "tribunalbot.store", "tribunalbot.render",
+        "tribunalbot.avatars"})),
+    ("the game page and the operator's policy", frozenset({
+        "tribunalbot.page", "tribunalbot.policy"})),
+    ("Discord", frozenset({"cogs", "tribunalbot.bot"})),
+    ("the terminal", frozenset({"tribunalbot.terminal", "tribunalbot.__main__"})),
+)
+
+
+def tier_of(package: str, tiers: tuple[tuple[str, frozenset[str]], ...] = TIERS) -> int:
+    for level, (_, members) in enumerate(tiers):
+        if package in members:
+            return level
+    raise KeyError(package)
+
+
+def upward_arrows(graph: Graph, tiers: tuple[tuple[str, frozenset[str]], ...] = TIERS,
+                  ) -> list[str]:
+    """Each import of a package from a higher tier, and each package no tier names (a new
+    room must be placed in the house before it is used)."""
+    found = []
+    for package, targets in sorted(graph.items()):
+        try:
+            level = tier_of(package, tiers)
+        except KeyError:
+            found.append(f"{package} is in no tier")
+            continue
+        for target in sorted(targets):
+            above = tier_of(target, tiers) if any(target in m for _, m in tiers) else None
+            if above is None:
+                found.append(f"{target} is in no tier")
+            elif above > level:
+                found.append(f"{package} ({tiers[level][0]}) imports {target} "
+                             f"({tiers[above][0]})")
+    return sorted(set(found))
+
+
+def test_every_import_between_packages_points_down_the_tiers() -> None:
+    graph = package_graph(import_graph(ROOT))
+    assert {"tribunalbot.terminal", "tribunalbot.inputs", "tribunalbot.policy",
+            "tribunalbot.render"} <= set(graph)
+    assert upward_arrows(graph) == []
+
+
+def test_the_front_doors_are_imported_by_nothing_indoors() -> None:
+    graph = package_graph(import_graph(ROOT))
+    importers = {p for p, targets in graph.items() if "tribunalbot.terminal" in targets}
+    assert importers == {"tribunalbot.__main__"}
+    assert {p for p, targets in graph.items() if "cogs" in targets} == {"tribunalbot.bot"}
+
+
+def test_the_tier_checker_sees_an_arrow_up_and_an_unplaced_package() -> None:
+    tiers = (("low", frozenset({"a"})), ("high", frozenset({"b"})))
+    assert upward_arrows({"a": set(), "b": {"a"}}, tiers) == []
+    assert upward_arrows({"a": {"b"}, "b": set()}, tiers) == ["a (low) imports b (high)"]
+    assert upward_arrows({"a": {"c"}, "c": set()}, tiers) == ["c is in no tier"]
 
 
 def _write(root: Path, files: dict[str, str]) -> None:

@@ -1,3 +1,3 @@
-from tribunalbot.cli import main
+from tribunalbot.terminal.cli import main
 
 raise SystemExit(main())

@@ -23,7 +23,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
-from tribunalbot.services import GuildServices
+from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 
@@ -168,7 +168,7 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
 
 async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str,
                  client_options: dict[str, Any]) -> int:
-    from tribunalbot.history import default_db_path
+    from tribunalbot.config import default_db_path
 
     path = store_target(db or config.storage.location() or default_db_path())
     if isinstance(path, Path):

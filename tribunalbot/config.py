@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+import platformdirs
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -123,6 +124,15 @@ class StorageSettings(Strict):
     def location(self) -> Path | str | None:
         """Where the store is, as configured: `url` or `database` (None: the default file)."""
         return self.url if self.url is not None else self.database
+
+
+APP_NAME = "tribunalbot"
+DB_NAME = "tribunal.db"
+
+
+def default_db_path() -> Path:
+    """Where the database lives when the config does not say: the user's data directory."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
 
 
 class DiscordSettings(Strict):

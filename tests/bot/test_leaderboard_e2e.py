@@ -11,7 +11,7 @@ from cogs import render
 from tests.bot.conftest import Arena, answered
 from tests.store.store_helpers import reveal_game
 from tribunalbot.engine import events as ev
-from tribunalbot.leaderboard import Season
+from tribunalbot.engine.leaderboard import Season
 
 pytestmark = pytest.mark.twin
 

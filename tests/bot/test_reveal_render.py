@@ -10,7 +10,7 @@ from tests.export.pagecheck import parse
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONAS
 from tribunalbot.page.build import build_page
-from tribunalbot.terminal import WIDTH, TerminalTable
+from tribunalbot.terminal.screen import WIDTH, TerminalTable
 
 PLAYERS = tuple(ev.PlayerInfo(seat=i, persona=p.key, name=p.name)
                 for i, p in enumerate(PERSONAS, 1))

@@ -17,7 +17,7 @@ from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD
 from tests.twin.twin import Twin
 from tribunalbot.config import Config
-from tribunalbot.guild_settings import KEYS
+from tribunalbot.policy.server_settings import KEYS
 
 pytestmark = pytest.mark.twin
 

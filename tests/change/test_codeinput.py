@@ -6,8 +6,8 @@ import difflib
 
 import pytest
 
-from tribunalbot.codeinput import CodeInputError, check_code
 from tribunalbot.diffs import parse_diff
+from tribunalbot.inputs.submission import CodeInputError, check_code
 
 DIFF = ("diff --git a/app/db.py b/app/db.py\n--- a/app/db.py\n+++ b/app/db.py\n"
         "@@ -1,3 +1,3 @@\n def find(db, name):\n"

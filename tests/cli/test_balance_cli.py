@@ -8,12 +8,12 @@ import asyncio
 from pathlib import Path
 
 from tests.store.store_helpers import play_balanced
-from tribunalbot.cli import main
 from tribunalbot.config import BalanceSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
-from tribunalbot.history import TERMINAL_GUILD
 from tribunalbot.store import open_store
+from tribunalbot.terminal.cli import main
+from tribunalbot.terminal.history import TERMINAL_GUILD
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "user_lookup.py")

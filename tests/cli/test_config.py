@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tribunalbot.cli import main
 from tribunalbot.config import Config, ConfigError, load_config
+from tribunalbot.terminal.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +71,7 @@ def test_secrets_come_only_from_the_environment(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_persona_routes_pick_provider_and_model() -> None:
-    from tribunalbot.routing import route_of
+    from tribunalbot.policy.routing import route_of
 
     config = Config.model_validate({
         "providers": {"big": {"kind": "openai", "model": "large"},

@@ -17,15 +17,15 @@ import pytest
 from aiohttp import web
 
 from tests.engine.scripts import make_responder
-from tribunalbot.cli import main
 from tribunalbot.config import Config
-from tribunalbot.doctor import run_doctor
 from tribunalbot.engine import events as ev
 from tribunalbot.llm.base import LLMError, Prompt
 from tribunalbot.llm.errors import ProviderUnavailable
 from tribunalbot.llm.scripted import Reply, ScriptedLLM
 from tribunalbot.store import connect_store
-from tribunalbot.terminal import TerminalTable, transcript_line
+from tribunalbot.terminal.cli import main
+from tribunalbot.terminal.doctor import run_doctor
+from tribunalbot.terminal.screen import TerminalTable, transcript_line
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "user_lookup.py"
@@ -72,7 +72,7 @@ async def _stored(db: Path) -> tuple[list[str], int]:
 def test_a_failed_distillation_still_finishes_the_game(
         failure: Callable[[], Reply], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("tribunalbot.play.build_llm", _players_whose_distill(failure))
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm", _players_whose_distill(failure))
     db = tmp_path / "t.db"
     code = main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--db", str(db)])
     captured = capsys.readouterr()
@@ -90,7 +90,7 @@ def test_ctrl_c_during_the_distillation_still_stops_the_command(
         capsys: pytest.CaptureFixture[str]) -> None:
     def interrupt() -> Reply:
         raise KeyboardInterrupt
-    monkeypatch.setattr("tribunalbot.play.build_llm", _players_whose_distill(interrupt))
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm", _players_whose_distill(interrupt))
     code = main(["play", str(EXAMPLE), "--vote", "none", "--db", str(tmp_path / "t.db")])
     assert code == 130 and "interrupted" in capsys.readouterr().err
 
@@ -160,7 +160,7 @@ def test_a_game_full_of_mentions_reaches_neither_output_with_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     play = make_responder()
-    monkeypatch.setattr("tribunalbot.play.build_llm",
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm",
                         lambda *_a, **_k: ScriptedLLM(lambda p: _loud(play(p))))
     transcript = tmp_path / "game.jsonl"
     assert main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--no-db",
@@ -198,7 +198,7 @@ async def _add_other_games(db: Path) -> None:
 def test_history_shows_games_cut_short_as_paused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("tribunalbot.play.build_llm",
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm",
                         lambda *_a, **_k: ScriptedLLM(_debate_fails))
     db = tmp_path / "t.db"
     assert main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--db", str(db)]) == 1

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 import pytest
 
-from tribunalbot.cli import main
+from tribunalbot.terminal.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_ID = "1234567890123456789"
@@ -39,7 +39,7 @@ def test_the_url_asks_for_exactly_the_permissions_the_bot_uses(
 
 def test_the_permissions_cover_what_review_checks_and_the_readme_lists() -> None:
     from cogs.review import NEEDED
-    from tribunalbot.invite import BOT_PERMISSIONS, permission_names
+    from tribunalbot.terminal.invite import BOT_PERMISSIONS, permission_names
 
     assert discord.Permissions(**dict.fromkeys(NEEDED, True)) <= BOT_PERMISSIONS
     readme = " ".join((ROOT / "README.md").read_text().split())  # lines wrap anywhere

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tribunalbot.cli import main
+from tribunalbot.terminal.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.is_file())

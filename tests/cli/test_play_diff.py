@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tribunalbot.cli import main
+from tribunalbot.terminal.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "session_store.diff"

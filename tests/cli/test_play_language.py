@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_play import EXAMPLES, play
-from tribunalbot.clitext import EXIT_USAGE
 from tribunalbot.config import Config, GameSettings
-from tribunalbot.routing import language_notice
+from tribunalbot.policy.routing import language_notice
 from tribunalbot.store import connect_store
+from tribunalbot.terminal.exits import EXIT_USAGE
 
 NOTICE = "The offline reviewer writes English only"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_play import EXAMPLES, play
-from tribunalbot.cli import main
-from tribunalbot.shown import CONTINUED, RECAP
 from tribunalbot.store import connect_store
+from tribunalbot.terminal.cli import main
+from tribunalbot.terminal.shown import CONTINUED, RECAP
 
 
 async def cut_after_statement(db: Path, statements: int) -> tuple[str, str]:

@@ -10,10 +10,10 @@ import pytest
 
 from tests.engine.mistakes import CODE, ERRING, MISSING_LINE, PLANTED, MistakenPanel
 from tests.engine.scripts import seed_where
-from tribunalbot.cli import main
 from tribunalbot.config import GameSettings
 from tribunalbot.engine.rules import deal
 from tribunalbot.llm.scripted import ScriptedLLM
+from tribunalbot.terminal.cli import main
 
 CHANCE = GameSettings().event_chance  # the CLI plays with the default settings
 
@@ -26,7 +26,7 @@ def test_the_terminal_reveal_lists_honest_mistakes_and_tells_the_vote_story(
         deal(d.seed, CHANCE)[0][d.troublemaker - 1].key != key for key in ERRING), CHANCE)
     panel, _ = deal(seed, CHANCE)
     erring = min(i for i, p in enumerate(panel, 1) if p.key in ERRING)
-    monkeypatch.setattr("tribunalbot.play.build_llm",
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm",
                         lambda *_a, **_k: ScriptedLLM(MistakenPanel()))
     source, transcript = tmp_path / "find.py", tmp_path / "game.jsonl"
     source.write_text(CODE)

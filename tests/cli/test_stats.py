@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.store.store_helpers import reveal_game
-from tribunalbot.cli import main
-from tribunalbot.leaderboard import Season
+from tribunalbot.engine.leaderboard import Season
 from tribunalbot.store import open_store
+from tribunalbot.terminal.cli import main
 
 NOV = datetime(2026, 11, 20, tzinfo=UTC)
 

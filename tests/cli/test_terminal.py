@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from tests.engine.scripts import FixedClock, scripted, setup
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game
-from tribunalbot.terminal import TerminalTable
+from tribunalbot.terminal.screen import TerminalTable
 
 
 class Answers:

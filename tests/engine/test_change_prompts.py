@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tribunalbot.codeinput import check_code
 from tribunalbot.config import GameSettings
 from tribunalbot.diffs import parse_diff
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import rules
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.prompts import show_change
+from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.offline import OfflineLLM
 
 from .scripts import RecordingTable, scripted

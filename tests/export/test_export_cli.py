@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.export.games import EXAMPLES, offline_game
-from tribunalbot.cli import main
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup
 from tribunalbot.store import open_store
+from tribunalbot.terminal.cli import main
 
 
 def play(db: Path, seed: int = 5) -> str:

@@ -9,16 +9,16 @@ import pytest
 
 from tests.pr.conftest import SESSION_DIFF
 from tests.pr.fake_hosts import TOKEN, FakeHosts, reset_in
-from tribunalbot.codeinput import CodeInputError
 from tribunalbot.config import Config, PullRequestSettings
 from tribunalbot.diffs import parse_diff
-from tribunalbot.pullrequest import (
+from tribunalbot.inputs.pullrequest import (
     PullRequest,
     PullRequestError,
     fetch_submission,
     link_in,
     parse_link,
 )
+from tribunalbot.inputs.submission import CodeInputError
 
 SETTINGS = PullRequestSettings()
 

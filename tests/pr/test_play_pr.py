@@ -11,7 +11,7 @@ import pytest
 
 from tests.pr.conftest import SESSION_DIFF
 from tests.pr.fake_hosts import FakeHosts, Pull, hosts_in_a_thread
-from tribunalbot.cli import main
+from tribunalbot.terminal.cli import main
 
 
 @pytest.fixture

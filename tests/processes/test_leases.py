@@ -9,11 +9,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tribunalbot.cli import _shard_options
 from tribunalbot.config import GameSettings
 from tribunalbot.engine.game import GameSetup
-from tribunalbot.leases import LeaseKeeper, Owner
+from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.store import Store
+from tribunalbot.terminal.cli import _shard_options
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -14,7 +14,7 @@ from tribunalbot.config import Config
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.registry import ProviderPool, build_llm
-from tribunalbot.services import GuildServices
+from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, connect_store
 
 from .conftest import KEY_ENV, SECRET

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from tribunalbot.config import Config, PersonaRoute, ProviderSettings
-from tribunalbot.doctor import run_doctor
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.base import LLMError, Prompt, Task
 from tribunalbot.llm.errors import AuthError
@@ -17,6 +16,7 @@ from tribunalbot.llm.limits import PrimeGate, RateLimiter
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.router import PersonaRouter
 from tribunalbot.llm.usage import CallRecord, Prices, UsageLedger, emit
+from tribunalbot.terminal.doctor import run_doctor
 
 from .conftest import KEY_ENV, SECRET, FakeClock
 from .fake_server import FakeLLMServer, Scripted

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from tests.store.store_helpers import FixedClock, VotingTable, make_setup, scripted_llm
+from tribunalbot.config import default_db_path
 from tribunalbot.engine.game import run_game
-from tribunalbot.history import default_db_path, print_history, print_stats
-from tribunalbot.leaderboard import Board
+from tribunalbot.engine.leaderboard import Board
 from tribunalbot.store import Store, open_store
+from tribunalbot.terminal.history import print_history, print_stats
 
 
 async def _play(store: Store, game_id: str, guild: str, votes: dict[str, int]) -> int:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.store.store_helpers import reveal_game
 from tribunalbot.config import LeaderboardSettings
-from tribunalbot.leaderboard import Board, Season, practice_text
+from tribunalbot.engine.leaderboard import Board, Season, practice_text
 from tribunalbot.store import Store
 from tribunalbot.store import migrations as mig
 from tribunalbot.store.db import Database

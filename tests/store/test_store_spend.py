@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.store.store_helpers import make_setup
-from tribunalbot.budget import Budget, day_start, month_start, next_month
 from tribunalbot.config import Config
 from tribunalbot.llm.usage import CallRecord
+from tribunalbot.policy.spending import Budget, day_start, month_start, next_month
 from tribunalbot.store import Store
 from tribunalbot.store.ops import Spend
 

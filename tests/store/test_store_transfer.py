@@ -12,15 +12,15 @@ import pytest
 
 from tests.store.backends import Backend, columns_by_table
 from tests.store.store_helpers import CODE, FixedClock, VotingTable, make_setup, scripted_llm
-from tribunalbot.cli import main
 from tribunalbot.config import LeaderboardSettings
 from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.engine.game import run_game
-from tribunalbot.leaderboard import Board
+from tribunalbot.engine.leaderboard import Board
 from tribunalbot.llm.usage import CallRecord
 from tribunalbot.store import Store, Webhook, open_store
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 from tribunalbot.store.transfer import TABLES
+from tribunalbot.terminal.cli import main
 
 pytestmark = pytest.mark.postgres
 VOTES = {"u1": 1, "u2": 2, "u3": 4}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tribunalbot.engine import events as ev
 from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, inline
-from tribunalbot.reveal_text import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
 from tribunalbot.wording import event_summary, plural
 
 # Struck text is read out as if it stood; screen readers get the strike in words.

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Literal
 
 from tribunalbot.engine.events import HumanVote
-from tribunalbot.leaderboard import Board
+from tribunalbot.engine.leaderboard import Board
 from tribunalbot.store.db import Db, StoreError, Transaction
 from tribunalbot.store.games import iso, lock_game
 from tribunalbot.store.privacy import PrivacyRepo

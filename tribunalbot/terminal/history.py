@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-import platformdirs
-
 from tribunalbot.config import BalanceSettings, LeaderboardSettings
 from tribunalbot.engine.balance import standing_lines
+from tribunalbot.engine.leaderboard import Board
 from tribunalbot.engine.personas import persona_name, strategy_name
-from tribunalbot.leaderboard import Board
 from tribunalbot.store import (
     CatchRates,
     GameSummary,
@@ -21,17 +19,10 @@ from tribunalbot.store import (
     store_exists,
 )
 
-APP_NAME = "tribunalbot"
-DB_NAME = "tribunal.db"
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
 UNRANKED_LISTED = 5  # the "not yet ranked" line names at most this many players
 PAUSED = "paused (resumable)"
 RESUME_HINT = "Continue a paused game with `tribunalbot resume GAME_ID`."
-
-
-def default_db_path() -> Path:
-    """Where the database lives when the config does not say: the user's data directory."""
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
 
 
 async def _exists(target: Path | str) -> bool:

@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 
 import discord
 
-from tribunalbot.clitext import EXIT_USAGE, fail
 from tribunalbot.config import Config
+from tribunalbot.terminal.exits import EXIT_USAGE, fail
 
 AUTHORIZE_URL = "https://discord.com/oauth2/authorize"
 SCOPES = ("bot", "applications.commands")  # the bot user, and its slash commands

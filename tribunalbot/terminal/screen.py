@@ -14,7 +14,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
-from tribunalbot.reveal_text import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
 from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92

@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.clitext import fail
 from tribunalbot.config import StorageSettings
 from tribunalbot.store import StoreError, describe_target, store_target
 from tribunalbot.store.postgres import is_postgres_url
 from tribunalbot.store.transfer import copy_sqlite_to_postgres
+from tribunalbot.terminal.exits import fail
 
 
 def sqlite_source(db: Path | None, storage: StorageSettings, default: Path) -> Path:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tribunalbot.budget import Budget, Refusal
 from tribunalbot.config import Config, GameSettings
-from tribunalbot.guild_settings import SettingRules
 from tribunalbot.llm.base import LLM
 from tribunalbot.llm.registry import ProviderPool, build_llm
-from tribunalbot.routing import language_notice
+from tribunalbot.policy.routing import language_notice
+from tribunalbot.policy.server_settings import SettingRules
+from tribunalbot.policy.spending import Budget, Refusal
 from tribunalbot.store import Store
 
 

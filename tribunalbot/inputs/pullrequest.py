@@ -27,9 +27,9 @@ from urllib.parse import quote, urlsplit
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
-from tribunalbot.codeinput import Submission, check_code
 from tribunalbot.config import Config, PullRequestSettings
 from tribunalbot.diffs.model import OMITTED_PREFIX
+from tribunalbot.inputs.submission import Submission, check_code
 
 GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
 _GITHUB_PATH = re.compile(r"^/([\w.-]+)/([\w.-]+)/pull/(\d+)(?:/[\w/.-]*)?$")

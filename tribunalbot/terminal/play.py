@@ -13,26 +13,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.clitext import EXIT_USAGE, fail, note
-from tribunalbot.codeinput import CodeInputError, Submission, check_code
-from tribunalbot.config import Config
+from tribunalbot.config import Config, default_db_path
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
 from tribunalbot.engine.table import Table
-from tribunalbot.history import TERMINAL_GUILD, default_db_path
 from tribunalbot.ids import new_game_id, new_seed
+from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, parse_link
+from tribunalbot.inputs.submission import CodeInputError, Submission, check_code
 from tribunalbot.languages import check_language
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
-from tribunalbot.pullrequest import PullRequestError, fetch_submission, parse_link
-from tribunalbot.routing import language_notice, route_recorder
-from tribunalbot.shown import PrintedTable, catch_up
+from tribunalbot.policy.routing import language_notice, route_recorder
 from tribunalbot.store import Store, StoreError, open_store, store_target
-from tribunalbot.terminal import TerminalTable, transcript_line
+from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
+from tribunalbot.terminal.history import TERMINAL_GUILD
+from tribunalbot.terminal.screen import TerminalTable, transcript_line
+from tribunalbot.terminal.shown import PrintedTable, catch_up
 from tribunalbot.wording import plural
 
 log = logging.getLogger(__name__)

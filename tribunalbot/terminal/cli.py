@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 from tribunalbot import __version__
-from tribunalbot.clitext import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from tribunalbot.config import Config, ConfigError, load_config
-from tribunalbot.leaderboard import Board, Season
+from tribunalbot.engine.leaderboard import Board, Season
+from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
            "directory)")
@@ -148,11 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(exc), EXIT_USAGE)
     try:
         if args.command == "play":
-            from tribunalbot.play import play_command
+            from tribunalbot.terminal.play import play_command
 
             return play_command(args, config)
         if args.command == "resume":
-            from tribunalbot.play import resume_command
+            from tribunalbot.terminal.play import resume_command
 
             return resume_command(args, config)
         if args.command == "bot":
@@ -163,13 +163,13 @@ def main(argv: list[str] | None = None) -> int:
                 return fail(shards, EXIT_USAGE)
             return run_bot(config, args.db, args.sync_guild, **shards)
         if args.command == "migrate-store":
-            from tribunalbot.history import default_db_path
-            from tribunalbot.migrate_store import migrate_store_command, sqlite_source
+            from tribunalbot.config import default_db_path
+            from tribunalbot.terminal.migrate_store import migrate_store_command, sqlite_source
 
             source = sqlite_source(args.db, config.storage, default_db_path())
             return asyncio.run(migrate_store_command(source, args.to))
         if args.command == "invite":
-            from tribunalbot.invite import invite_command
+            from tribunalbot.terminal.invite import invite_command
 
             return invite_command(args.client_id, config)
         return asyncio.run(_other(args, config))
@@ -183,8 +183,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _other(args: argparse.Namespace, config: Config) -> int:
-    from tribunalbot.history import default_db_path, print_history, print_stats
+    from tribunalbot.config import default_db_path
     from tribunalbot.store import StoreError
+    from tribunalbot.terminal.history import print_history, print_stats
 
     db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
@@ -196,12 +197,12 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
                               balance=config.balance)
             return 0
         if args.command == "export":
-            from tribunalbot.export import export_command
+            from tribunalbot.terminal.export import export_command
 
             return await export_command(db, args.game_id, args.html)
     except StoreError as exc:
         return fail(str(exc))
-    from tribunalbot.doctor import run_doctor
+    from tribunalbot.terminal.doctor import run_doctor
 
     return await run_doctor(config)
 
@@ -229,7 +230,7 @@ def _shard_options(ids: list[int] | None, count: int | None) -> dict[str, object
 
 
 def _board(args: argparse.Namespace, config: Config) -> Board:
-    from tribunalbot.history import TERMINAL_GUILD
+    from tribunalbot.terminal.history import TERMINAL_GUILD
 
     # Terminal games have one voter, the player: the voter threshold is for server boards.
     return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,

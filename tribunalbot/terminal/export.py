@@ -11,9 +11,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from tribunalbot.clitext import fail
 from tribunalbot.page import Page, PageRefused, build_page
 from tribunalbot.store import StoredGame, describe_target, open_store, store_exists
+from tribunalbot.terminal.exits import fail
 
 
 class ExportRefused(Exception):
