@@ -176,8 +176,13 @@ class PullRequestSettings(Strict):
     github_api_url: str = "https://api.github.com"
     gitlab_api_url: str = "https://gitlab.com/api/v4"
     gitlab_hosts: list[str] = Field(default_factory=lambda: ["gitlab.com"])
-    timeout_seconds: float = Field(20.0, gt=0, le=300)
+    timeout_seconds: float = Field(20.0, gt=0, le=300)  # each try, start to last byte
     attempts: int = Field(3, ge=1, le=10)  # tries per fetch, on time-outs and 5xx/429
+    # The whole fetch, every try and every wait between them: a member waits no longer.
+    deadline_seconds: float = Field(45.0, gt=0, le=900)
+    # Off: a repository only the token can read is refused as private, so that no member of
+    # any server can have the operator's token fetch code they could not see themselves.
+    allow_private: bool = False
     # The largest diff read at all; a larger one is refused. What the game reviews of it is
     # cut to game.max_code_bytes (the most-changed files first).
     max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
