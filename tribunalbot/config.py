@@ -188,6 +188,24 @@ class PullRequestSettings(Strict):
     max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
 
 
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class LoggingSettings(Strict):
+    """Where the bot's log goes and how it looks (tribunalbot/logs.py). Every record is
+    redacted first: tokens and keys never reach it."""
+
+    level: LogLevel = "INFO"  # `tribunalbot bot`
+    terminal_level: LogLevel = "WARNING"  # the terminal commands (play, doctor, stats…)
+    format: Literal["text", "json"] = "text"  # json: one JSON object a line
+    file: Path | None = None  # instead of stderr; rotating it is the operator's (logrotate)
+
+    @field_validator("level", "terminal_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+
 class LimitsSettings(Strict):
     """What the bot may spend and what a server's admins may choose (DESIGN §5.3). Dollars
     are estimates from the providers' prices; a budget left unset has no limit."""
@@ -255,6 +273,7 @@ class Config(Strict):
     pull_requests: PullRequestSettings = PullRequestSettings()
     leaderboard: LeaderboardSettings = LeaderboardSettings()
     balance: BalanceSettings = BalanceSettings()
+    logging: LoggingSettings = LoggingSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:

@@ -12,6 +12,7 @@ from pathlib import Path
 from tribunalbot import __version__
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.leaderboard import Board, Season
+from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
@@ -146,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(str(exc), EXIT_USAGE)
+    if args.command != "bot":  # the bot configures its own, at logging.level
+        configure_logging(config.logging, secrets_of(config),
+                          level=config.logging.terminal_level)
     try:
         if args.command == "play":
             from tribunalbot.terminal.play import play_command
