@@ -37,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--db", type=Path, help=DB_HELP)
     history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
     _add_stats(sub.add_parser("stats", parents=[common], help="leaderboard and catch rates"))
-    sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    doctor = sub.add_parser("doctor", parents=[common], help="check the token's shape, the "
+                            "storage and every configured provider")
+    doctor.add_argument("--db", type=Path, help=DB_HELP)
     _add_export(sub.add_parser("export", parents=[common],
                                help="write a finished game's page as one HTML file"))
     _add_bot(sub.add_parser("bot", parents=[common],
@@ -208,7 +210,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
         return fail(str(exc))
     from tribunalbot.terminal.doctor import run_doctor
 
-    return await run_doctor(config)
+    return await run_doctor(config, db=getattr(args, "db", None))
 
 
 def _shard_ids(text: str) -> list[int]:
