@@ -56,7 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_stats(stats: argparse.ArgumentParser) -> None:
     stats.add_argument("--db", type=Path, help=DB_HELP)
-    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    stats.add_argument("--guild", default=None,
+                       help="guild id (terminal games use ''; default: terminal games, or every "
+                       "server with --costs)")
+    stats.add_argument("--costs", action="store_true",
+                       help="estimated model spend per server and per provider/model, this "
+                       "month and all time")
     board = stats.add_mutually_exclusive_group()
     board.add_argument("--all-time", action="store_true",
                        help="the all-time board (default: this month's season)")
@@ -191,15 +196,18 @@ def main(argv: list[str] | None = None) -> int:
 async def _other(args: argparse.Namespace, config: Config) -> int:
     from tribunalbot.config import default_db_path
     from tribunalbot.store import StoreError
-    from tribunalbot.terminal.history import print_history, print_stats
+    from tribunalbot.terminal.history import print_costs, print_history, print_stats
 
     db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
         if args.command == "history":
             await print_history(db, args.limit, sys.stdout)
             return 0
+        if args.command == "stats" and args.costs:
+            await print_costs(db, config, sys.stdout, args.guild)
+            return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout, _board(args, config),
+            await print_stats(db, args.guild or "", sys.stdout, _board(args, config),
                               balance=config.balance)
             return 0
         if args.command == "export":
@@ -240,4 +248,4 @@ def _board(args: argparse.Namespace, config: Config) -> Board:
 
     # Terminal games have one voter, the player: the voter threshold is for server boards.
     return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,
-                        solo=args.guild == TERMINAL_GUILD)
+                        solo=(args.guild or TERMINAL_GUILD) == TERMINAL_GUILD)
