@@ -71,22 +71,70 @@ class GameRunner:
     async def start(self, *, guild_id: int, channel_id: int, thread_id: int,
                     starter: discord.abc.User, submission: Submission, game_id: str,
                     seed: int) -> None:
+        """Store and spawn an admitted game. Never raises: a failure at any step is told in
+        the thread in one line, logged with the game's id, and frees the game's place (its
+        admission, its lease, its stored record closed)."""
+        self._starting.add(game_id)
+        stored = False
+        try:
+            setup = await self._setup(guild_id, submission, game_id, seed)
+            # Built before anything is stored: an unusable provider stops the game here.
+            await self.services.llm_for(guild_id)
+            await self.store.create_game(setup, str(guild_id), str(channel_id),
+                                         str(starter.id), starter_name=starter.display_name,
+                                         thread=str(thread_id))
+            stored = True
+            await self.keeper.take(game_id)  # a new game: nobody else can hold it
+            self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
+                        interval=await self.services.post_interval(guild_id))
+        except Exception as exc:
+            log.exception("game %s could not start", game_id)
+            await self._failed_start(game_id, thread_id, stored, _failure(exc))
+        finally:
+            self._starting.discard(game_id)
+
+    async def _setup(self, guild_id: int, submission: Submission, game_id: str,
+                     seed: int) -> GameSetup:
         settings = await self.services.game_settings(guild_id)
         shared, jurors = await self.store.experience_context(
             str(guild_id), submission.code, submission.language)
         lean = await self.store.balance.lean(str(guild_id), self.services.config.balance)
-        setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
-                          shared, jurors, lean)
-        self._starting.add(game_id)
+        return GameSetup(game_id, submission.code, submission.language, seed, settings,
+                         shared, jurors, lean)
+
+    async def _failed_start(self, game_id: str, thread_id: int, stored: bool,
+                            reason: str) -> None:
+        """A game that never got to play: its record closed, one line in its thread, its
+        place free. Each step is tried on its own: the store may be what failed."""
+        if stored:
+            try:
+                await self._append(game_id, ev.GameAborted(reason=reason))
+                await self.store.outbox.mark_shown(game_id)  # told below, not by a table
+            except Exception:
+                log.exception("game %s: could not close its record", game_id)
+            await self._forget(game_id)
+        await self._say_in_thread(thread_id, game_id, f"⚠️ This game could not start: "
+                                  f"{reason}")
+        await self.services.release(game_id)
+
+    async def _say_in_thread(self, thread_id: int, game_id: str, line: str) -> None:
         try:
-            await self.store.create_game(setup, str(guild_id), str(channel_id),
-                                         str(starter.id), starter_name=starter.display_name,
-                                         thread=str(thread_id))
-            await self.keeper.take(game_id)  # a new game: nobody else can hold it
-            self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
-                        interval=await self.services.post_interval(guild_id))
-        finally:
-            self._starting.discard(game_id)
+            thread = (self.client.get_channel(thread_id)
+                      or await self.client.fetch_channel(thread_id))
+            if isinstance(thread, discord.Thread):
+                await thread.send(clip(line, 2000))
+                return
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not post in thread %s: %s", game_id, thread_id, exc)
+            return
+        log.warning("game %s: thread %s is not a thread", game_id, thread_id)
+
+    async def _forget(self, game_id: str) -> None:
+        """Drop this process's lease of a game that stopped here (never raises)."""
+        try:
+            await self.keeper.drop(game_id)
+        except Exception:
+            log.exception("game %s: could not drop its lease", game_id)
 
     async def resume_all(self) -> None:
         """Every Discord game of this process's guilds whose thread does not show its whole
@@ -157,13 +205,11 @@ class GameRunner:
                                         name=f"tribunal-{setup.game_id}")
 
     async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
-        llm = await self.services.llm_for(live.guild_id)
-        provider = await self.services.provider_for(live.guild_id)
-        model = await self.services.model_for(live.guild_id)
-        sinks = [self.store.game_sink(setup.game_id), live.table.sink(),
-                 route_recorder(self.store, self.services.config, setup.game_id, provider,
-                                model), self._usage_for_reveal(live)]
+        """The game's task. Ends only by finishing, by a failure told in the thread (with
+        its place freed), or by a cancellation (shutdown, /tribunal end, a lost lease)."""
         try:
+            llm = await self.services.llm_for(live.guild_id)
+            sinks = await self._sinks(live, setup)
             if _is_over(prior):  # only its last posts were lost
                 await live.table.catch_up(prior)
                 await self.store.outbox.mark_shown(setup.game_id)
@@ -173,18 +219,38 @@ class GameRunner:
         except asyncio.CancelledError:
             raise
         except LLMError as exc:
-            await self._abort(live, f"the model provider failed: {exc}")
+            log.warning("game %s: the model provider failed: %s", setup.game_id, exc)
+            await self._fail(live, f"the model provider failed: {exc}")
             return
         except Exception:
             log.exception("game %s failed", setup.game_id)
-            await self._abort(live, "an internal error stopped it (the operator's log says more)")
+            await self._fail(live, "an internal error stopped it (the operator's log says "
+                             f"more: game `{setup.game_id}`)")
             return
         finally:
             live.table.stop()
             self.live.pop(setup.game_id, None)
             if not live.lost and not self.closing:
-                await self.keeper.drop(setup.game_id)
+                await self._forget(setup.game_id)
         await self._remember(live, setup, result.events, llm)
+
+    async def _sinks(self, live: LiveGame, setup: GameSetup) -> list[EventSink]:
+        provider = await self.services.provider_for(live.guild_id)
+        model = await self.services.model_for(live.guild_id)
+        return [self.store.game_sink(setup.game_id), live.table.sink(),
+                route_recorder(self.store, self.services.config, setup.game_id, provider,
+                               model), self._usage_for_reveal(live)]
+
+    async def _fail(self, live: LiveGame, reason: str) -> None:
+        """A game that failed: closed in its log and told in its thread (directly, if the
+        store is what failed), and its admission released. Never raises."""
+        try:
+            await self._abort(live, reason)
+        except Exception:
+            log.exception("game %s: could not record that it stopped", live.game_id)
+            await self._say_in_thread(live.thread_id, live.game_id,
+                                      f"⚠️ This game was stopped: {reason}")
+        await self.services.release(live.game_id)
 
     def _usage_for_reveal(self, live: LiveGame) -> EventSink:
         """A sink: the reveal is shown after every sink has run, so it carries the game's
@@ -272,11 +338,23 @@ class GameRunner:
         except VoteRejected as exc:
             return str(exc)
         live = self.live.get(game_id)
-        name = live.table.roster.name(seat) if live else f"seat {seat}"
+        name = await self._seat_name(game_id, seat, live)
         if live is not None:
             live.table.refresh_soon()
         verb = "is now" if changed else "stays"
         return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
+
+    async def _seat_name(self, game_id: str, seat: int, live: LiveGame | None) -> str:
+        """The seat's reviewer, as the ballot shows it. A game just resumed has not read its
+        log back yet (its roster is empty for the first moments): the stored seats say."""
+        if live is not None and seat in live.table.roster.names:
+            return live.table.roster.name(seat)
+        try:
+            names = await self.store.games.seat_names(game_id)
+        except Exception:
+            log.exception("game %s: could not read its seats", game_id)
+            names = {}
+        return names.get(seat, f"seat {seat}")
 
     async def close_ballot_early(self, game_id: str, user: discord.abc.User,
                                  moderator: bool) -> str:
@@ -317,6 +395,13 @@ class GameRunner:
         await asyncio.gather(*holds, *tasks, return_exceptions=True)
         # The successor (a restart, or the next process of a deploy) takes them at once.
         await self.keeper.drop_all()
+
+
+def _failure(exc: Exception) -> str:
+    """What the players are told of a failure: the provider's own words, else a pointer."""
+    if isinstance(exc, LLMError):
+        return f"the model provider cannot be used ({clip(str(exc), 300)})."
+    return "an internal error stopped it (the operator's log says more)."
 
 
 def _is_over(log: list[ev.Record]) -> bool:
