@@ -31,7 +31,7 @@ from tribunalbot.store.games import iso
 from tribunalbot.store.ops import _SPEND_COLUMNS, Spend, _spend
 
 # The advisory locks' first key: any constant no other lock of the bot uses.
-_LOCK_CLASS = 7_230_104_502
+_LOCK_CLASS = 723_010_450  # fits the two-key form's int4
 KEEP = timedelta(days=2)  # the longest limit is a day; older tickets only take room
 
 # A ticket that still counts for its member: its game was stored, or it is still held.
