@@ -56,6 +56,9 @@ class GameRunner:
         # Games `start` is storing and spawning: stored already, not yet live, and not for
         # `resume_all` (the lease watcher's) to start a second time.
         self._starting: set[str] = set()
+        # Games that failed here and whose log could not be closed (the store failed too):
+        # not resumed by this process's lease watch, which would only fail them again.
+        self._unclosed: set[str] = set()
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
         self.closing = False  # set at shutdown: no new game starts
         self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
@@ -112,6 +115,7 @@ class GameRunner:
                 await self.store.outbox.mark_shown(game_id)  # told below, not by a table
             except Exception:
                 log.exception("game %s: could not close its record", game_id)
+                self._unclosed.add(game_id)
             await self._forget(game_id)
         await self._say_in_thread(thread_id, game_id, f"⚠️ This game could not start: "
                                   f"{reason}")
@@ -141,7 +145,8 @@ class GameRunner:
         log and that no other live process runs: unfinished games continue; finished ones
         whose last posts were lost get them."""
         for game_id in await self.store.outbox.to_project():
-            if game_id in self.live or game_id in self._starting or self.closing:
+            if (game_id in self.live or game_id in self._starting or game_id in self._unclosed
+                    or self.closing):
                 continue
             try:
                 game = await self.store.load_game(game_id)
@@ -248,6 +253,7 @@ class GameRunner:
             await self._abort(live, reason)
         except Exception:
             log.exception("game %s: could not record that it stopped", live.game_id)
+            self._unclosed.add(live.game_id)
             await self._say_in_thread(live.thread_id, live.game_id,
                                       f"⚠️ This game was stopped: {reason}")
         await self.services.release(live.game_id)

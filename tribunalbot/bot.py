@@ -23,6 +23,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
+from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store, store_target
@@ -163,6 +164,12 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
               "to your bot token", file=sys.stderr)
+        return 2
+    # Every game builds the default provider (and the persona routes): a bot that could not
+    # build it would accept /review and then fail every game.
+    problem = provider_problem(config)
+    if problem is not None:
+        print(f"tribunalbot: error: {problem}", file=sys.stderr)
         return 2
     return asyncio.run(_serve(config, db, sync_guild, token, client_options))
 
