@@ -199,6 +199,9 @@ class GameRunner:
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
         if setup.game_id in self.live:  # one task per game, however it was asked for twice
             return
+        if self.closing:  # stored already: the next start resumes it
+            log.info("game %s not started here: the bot is stopping", setup.game_id)
+            return
         lock = self._webhook_locks.setdefault(channel_id, asyncio.Lock())
         per_minute = self.services.config.discord.max_thread_messages_per_minute
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,

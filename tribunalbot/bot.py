@@ -9,7 +9,6 @@ import hashlib
 import json
 import logging
 import os
-import signal
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,12 +25,12 @@ from tribunalbot.config import Config
 from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.policy.services import GuildServices
+from tribunalbot.stopping import STOP
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.review", "cogs.tribunal")
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PURGE_EVERY_SECONDS = 24 * 3600.0
 
 
@@ -156,10 +155,15 @@ class ShardedTribunalBot(TribunalBot, commands.AutoShardedBot):
 
 def run_bot(config: Config, db: Path | None, sync_guild: int | None,
             **client_options: Any) -> int:
-    """Run until SIGTERM or SIGINT, then stop gracefully (exit 0). The token comes only from
-    the environment and is never logged. `client_options` go to the discord.py client
-    (`shard_ids` and `shard_count` make it one shard-owning process of several)."""
+    """Run until SIGTERM or SIGINT, then stop gracefully (exit 0), whenever the signal comes
+    (twice or more, too). The token comes only from the environment and is never logged.
+    `client_options` go to the discord.py client (`shard_ids` and `shard_count` make it one
+    shard-owning process of several)."""
+    STOP.install()  # `tribunalbot bot` did already, before its imports; a caller may not have
     configure_logging(config.logging, secrets_of(config))  # every record redacted
+    if STOP.requested:
+        log.info("stop signal received while starting: nothing was opened")
+        return 0
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
@@ -176,6 +180,16 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
 
 async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str,
                  client_options: dict[str, Any]) -> int:
+    stop = asyncio.Event()
+    STOP.watch(stop)
+    try:
+        return await _open_and_run(config, db, sync_guild, token, client_options, stop)
+    finally:
+        STOP.unwatch()
+
+
+async def _open_and_run(config: Config, db: Path | None, sync_guild: int | None, token: str,
+                        client_options: dict[str, Any], stop: asyncio.Event) -> int:
     from tribunalbot.config import default_db_path
 
     path = store_target(db or config.storage.location() or default_db_path())
@@ -183,9 +197,14 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
     try:
         kind = ShardedTribunalBot if "shard_count" in client_options else TribunalBot
-        async with open_store(path, config.storage) as store, \
-                kind(config, store, sync_guild=sync_guild, **client_options) as bot:
-            await _until_stopped(bot, token)
+        # The store opens whole (a migration is never cut short), then a stop that came
+        # meanwhile closes it again before the bot connects.
+        async with open_store(path, config.storage) as store:
+            if stop.is_set():
+                log.info("stop signal received while opening the store: closing")
+                return 0
+            async with kind(config, store, sync_guild=sync_guild, **client_options) as bot:
+                await _until_stopped(bot, token, stop)
     except StoreError as exc:
         print(f"tribunalbot: error: {exc}", file=sys.stderr)
         return 1
@@ -199,13 +218,10 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     return 0
 
 
-async def _until_stopped(bot: TribunalBot, token: str) -> None:
+async def _until_stopped(bot: TribunalBot, token: str, stop: asyncio.Event) -> None:
     """Run the bot until it ends by itself or a stop signal arrives; on a signal, close it
-    (games pause, the gateway and then the database close) and return normally."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, stop.set)
+    (games pause, the gateway and then the database close) and return normally, however
+    far its start had got (a start cut short by the close is not a failure)."""
     running = asyncio.create_task(bot.start(token), name="tribunal-bot")
     stopping = asyncio.create_task(stop.wait(), name="tribunal-stop-signal")
     try:
@@ -213,12 +229,15 @@ async def _until_stopped(bot: TribunalBot, token: str) -> None:
         if stop.is_set():
             log.info("stop signal received: pausing games and closing")
             await bot.close()
-        await running  # re-raises a failure to start (bad token, unreachable Discord)
+        try:
+            await running  # re-raises a failure to start (bad token, unreachable Discord)
+        except Exception as exc:
+            if not stop.is_set():
+                raise
+            log.info("the bot's start was cut short by the stop: %s", type(exc).__name__)
     finally:
         stopping.cancel()
         if not running.done():
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await running
-        for sig in STOP_SIGNALS:
-            loop.remove_signal_handler(sig)
