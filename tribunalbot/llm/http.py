@@ -16,6 +16,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -52,6 +53,9 @@ _MODEL_WORDS = ("model_not_found", "model not found", "does not exist", "unknown
                 "not_found_error")
 _RETRY_STATUSES = frozenset({408, 409, 429, 498, 500, 502, 503, 504, 529})
 MAX_HINT = 60.0  # a longer Retry-After is capped; the call deadline still bounds the wait
+# Requests sent for the current task's call, when its caller asks (`adapter` counts a call
+# cut short only if it reached the provider, not while it waited for a slot).
+SENT: ContextVar[list[int] | None] = ContextVar("tribunal_requests_sent", default=None)
 
 
 @dataclass(frozen=True)
@@ -251,6 +255,8 @@ class Transport:
                                     f"({self.settings.call_deadline_seconds:.0f}s) exceeded")
             read = min(self.settings.timeout_seconds, remaining)
             limit = httpx.Timeout(read, connect=min(10.0, read))
+            if (sent := SENT.get()) is not None:
+                sent[0] += 1
             response = await self._send(method, path, body, limit)
         return self._decode(response, ctx)
 

@@ -101,8 +101,12 @@ class Budget:
         return total_cost(rows, self.prices) or 0.0
 
     async def game_usage(self, game_id: str) -> str:
-        """The game's usage line, e.g. "52 calls, 180k tokens, 65% cached, $0.04"."""
-        return summarize(await self.store.ops.spend_of_game(game_id), self.prices)
+        """The game's usage line, e.g. "52 calls, 180k tokens, 65% cached, $0.04". Every
+        call made is in it: those cut short (a restart, a phase stopped by a failed call)
+        are named, their input estimated; what a resumed game asked again counts again."""
+        line = summarize(await self.store.ops.spend_of_game(game_id), self.prices)
+        cut = await self.store.ops.cut_short_in_game(game_id)
+        return f"{line} ({cut} cut short)" if cut else line
 
     async def month_report(self, guild: str, now: datetime | None = None) -> str:
         """This server's month so far, and today's count against its budgets."""
