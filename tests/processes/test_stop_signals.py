@@ -138,7 +138,8 @@ def test_a_sigterm_at_any_moment_of_the_start_exits_cleanly(tmp_path: Path) -> N
                 await made.launcher.stop_all()
 
     asyncio.run(with_twin(body))
-    assert problems == []
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 def seat_label(ballot: Message, custom_id: str) -> str:
@@ -204,7 +205,8 @@ def test_double_sigterms_while_a_game_runs_exit_cleanly_and_lose_nothing(
     last = {voter: seat for voter, seat, _, _ in clicks}
     if stored != last:
         problems.append(f"votes stored {stored}, clicked last {last}")
-    assert problems == []
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 async def stored_votes(db: Path) -> dict[str, int]:
