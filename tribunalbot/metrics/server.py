@@ -66,8 +66,11 @@ class MetricsService:
             await web.TCPSite(runner, self.settings.host, self.settings.port).start()
         except OSError as exc:
             await runner.cleanup()
+            # asyncio repeats the address: "error while attempting to bind on address
+            # ('127.0.0.1', 9464): address already in use"; the reason is the last part.
+            reason = str(exc.strerror or exc).rsplit("): ", 1)[-1]
             raise MetricsError(f"cannot serve metrics on {where} ([metrics] host and port): "
-                               f"{exc.strerror or exc}") from None
+                               f"{reason}") from None
         self._runner = runner
         self.port = int(runner.addresses[0][1])
         self._sampler = asyncio.create_task(sample_loop_lag(self.metrics.lag, self.lag_every),

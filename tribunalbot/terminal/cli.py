@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
                             help="run the Discord bot (token from $DISCORD_TOKEN)"))
     _add_migrate_store(sub.add_parser("migrate-store", parents=[common],
                                       help="copy a SQLite store into an empty PostgreSQL one"))
+    health = sub.add_parser("healthcheck", parents=[common],
+                            help="exit 0 when the running bot is healthy (a HEALTHCHECK)")
+    health.add_argument("--db", type=Path, help=DB_HELP)
+    health.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (5)")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -168,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
 
             source = sqlite_source(args.db, config.storage, default_db_path())
             return asyncio.run(migrate_store_command(source, args.to))
+        if args.command == "healthcheck":
+            from tribunalbot.terminal.healthcheck import healthcheck_command
+
+            return asyncio.run(healthcheck_command(config, args.db, args.timeout))
         if args.command == "invite":
             from tribunalbot.terminal.invite import invite_command
 
