@@ -63,3 +63,17 @@ def test_with_metrics_off_it_checks_the_database(tmp_path: Path,
 ])
 def test_a_bot_on_every_address_is_asked_on_the_loopback(host: str, url: str) -> None:
     assert health_url(MetricsSettings(host=host)) == url
+
+
+def test_bot_metrics_port_overrides_the_configs_port_for_one_process(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Processes of one host share a config (README, Several processes): each needs a port."""
+    import tribunalbot.bot
+
+    started: list[Config] = []
+    monkeypatch.setattr(tribunalbot.bot, "run_bot",
+                        lambda config, *args, **options: started.append(config) or 0)
+    assert main(["bot", "--metrics-port", "9470"]) == 0
+    assert started[0].metrics.port == 9470
+    assert main(["bot", "--metrics-port", "70000"]) == 2
+    assert "--metrics-port must be 0-65535 (got 70000)" in capsys.readouterr().err

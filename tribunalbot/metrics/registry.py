@@ -45,6 +45,8 @@ class BotMetrics:
         self.games_aborted = Counter(
             "tribunal_games_aborted", "Games stopped before the reveal, by reason",
             ["reason"], registry=r)
+        for reason in ABORT_REASONS:  # each at 0 from the start, so a rate can be taken
+            self.games_aborted.labels(reason)
         self.games_running = Gauge(
             "tribunal_games_running", "Games this process runs now", registry=r)
 
