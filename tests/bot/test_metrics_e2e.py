@@ -101,7 +101,7 @@ async def test_a_scrape_during_a_twin_game_counts_what_the_game_did(metered: Met
     assert total(seen, "tribunal_games_running") == 0
 
     calls, tokens_in = await _recorded_calls(metered.store)
-    assert calls >= 30  # eight reviews, debate, votes, the distillation
+    assert calls > 8  # at least the eight reviews, then the distillation
     assert total(seen, "tribunal_model_calls_total", provider="offline", outcome="ok") == calls
     assert total(seen, "tribunal_model_call_seconds_count", provider="offline") == calls
     assert total(seen, "tribunal_model_tokens_total", kind="input") == tokens_in
