@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 RUFF_TIMEOUT_SECONDS = 20.0
 
 # A curated selection: ALL would bury the review under annotation and formatting codes.
-SELECT = ("S,PERF,BLE,TRY,E7,E9,F,B,C90,PLR09,PLR2004,PLW,N,D1,PT,ICN,SIM,T20,FIX,"
+SELECT = ("S,PERF,BLE,TRY,E7,E9,F,B,C90,PLR09,PLR2004,PLW,N,D1,PT,SIM,T20,FIX,"
           "ASYNC,DTZ")
 IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 
@@ -64,8 +64,10 @@ RULE_TOPICS: dict[str, str] = {
     "N817": "", "D102": "missing_docstring", "D103": "missing_docstring",
     "D100": "module_docstring", "D104": "module_docstring", "D101": "class_docstring",
     "D106": "class_docstring",
-    "PT": "test_style", "DTZ005": "naive_datetime", "DTZ006": "naive_datetime",
-    "DTZ011": "naive_datetime", "DTZ002": "naive_datetime", "ICN": "import_style",
+    "PT009": "test_style", "PT011": "test_style", "PT012": "test_style",
+    "PT017": "test_style", "PT018": "test_style", "PT027": "test_style",
+    "DTZ005": "naive_datetime", "DTZ006": "naive_datetime",
+    "DTZ011": "naive_datetime", "DTZ002": "naive_datetime",
     "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "",
     "T20": "print_output", "FIX": "todo",
 }

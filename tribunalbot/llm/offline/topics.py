@@ -165,8 +165,9 @@ TOPICS: dict[str, Topic] = {
                                  "whatever happens", "Assert on the observable outcome"),
     "skipped_test": Topic(_TEST, 2, "skips a test instead of fixing it", "Fix the flakiness "
                           "or delete the test, and say which"),
-    "test_style": Topic(_TEST, 2, "writes tests in a way that hides failures",
-                        "Use plain asserts on observable behaviour"),
+    "test_style": Topic(_TEST, 2, "writes a check weaker or harder to read than it could be "
+                        "(a unittest-style assert, a catch-all expected exception)",
+                        "Use plain asserts and the narrowest expected exception"),
     # readability
     "vague_name": Topic(_DX, 2, "uses a name that says nothing about intent",
                         "Rename it after what it means"),
@@ -203,8 +204,8 @@ TOPICS: dict[str, Topic] = {
                            "unpinned and unverified", "Download a pinned version, verify its "
                            "checksum, then run it"),
     "unused_import": Topic(_DEP, 2, "imports something it never uses", "Drop the import"),
-    "import_style": Topic(_DEP, 1, "imports in a way that hides where names come from",
-                          "Import explicitly and consistently"),
+    "import_style": Topic(_DEP, 1, "imports * from a module, which hides where names come "
+                          "from", "Import the names it uses explicitly"),
     # simplicity
     "complexity": Topic(_SIMPLE, 3, "packs too many branches into one function",
                         "Split it and return early"),
