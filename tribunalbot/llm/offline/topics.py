@@ -194,7 +194,8 @@ TOPICS: dict[str, Topic] = {
                           "its own line"),
     "loose_equality": Topic(_DX, 2, "uses loose equality or var scoping",
                             "Use strict equality and const/let"),
-    "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it"),
+    "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it, or name it _ where "
+                    "something must bind it"),
     # dependencies
     "third_party": Topic(_DEP, 2, "pulls in a third-party package", "Pin it and check "
                          "whether the standard library already covers the use"),
