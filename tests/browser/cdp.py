@@ -1,7 +1,8 @@
 """Headless Chromium driven over the DevTools protocol, with aiohttp's websocket client.
 
 Just enough of the protocol for the page test: navigate, evaluate an expression in the page,
-emulate the dark scheme, take a full-page screenshot, and list every request the page made.
+set the viewport's width, emulate the dark scheme, take a screenshot of the page or of one
+element, and list every request the page made.
 Runtime.evaluate runs outside the page's Content-Security-Policy, so the shipped page needs no
 test hook of its own.
 """
@@ -167,27 +168,34 @@ class Chromium:
         await self.send("Emulation.setEmulatedMedia",
                         features=[{"name": "prefers-color-scheme", "value": scheme}])
 
-    async def screenshot(self, to: Path, element_id: str | None = None) -> tuple[int, int]:
-        """The whole page (or one element) as a PNG at `to`; returns its CSS-pixel size."""
-        metrics = await self.send("Page.getLayoutMetrics")
-        height = min(math.ceil(metrics["cssContentSize"]["height"]), MAX_SHOT_HEIGHT)
-        await self.send("Emulation.setDeviceMetricsOverride", width=self.width, height=height,
+    async def resize(self, width: int, height: int = 900) -> None:
+        """A viewport of `width` CSS pixels (a desktop window, a phone held upright)."""
+        self.width = width
+        await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
                         deviceScaleFactor=1, mobile=False)
-        params: dict[str, Any] = {"format": "png"}
-        if element_id is not None:
+
+    async def screenshot(self, to: Path, element_id: str | None = None,
+                         max_height: int = MAX_SHOT_HEIGHT,
+                         height: int | None = None) -> tuple[int, int]:
+        """The page from its top (or one element), at most `max_height` CSS pixels of it (or
+        `height` from where it starts), as a PNG at `to`; returns its CSS-pixel size. The
+        viewport is left as it was."""
+        if element_id is None:
+            metrics = await self.send("Page.getLayoutMetrics")
+            box = {"y": 0, "height": math.ceil(metrics["cssContentSize"]["height"])}
+        else:
             box = await self.evaluate(
                 f"(() => {{ const r = document.getElementById({element_id!r})"
                 ".getBoundingClientRect(); return {y: r.top + scrollY, height: r.height};"
                 " })()")
-            # The page's full width: the element's own box would crop its margins.
-            box.update(x=0, width=self.width)
-            box["height"] = min(box["height"], MAX_SHOT_HEIGHT)
-            params.update(clip={**box, "scale": 1}, captureBeyondViewport=True)
-        shot = await self.send("Page.captureScreenshot", **params)
+        # The page's full width: the element's own box would crop its margins.
+        tall = height if height is not None else min(math.ceil(box["height"]), max_height)
+        clip = {**box, "x": 0, "width": self.width, "scale": 1,
+                "height": min(tall, MAX_SHOT_HEIGHT)}
+        shot = await self.send("Page.captureScreenshot", format="png", clip=clip,
+                               captureBeyondViewport=True)
         await asyncio.to_thread(_save, to, base64.b64decode(shot["data"]))
-        clip = params.get("clip")
-        return (math.ceil(clip["width"]), math.ceil(clip["height"])) if clip else (
-            self.width, height)
+        return self.width, clip["height"]
 
 
 def _save(to: Path, data: bytes) -> None:
