@@ -32,13 +32,20 @@ MAX_SHOT_HEIGHT = 16000  # Chromium refuses larger captures
 REAPER = Path(__file__).with_name("reaper.py")  # nothing of the browser outlives it
 
 
-def _browser_processes() -> set[int]:
-    """Every process (running or a zombie) whose name says it is Chromium's."""
+def _browser_processes(profile: Path | None = None) -> set[int]:
+    """Every process (running or a zombie) whose name says it is Chromium's; with `profile`,
+    not those that name another profile: a browser someone else runs on this machine at the
+    same time (another test run) is not this one's. A zombie names none, so it always counts."""
     found = set()
+    ours = f"--user-data-dir={profile}".encode() if profile is not None else None
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError):
             name = stat.read_text().split("(", 1)[1].rsplit(")", 1)[0]
-            if "chrom" in name.lower():
+            if "chrom" not in name.lower():
+                continue
+            argv = stat.with_name("cmdline").read_bytes().split(b"\0")
+            other = [a for a in argv if a.startswith(b"--user-data-dir=") and a != ours]
+            if ours is None or not other:
                 found.add(int(stat.parent.name))
     return found
 
@@ -99,7 +106,7 @@ class Chromium:
 
     def leftovers(self) -> set[int]:
         """Browser processes this one started that still exist (running or zombies)."""
-        return _browser_processes() - self._before
+        return _browser_processes(self.profile) - self._before
 
     @staticmethod
     async def _stop(proc: asyncio.subprocess.Process) -> None:

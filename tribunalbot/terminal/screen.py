@@ -57,7 +57,7 @@ class TerminalTable:
     """Prints public records as a readable transcript; asks for the human vote.
 
     `vote` is a seat number (decided up front), "ask" (prompt on the terminal) or "none".
-    `width` fixes the line width (default: measured on `out` before each record, so a
+    `width` fixes the line width (default: measured on `out` for each paragraph, so a
     resized terminal is followed); `pacer` spaces the posts out (default: no pause).
     """
 
@@ -102,7 +102,7 @@ class TerminalTable:
 
     def _say(self, text: str = "", indent: str = "  ", hanging: str | None = None,
              bold: bool = False) -> None:
-        """`text` wrapped to the width; a wrapped line goes on at `hanging` (default: four
+        """`text` wrapped to the width; a wrapped line goes on at `hanging` (default: two
         columns in from `indent`, so it reads as the same item)."""
         rest = indent + "  " if hanging is None else hanging
         held = self.painter.hold(neutralize_mentions(text))
@@ -117,7 +117,7 @@ class TerminalTable:
 
     def command(self, text: str) -> None:
         """A command to copy: on a line of its own and never wrapped, so a copy of it runs."""
-        print(f"    {text}", file=self.out, flush=True)
+        print(f"    {neutralize_mentions(text)}", file=self.out, flush=True)
 
     @contextmanager
     def unpaced(self) -> Iterator[None]:
