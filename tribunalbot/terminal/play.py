@@ -18,6 +18,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.engine.rules import deal
 from tribunalbot.engine.table import Table
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, parse_link
@@ -54,6 +55,8 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
         config = _with_overrides(config, args)
         vote = _vote_mode(args.vote)
+        args.seed = new_seed() if args.seed is None else args.seed
+        check_seat(vote, args.seed, config.game.event_chance)
         pr = getattr(args, "pr", None)
         if (args.path is None) == (pr is None):
             raise UsageError("give one thing to review: a file, - for standard input, or "
@@ -105,6 +108,17 @@ def _vote_mode(value: str | None) -> str:
         return value
     raise UsageError(f"--vote must be a seat number (1-{MAX_SEAT}), 'ask' or 'none', "
                      f"not {value!r}")
+
+
+def check_seat(vote: str, seed: int, event_chance: float) -> None:
+    """A seat voted for up front must be at this game's table: the deal (a pure function of
+    the seed) says how many seats it has, before anything is spent."""
+    if not vote.isdigit():
+        return
+    seats = len(deal(seed, event_chance)[0])
+    if int(vote) > seats:
+        raise UsageError(f"--vote {vote}: this game has {seats} seats (1-{seats}); a ninth "
+                         "sits in only with the Ghost Reviewer event")
 
 
 def read_submission(path: str, limit: int, diff_limit: int | None = None) -> Submission:
@@ -288,10 +302,15 @@ async def _resume(session: Session, game_id: str) -> int:
     game = await session.store.load_game(game_id)  # StoreError names a missing game
     if game.finished:
         return fail(f"game {game_id} is already {game.status}; nothing to resume")
+    setup = game.setup()
+    try:
+        check_seat(session.table.vote, setup.seed, setup.settings.event_chance)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
     if session.transcript is not None:  # the file is written anew: the whole game, once
         for seq, record in enumerate(game.events):
             await session.transcript(seq, record)
-    return await _finish(session, game.setup(), game.events)
+    return await _finish(session, setup, game.events)
 
 
 def _note_left_out(table: TerminalTable, setup: GameSetup) -> None:
