@@ -15,6 +15,8 @@ from tribunalbot.engine.leaderboard import Board, Season
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
+PACE_HELP = ("seconds between two posts, so the game unfolds as in a thread (default: 1 on "
+             "a terminal, 0 otherwise; 0: all at once)")
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
            "directory)")
 
@@ -114,6 +116,7 @@ def _add_play(play: argparse.ArgumentParser) -> None:
     play.add_argument("--no-db", action="store_true", help="do not store the game")
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                       help="plain text even on a terminal (also: $NO_COLOR)")
+    play.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_resume(resume: argparse.ArgumentParser) -> None:
@@ -126,6 +129,7 @@ def _add_resume(resume: argparse.ArgumentParser) -> None:
     resume.add_argument("--db", type=Path, help=DB_HELP)
     resume.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                         help="plain text even on a terminal (also: $NO_COLOR)")
+    resume.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_export(export: argparse.ArgumentParser) -> None:
@@ -133,6 +137,16 @@ def _add_export(export: argparse.ArgumentParser) -> None:
     export.add_argument("--html", type=Path, required=True, metavar="FILE",
                         help="where to write the page (- for standard output)")
     export.add_argument("--db", type=Path, help=DB_HELP)
+
+
+def _pace(value: str) -> float:
+    from tribunalbot.terminal.pace import check_pace
+
+    try:
+        return check_pace(float(value))
+    except ValueError as exc:
+        message = str(exc) if "--pace" in str(exc) else f"not a number of seconds: {value!r}"
+        raise argparse.ArgumentTypeError(message.removeprefix("--pace ")) from None
 
 
 def _positive(value: str) -> int:
