@@ -5,12 +5,14 @@ operator's limits, its provider and model, the budgets, the usage lines, and the
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from tribunalbot.config import Config, GameSettings
 from tribunalbot.llm.base import LLM
 from tribunalbot.llm.registry import ProviderPool, build_llm, provider_problem
+from tribunalbot.llm.usage import CallRecord, OnCall
 from tribunalbot.policy.admission import Admissions, Limits, Refused, Ticket
 from tribunalbot.policy.routing import language_notice
 from tribunalbot.policy.server_settings import SettingRules
@@ -21,12 +23,14 @@ log = logging.getLogger(__name__)
 
 
 class GuildServices:
-    def __init__(self, config: Config, store: Store) -> None:
+    def __init__(self, config: Config, store: Store, *,
+                 observe_call: Callable[[CallRecord], None] | None = None) -> None:
         self.config, self.store = config, store
         self.rules = SettingRules(config)
         self.budget = Budget(config, store)
         self.admissions = Admissions(config, store, self.budget)
-        self.pool = ProviderPool(config, on_call=store.record_call)
+        # Every call is recorded in the store; `observe_call` (the bot's metrics) sees it too.
+        self.pool = ProviderPool(config, on_call=_recorded(store.record_call, observe_call))
         self._llms: dict[str, LLM] = {}  # "provider" or "provider/model" -> its router
 
     async def overrides(self, guild_id: int) -> dict[str, Any]:
@@ -118,3 +122,15 @@ class GuildServices:
         # The routers' adapters belong to the pool: closing it closes each client once.
         self._llms.clear()
         await self.pool.aclose()
+
+
+def _recorded(record: OnCall, observe: Callable[[CallRecord], None] | None) -> OnCall:
+    if observe is None:
+        return record
+
+    async def both(call: CallRecord) -> None:
+        observe(call)  # first, and synchronously: the store's write may take a while
+        result = record(call)
+        if result is not None:
+            await result
+    return both

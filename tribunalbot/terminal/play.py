@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import shlex
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from tribunalbot.config import Config, default_db_path
 from tribunalbot.engine import events as ev
@@ -28,10 +28,12 @@ from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
+from tribunalbot.page import page_file_name
 from tribunalbot.policy.routing import language_notice, route_recorder
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
 from tribunalbot.terminal.history import TERMINAL_GUILD
+from tribunalbot.terminal.pace import Pacer, chosen_pace
 from tribunalbot.terminal.screen import TerminalTable, transcript_line
 from tribunalbot.terminal.shown import PrintedTable, catch_up
 from tribunalbot.wording import plural
@@ -152,19 +154,31 @@ class Session:
     store: Store | None
     transcript: EventSink | None
     ledger: UsageLedger
+    store_flags: str = ""  # what a later command needs to find this store: " --db PATH"
 
 
 @asynccontextmanager
 async def _session(args: argparse.Namespace, config: Config,
                    vote: str) -> AsyncIterator[Session]:
     ledger = UsageLedger()
-    table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None)
+    table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None,
+                          pacer=Pacer(chosen_pace(getattr(args, "pace", None), sys.stdout)))
     async with AsyncExitStack() as stack:
         store = await stack.enter_async_context(_maybe_store(args, config))
         llm = build_llm(config, args.provider, on_call=_recorder(ledger, store))
         stack.push_async_callback(llm.aclose)
         transcript = await stack.enter_async_context(_transcript(args.transcript))
-        yield Session(config, args.provider, llm, table, store, transcript, ledger)
+        yield Session(config, args.provider, llm, table, store, transcript, ledger,
+                      _store_flags(args, config))
+
+
+def _store_flags(args: argparse.Namespace, config: Config) -> str:
+    """The options `resume` and `export` need to find the store this game went to."""
+    if args.db:
+        return f" --db {shlex.quote(str(args.db))}"
+    if config.storage.location() and args.config is not None:
+        return f" --config {shlex.quote(str(args.config))}"
+    return ""
 
 
 async def _guarded(args: argparse.Namespace, config: Config, vote: str,
@@ -225,20 +239,22 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
                      route_recorder(store, session.config, setup.game_id, session.provider)]
         table = printed
         if prior:
-            await catch_up(printed, prior, session.table.out)
-    _note_left_out(session.table.out, setup)
+            with session.table.unpaced():  # the recap of what was printed before
+                await catch_up(printed, prior, session.table.out)
+    _note_left_out(session.table, setup)
     notice = language_notice(session.config, session.provider, setup.settings.language)
     if notice is not None:
-        print(f"  {notice}", file=session.table.out)
+        session.table.note(notice)
     try:
         result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):
         if store is not None:
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
-                  f"{setup.game_id}`.", file=session.table.out)
+                  f"{setup.game_id}{session.store_flags}`.", file=session.table.out)
         raise
-    _footer(session.table.out, setup, session.ledger, session.config)
+    _footer(session.table, setup, session.ledger, session.config)
     if store is not None:
+        _how_to_share(session, setup.game_id)
         await _remember(store, session.llm, setup, result.events)
     return 0
 
@@ -297,23 +313,33 @@ async def _resume(session: Session, game_id: str) -> int:
     return await _finish(session, setup, game.events)
 
 
-def _note_left_out(out: TextIO, setup: GameSetup) -> None:
+def _note_left_out(table: TerminalTable, setup: GameSetup) -> None:
     """The players are told, as the reviewers are, what a change too large was cut to."""
     change = setup.change
     if change is not None and change.omitted:
-        print(f"  This change was too large for one game: {plural(len(change.files), 'file')} "
-              f"reviewed; left out: {', '.join(change.omitted)}.", file=out)
+        table.note(f"This change was too large for one game: "
+                   f"{plural(len(change.files), 'file')} reviewed; left out: "
+                   f"{', '.join(change.omitted)}.")
 
 
-def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
+def _footer(table: TerminalTable, setup: GameSetup, ledger: UsageLedger,
+            config: Config) -> None:
     kinds = {config.providers[r.provider].kind for r in ledger.records
              if r.provider in config.providers}
+    print(file=table.out)
     if kinds == {"offline"}:  # token counts of a local player mean nothing to anyone
-        print(f"\n  Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
-              "nothing billed.", file=out)
+        table.note(f"Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
+                   "nothing billed.")
     elif ledger.records:
-        print(f"\n  Usage: {ledger.summary(prices_from_config(config.providers))}", file=out)
-    print(f"  Replay this game with --seed {setup.seed}.", file=out)
+        table.note(f"Usage: {ledger.summary(prices_from_config(config.providers))}")
+    table.note(f"Replay this game with --seed {setup.seed}.")
+
+
+def _how_to_share(session: Session, game_id: str) -> None:
+    """The reveal's last lines: the game's id and the command that makes its page."""
+    session.table.note(f"This was game {game_id}. Share it as one page:")
+    session.table.command(f"tribunalbot export {game_id}{session.store_flags} "
+                          f"--html {page_file_name(game_id)}")
 
 
 def _recorder(ledger: UsageLedger, store: Store | None) -> OnCall:
