@@ -1,4 +1,5 @@
-"""Owns every running game: starts, resumes after a restart, ends, and takes votes.
+"""Owns every running game: starts, resumes after a restart, and ends it (what humans do to
+a running game is `cogs.humans`, a part of the runner).
 
 Each game runs in one task that this runner awaits or cancels; a failure is logged and told
 to the players in the thread, and the game is closed, never left stuck."""
@@ -9,10 +10,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import discord
 
+from cogs.humans import HumanActions
+from cogs.live import LiveGame
 from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
 from cogs.text import clip
@@ -26,29 +28,17 @@ from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.policy.routing import route_recorder
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import StoredGame
-from tribunalbot.store.votes import VoteRejected
 
 log = logging.getLogger(__name__)
 OUTAGE_WAITS = (60.0, 300.0, 900.0)  # seconds before each new try after a provider outage
 SHUTDOWN_GRACE = 5.0  # seconds the post in flight gets to finish at shutdown
 
 
-@dataclass
-class LiveGame:
-    game_id: str
-    guild_id: int
-    starter_id: int
-    thread_id: int
-    table: DiscordTable
-    task: asyncio.Task[None] | None = None
-    lost: bool = False  # its lease went to another process: stop, touch nothing
-
-
 def every_guild(guild_id: int) -> bool:
     return True
 
 
-class GameRunner:
+class GameRunner(HumanActions):
     def __init__(self, client: discord.Client, services: GuildServices, *,
                  owns: Callable[[int], bool] = every_guild,
                  metrics: BotMetrics | None = None) -> None:
@@ -68,9 +58,6 @@ class GameRunner:
         self.keeper = LeaseKeeper(self.store.leases, Owner.this_process(),
                                   services.config.discord.lease_seconds)
         self._watching: asyncio.Task[None] | None = None
-
-    def game_in_thread(self, thread_id: int) -> LiveGame | None:
-        return next((g for g in self.live.values() if g.thread_id == thread_id), None)
 
     # ---- starting and resuming -----------------------------------------------------------
 
@@ -351,61 +338,6 @@ class GameRunner:
         seq = await self.store.games.event_count(game_id)
         await self.store.game_sink(game_id)(seq, record)
         return seq
-
-    # ---- humans --------------------------------------------------------------------------
-
-    def heard(self, channel_id: int) -> None:
-        """A player's message landed in a channel: if it is a game's thread, its poster
-        counts it against the thread's minute."""
-        live = self.game_in_thread(channel_id)
-        if live is not None:
-            live.table.poster.heard()
-
-    async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
-        try:
-            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat)
-        except VoteRejected as exc:
-            return str(exc)
-        live = self.live.get(game_id)
-        name = await self._seat_name(game_id, seat, live)
-        if live is not None:
-            live.table.refresh_soon()
-        verb = "is now" if changed else "stays"
-        return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
-
-    async def _seat_name(self, game_id: str, seat: int, live: LiveGame | None) -> str:
-        """The seat's reviewer, as the ballot shows it. A game just resumed has not read its
-        log back yet (its roster is empty for the first moments): the stored seats say."""
-        if live is not None and seat in live.table.roster.names:
-            return live.table.roster.name(seat)
-        try:
-            names = await self.store.games.seat_names(game_id)
-        except Exception:
-            log.exception("game %s: could not read its seats", game_id)
-            names = {}
-        return names.get(seat, f"seat {seat}")
-
-    async def close_ballot_early(self, game_id: str, user: discord.abc.User,
-                                 moderator: bool) -> str:
-        live = self.live.get(game_id)
-        if live is None:
-            return "This game is over."
-        if not (moderator or user.id == live.starter_id):
-            return "Only the game's starter or a moderator can close the ballot."
-        live.table.closed_early.set()
-        return "The ballot will close as soon as the AI tribunal has finished."
-
-    async def end(self, thread_id: int, user: discord.abc.User, moderator: bool) -> str:
-        live = self.game_in_thread(thread_id)
-        if live is None:
-            return "There is no running game in this thread."
-        if not (moderator or user.id == live.starter_id):
-            return "Only the game's starter or a moderator can end it."
-        if live.task is not None:
-            live.task.cancel()
-            await asyncio.gather(live.task, return_exceptions=True)
-        await self._abort(live, f"ended by {user.display_name}", why="ended")
-        return "The game is ended."
 
     async def shutdown(self) -> None:
         """Graceful stop: no new game, the post in flight finishes, then every game task is
