@@ -37,6 +37,7 @@ class StopSignals:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wakeup: tuple[socket.socket, socket.socket] | None = None
         self._previous_fd = -1
+        self._borrowed: dict[int, object] = {}  # handlers `watch` replaced for its length
 
     @property
     def requested(self) -> bool:
@@ -58,10 +59,15 @@ class StopSignals:
 
     def watch(self, event: asyncio.Event) -> None:
         """From now on a stop signal sets `event`, on the running loop (at once if one came
-        already). Call `unwatch` before the loop ends."""
+        already). Call `unwatch` before the loop ends. Without `install` first (a caller that
+        runs the bot inside a process of its own, such as a test), the handlers are
+        installed for the watch's length only."""
         import asyncio
         import socket
 
+        if not self.installed:
+            self._borrowed = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+            self.install()
         loop = asyncio.get_running_loop()
         reader, writer = socket.socketpair()
         reader.setblocking(False)
@@ -76,6 +82,10 @@ class StopSignals:
         """Back to noting signals only; the handlers stay."""
         loop, wakeup = self._loop, self._wakeup
         self._loop = self._event = self._wakeup = None
+        for sig, handler in self._borrowed.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+        if self._borrowed:
+            self._borrowed, self.installed = {}, False
         if wakeup is None:
             return
         signal.set_wakeup_fd(self._previous_fd)
