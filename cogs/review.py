@@ -19,7 +19,14 @@ from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
 from tribunalbot.ids import new_game_id, new_seed
-from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, link_in, parse_link
+from tribunalbot.inputs.pullrequest import BUSY as FETCH_BUSY
+from tribunalbot.inputs.pullrequest import MEMBERS as FETCHING
+from tribunalbot.inputs.pullrequest import (
+    PullRequestError,
+    fetch_submission,
+    link_in,
+    parse_link,
+)
 from tribunalbot.inputs.submission import DIFF_SUFFIXES, CodeInputError, Submission, check_code
 from tribunalbot.policy.admission import Refused
 
@@ -129,6 +136,8 @@ class Review(commands.Cog):
                 parse_link(url, self.bot.config.pull_requests)
             except PullRequestError as exc:
                 problem = f"{exc}."
+        if problem is None and interaction.user.id in FETCHING:  # before any place is held
+            problem = f"{FETCH_BUSY}."
         if problem is not None:
             await _refuse(interaction, problem)
             return

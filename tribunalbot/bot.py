@@ -183,9 +183,8 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
     (twice or more, too). The token comes only from the environment and is never logged.
     `client_options` go to the discord.py client (`shard_ids` and `shard_count` make it one
     shard-owning process of several)."""
-    STOP.install()  # `tribunalbot bot` did already, before its imports; a caller may not have
     configure_logging(config.logging, secrets_of(config))  # every record redacted
-    if STOP.requested:
+    if STOP.requested:  # `tribunalbot bot` caught the signals before its imports
         log.info("stop signal received while starting: nothing was opened")
         return 0
     token = os.environ.get(config.discord.token_env, "").strip()

@@ -84,8 +84,8 @@ class StopSignals:
         self._loop = self._event = self._wakeup = None
         for sig, handler in self._borrowed.items():
             signal.signal(sig, handler)  # type: ignore[arg-type]
-        if self._borrowed:
-            self._borrowed, self.installed = {}, False
+        if self._borrowed:  # the signals it saw were that caller's, not the process's
+            self._borrowed, self.installed, self.received = {}, False, []
         if wakeup is None:
             return
         signal.set_wakeup_fd(self._previous_fd)
