@@ -49,6 +49,14 @@ def votes_counted(played: Played) -> list[str]:
     return problems
 
 
+def killed_clicks_honest(played: Played) -> list[str]:
+    """A click killed between its answer and its vote's write was either stored or never
+    confirmed: the clicker is never told "your vote is X" and then X is lost."""
+    return [f"{vote.voter}'s click was answered {shown!r}, but the vote was not stored when "
+            "the bot died" for vote, shown, stored in played.killed_clicks
+            if "Your vote is now" in shown and not stored]
+
+
 def human_verdicts(played: Played) -> str:
     reveal = played.reveal()
     if reveal is None or not reveal.embeds:
