@@ -66,24 +66,25 @@ PER_GUILD = 20  # discord.max_concurrent_games_per_guild allows at most 20
 HUMANS_PER_GUILD = PER_GUILD + 1
 VOTE_WINDOW = 1  # seconds
 ANSWER_WINDOW = 3.0  # seconds Discord gives an interaction's first answer
-LIFETIME = 900.0  # seconds a child process of one size may live
+CALLS_PER_GAME = 25  # one round: 8 reviews, 8 accusations, 8 votes, the distillation
 
 
-def _twin_process(conn: Any, guilds: int, humans_per_guild: int, shards: int) -> None:
+def _twin_process(conn: Any, guilds: int, humans_per_guild: int, lifetime: float) -> None:
     from waiting_humans import serve  # in the child only: this process stays bot-free
 
-    serve(conn, guilds, humans_per_guild, shards, LIFETIME)
+    serve(conn, guilds, humans_per_guild, 1, lifetime)
 
 
 class WaitingHumans(Humans):
     """discord_load.Humans, serving bench/waiting_humans.py's timed clicks."""
 
-    def __init__(self, guilds: int, humans_per_guild: int) -> None:
+    def __init__(self, guilds: int, humans_per_guild: int, lifetime: float) -> None:
         super().__init__(guilds, humans_per_guild)
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_twin_process,
-                                       args=(child, guilds, humans_per_guild, 1), daemon=True)
+        self.process = context.Process(
+            target=_twin_process, args=(child, guilds, humans_per_guild, lifetime),
+            daemon=True)
 
 
 @dataclass
@@ -148,13 +149,15 @@ def store_waits(path: Path, since: float, until: float) -> list[float]:
 async def one_size(args: argparse.Namespace, games: int) -> Size:
     out = Size(games)
     guilds = math.ceil(games / PER_GUILD)
-    timeout = max(60.0, 6 * args.latency * games * 46 / args.slots + 60)
+    floor = args.latency * games * CALLS_PER_GAME / args.slots
+    timeout = 3 * max(floor, 10 * args.latency) + 60  # a game's, from /review to transcript
+    lifetime = 2 * timeout + 120  # the children's: a warm-up round and the load round
     fake = FakeLLMServer(lambda _body: [], plausible_player)
     fake.latency = args.latency
     if args.limited_every:
         fake.flaky(limited_every=args.limited_every, retry_after=args.retry_after)
     await fake.start(backlog=4096)
-    humans = WaitingHumans(guilds, HUMANS_PER_GUILD)
+    humans = WaitingHumans(guilds, HUMANS_PER_GUILD, lifetime)
     bots: list[BotProcess] = []
     with tempfile.TemporaryDirectory(prefix="tribunal-waiting-") as tmp:
         workdir = Path(tmp)
@@ -162,7 +165,7 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
         try:
             info = await humans.start()
             config = providers_config(fake.url, args.slots, args.providers, args.latency * 30)
-            more = ["--config-json", json.dumps(config), "--lifetime", str(LIFETIME),
+            more = ["--config-json", json.dumps(config), "--lifetime", str(lifetime),
                     "--store-wait-file", str(workdir / "store-waits.json")]
             bots.append(await spawn(workdir, info, url, None, PER_GUILD, VOTE_WINDOW, more))
             await wait_connected(bots, lambda: humans.ask("sessions", None, 10), 60)
