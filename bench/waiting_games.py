@@ -38,6 +38,7 @@ import asyncio
 import json
 import math
 import multiprocessing
+import os
 import statistics
 import sys
 import tempfile
@@ -51,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from discord_fleet import (  # noqa: E402 - after the path is set
     BotProcess,
+    cpu_seconds,
     spawn,
     stop_all,
     wait_connected,
@@ -175,9 +177,12 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
             load = [(g, i, (i + 1) % HUMANS_PER_GUILD) for g in range(guilds)
                     for i in range(1, PER_GUILD + 1)][:games]
             calls_before = len(fake.requests)
+            cpu, own_cpu = cpu_seconds(bots[0].pid), cpu_seconds(os.getpid())
             started = time.monotonic()
-            answer = await humans.ask("play", (load, timeout), timeout + 30)
+            answer = await humans.ask("play", (load, timeout), 2 * timeout)
             ended = time.monotonic()
+            cpu, own_cpu = (cpu_seconds(bots[0].pid) - cpu,
+                            cpu_seconds(os.getpid()) - own_cpu)
             report = await humans.ask("report", answer["mark"], 30)
             out.failures += [f"Discord would have refused: {v}" for v in report["violations"]]
         finally:
@@ -203,6 +208,10 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
         m["clicks_late"] = sum(1 for a in answers if a < 0 or a > ANSWER_WINDOW)
         waits = store_waits(workdir / "store-waits.json", started, ended)
         m["store_wait_p99_ms"] = p99(waits) * 1000
+        m["bot_cpu_s"] = cpu
+        m["bot_cpu_ms_per_game"] = cpu / games * 1000
+        m["twin_cpu_s"] = report["cpu"] - answer["cpu"]
+        m["model_server_cpu_s"] = own_cpu
         m["model_calls"] = calls
         m["model_requests"] = len(fake.requests) - calls_before
         m["votes_confirmed"] = sum(p["vote_taken"] for p in played)
@@ -220,11 +229,14 @@ def print_size(size: Size) -> None:
           f"{m.get('wall_s', 0):.1f} s = {ratio:.2f}x max(ideal {m.get('ideal_s', 0):.1f} s, "
           f"slot floor {m.get('slot_floor_s', 0):.1f} s); {m.get('model_calls', 0):.0f} calls "
           f"({m.get('model_requests', 0):.0f} requests, at most {m.get('max_in_flight', 0):.0f}"
-          f" in flight); {m.get('votes_confirmed', 0):.0f} votes confirmed", flush=True)
+          f" in flight); {m.get('votes_confirmed', 0):.0f} votes confirmed; CPU: bot "
+          f"{m.get('bot_cpu_s', 0):.1f} s, twin {m.get('twin_cpu_s', 0):.1f} s, model server "
+          f"{m.get('model_server_cpu_s', 0):.1f} s; load {os.getloadavg()[0]:.1f}",
+          flush=True)
     for failure in size.failures[:10]:
         print(f"  FAILED: {failure}")
     for name in ("revealed", "loop_lag_p99_ms", "peak_rss_mb", "wall_s", "ideal_s",
-                 "slot_floor_s", "clicks_late", "store_wait_p99_ms"):
+                 "slot_floor_s", "clicks_late", "store_wait_p99_ms", "bot_cpu_ms_per_game"):
         if name in m:
             print(f"metric {name}_{size.games} {m[name]:.1f}")
     if floor:

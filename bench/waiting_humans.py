@@ -16,7 +16,15 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from discord_fleet import exit_with_parent
-from discord_humans import Court, Watcher, raise_rate_limits, report, seed_courts, vote_ids
+from discord_humans import (
+    Court,
+    Watcher,
+    cpu_seconds,
+    raise_rate_limits,
+    report,
+    seed_courts,
+    vote_ids,
+)
 
 from tests.samples import CODE
 from tests.twin.twin import Twin
@@ -88,7 +96,7 @@ async def _handle(twin: Twin, courts: list[Court], watcher: Watcher, command: st
                   arg: Any) -> Any:
     if command == "play":  # arg: (games: [(court, starter, voter)], timeout)
         games, timeout = arg
-        mark, cpu = len(twin.core.requests), report(twin, 0)["cpu"]
+        mark, cpu = len(twin.core.requests), cpu_seconds()
         played = await asyncio.gather(*[play_game(twin, watcher, courts[c], s, v, timeout)
                                         for c, s, v in games])
         return {"played": [asdict(p) for p in played], "mark": mark, "cpu": cpu}

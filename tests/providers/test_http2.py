@@ -44,7 +44,7 @@ def _adapter(server: TlsModelServer, **settings: object) -> OpenAICompatLLM:
 
 async def test_the_adapter_negotiates_http2_or_falls_back_to_http1(
         server: TlsModelServer) -> None:
-    llm = _adapter(server, concurrency=CALLS)
+    llm = _adapter(server, concurrency=LANE_SLOTS)  # one lane: one pool of connections
     try:
         replies = await asyncio.gather(*(llm.generate(_prompt(n)) for n in range(CALLS)))
     finally:
@@ -52,7 +52,7 @@ async def test_the_adapter_negotiates_http2_or_falls_back_to_http1(
     assert {r.text for r in replies} == {"fine"}
     if server.http2:
         assert set(server.versions) == {"2"}
-        # Forty calls in flight on one connection (a second may open while the first is
+        # Sixteen calls at a time on one connection (a second may open while the first is
         # still negotiating TLS).
         assert len(server.client_ports) <= 2
     else:

@@ -53,7 +53,10 @@ _MODEL_WORDS = ("model_not_found", "model not found", "does not exist", "unknown
                 "not_found_error")
 _RETRY_STATUSES = frozenset({408, 409, 429, 498, 500, 502, 503, 504, 529})
 MAX_HINT = 60.0  # a longer Retry-After is capped; the call deadline still bounds the wait
-LANE_SLOTS = 32  # connections per HTTP client: what one request costs grows with it
+LANE_SLOTS = 16  # connections per HTTP client: what one request costs grows with it
+# Idle connections are kept this long (httpx's default is 5 s): a game's calls come a few
+# seconds apart, and a new connection costs more than a request on an open one.
+KEEPALIVE_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -206,14 +209,15 @@ class Transport:
         timeout = httpx.Timeout(seconds, connect=min(10.0, seconds))
         # One pool walks all its connections on every request it takes and every one that
         # ends, so a pool of hundreds costs each call hundreds of steps: the slots are
-        # spread over lanes (clients) of at most LANE_SLOTS connections, each kept alive.
+        # spread over lanes (clients) of at most LANE_SLOTS connections, all kept alive.
         lanes = 1 if transport is not None else math.ceil(settings.concurrency / LANE_SLOTS)
         share = math.ceil(settings.concurrency / lanes)
         self.lanes = [Lane(httpx.AsyncClient(
             base_url=ctx.base_url.rstrip("/") + "/",
             headers=dict(headers),
             timeout=timeout,
-            limits=httpx.Limits(max_connections=share, max_keepalive_connections=share),
+            limits=httpx.Limits(max_connections=share, max_keepalive_connections=share,
+                                keepalive_expiry=KEEPALIVE_SECONDS),
             # Negotiated by TLS (ALPN): over https a provider that speaks HTTP/2 carries
             # many calls on one connection; plain http:// stays HTTP/1.1.
             http2=settings.http2,
