@@ -43,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,21 +72,23 @@ ANSWER_WINDOW = 3.0  # seconds Discord gives an interaction's first answer
 CALLS_PER_GAME = 25  # one round: 8 reviews, 8 accusations, 8 votes, the distillation
 
 
-def _twin_process(conn: Any, guilds: int, humans_per_guild: int, lifetime: float) -> None:
+def _twin_process(conn: Any, guilds: int, humans_per_guild: int, lifetime: float,
+                  checked: bool) -> None:
     from waiting_humans import serve  # in the child only: this process stays bot-free
 
-    serve(conn, guilds, humans_per_guild, 1, lifetime)
+    serve(conn, guilds, humans_per_guild, lifetime, checked)
 
 
 class WaitingHumans(Humans):
     """discord_load.Humans, serving bench/waiting_humans.py's timed clicks."""
 
-    def __init__(self, guilds: int, humans_per_guild: int, lifetime: float) -> None:
+    def __init__(self, guilds: int, humans_per_guild: int, lifetime: float,
+                 checked: bool) -> None:
         super().__init__(guilds, humans_per_guild)
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_twin_process, args=(child, guilds, humans_per_guild, lifetime),
+            target=_twin_process, args=(child, guilds, humans_per_guild, lifetime, checked),
             daemon=True)
 
 
@@ -159,7 +162,7 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
     if args.limited_every:
         fake.flaky(limited_every=args.limited_every, retry_after=args.retry_after)
     await fake.start(backlog=4096)
-    humans = WaitingHumans(guilds, HUMANS_PER_GUILD, lifetime)
+    humans = WaitingHumans(guilds, HUMANS_PER_GUILD, lifetime, args.twin_checks)
     bots: list[BotProcess] = []
     with tempfile.TemporaryDirectory(prefix="tribunal-waiting-") as tmp:
         workdir = Path(tmp)
@@ -216,6 +219,14 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
         m["model_requests"] = len(fake.requests) - calls_before
         m["votes_confirmed"] = sum(p["vote_taken"] for p in played)
         m["max_in_flight"] = fake.max_in_flight
+        seconds = sorted(p["seconds"] for p in revealed)
+        if seconds:
+            print(f"  {games} games: /review to reveal min {seconds[0]:.1f} s, median "
+                  f"{statistics.median(seconds):.1f} s, max {seconds[-1]:.1f} s; clicks "
+                  f"answered in at most {max(answers, default=0):.2f} s")
+        for line, count in Counter(w.split("] ", 1)[-1][:150]
+                                   for w in bot.warnings()).most_common(5):
+            print(f"  {count:4d}x logged: {line}")
         if len(revealed) < games:
             out.failures.append(f"{games - len(revealed)} of {games} games not revealed")
     return out
@@ -255,6 +266,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
                         help="every Nth call is answered 429 (0: never)")
     parser.add_argument("--retry-after", type=float, default=1.0,
                         help="the 429's Retry-After, seconds")
+    parser.add_argument("--twin-checks", action="store_true",
+                        help="let the twin check every request against Discord's OpenAPI "
+                        "spec (2 ms of its CPU each: the twin becomes the bottleneck)")
     return parser.parse_args(argv)
 
 
