@@ -126,6 +126,7 @@ class OpsRepo:
         and model. A call counts toward when its game started; a call whose game is gone
         (its server purged) counts toward when it was made, under the guild None."""
         when = "WHERE coalesce(g.created_at, c.at) >= ?" if since is not None else ""
+        await self._db.flush()
         rows = await self._db.fetchall(
             f"SELECT g.guild_id, {_SPEND_COLUMNS} FROM llm_calls c "
             f"LEFT JOIN games g ON g.id = c.game_id {when} "
