@@ -279,6 +279,9 @@ class Database:
 
     async def _close_writer(self) -> None:
         writer = self._writer
+        if writer.closed:  # closing twice is harmless
+            return
+        writer.closed = True
         await writer.call(writer.conn.close)
         writer.thread.shutdown(wait=True)
 

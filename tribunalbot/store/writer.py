@@ -86,6 +86,7 @@ class Writer:
         self.conn = conn
         self.thread = thread
         self.lock = asyncio.Lock()
+        self.closed = False
         self._queue: list[Job] = []
         self._draining: asyncio.Task[None] | None = None
 
