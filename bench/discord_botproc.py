@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import sys
 import time
@@ -99,6 +100,22 @@ def store_waits() -> list[tuple[float, float]]:
     return waits
 
 
+def gc_pauses() -> list[tuple[int, float]]:
+    """(generation, seconds) of every garbage collection: a full one over hundreds of games'
+    objects stops the event loop for as long as it takes."""
+    pauses: list[tuple[int, float]] = []
+    started = [0.0]
+
+    def note(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append((int(info["generation"]), time.perf_counter() - started[0]))
+
+    gc.callbacks.append(note)
+    return pauses
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", required=True)
@@ -122,6 +139,7 @@ def main(argv: list[str]) -> int:
     args = parse(argv)
     exit_with_parent(*([args.lifetime] if args.lifetime else []))
     waits = store_waits() if args.store_wait_file else None
+    pauses = gc_pauses() if args.store_wait_file else None
     point_discord_py(args.base_url, args.gateway)
     lag = LoopLag()
     asyncio.set_event_loop_policy(SampledLoops(lag))
@@ -133,6 +151,8 @@ def main(argv: list[str]) -> int:
     args.lag_file.write_text(json.dumps(lag.samples), encoding="utf-8")
     if args.store_wait_file and waits is not None:
         args.store_wait_file.write_text(json.dumps(waits), encoding="utf-8")
+        args.store_wait_file.with_suffix(".gc.json").write_text(json.dumps(pauses),
+                                                                 encoding="utf-8")
     return code
 
 

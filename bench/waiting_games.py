@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing
@@ -224,6 +225,11 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
             print(f"  {games} games: /review to reveal min {seconds[0]:.1f} s, median "
                   f"{statistics.median(seconds):.1f} s, max {seconds[-1]:.1f} s; clicks "
                   f"answered in at most {max(answers, default=0):.2f} s")
+        with contextlib.suppress(OSError, ValueError):
+            pauses = json.loads((workdir / "store-waits.gc.json").read_text(encoding="utf-8"))
+            full = [seconds for generation, seconds in pauses if generation == 2]
+            print(f"  garbage collections: {len(pauses)}, {len(full)} full ones, the longest "
+                  f"{max(full, default=0) * 1000:.0f} ms")
         for line, count in Counter(w.split("] ", 1)[-1][:150]
                                    for w in bot.warnings()).most_common(5):
             print(f"  {count:4d}x logged: {line}")
