@@ -18,6 +18,7 @@ from tribunalbot.render.reveal import (
     mind_changes,
     outcome,
     said_where,
+    score_note,
     votes_by_target,
 )
 from tribunalbot.wording import event_summary, plural
@@ -165,7 +166,7 @@ def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str,
         fields.append(("Honest mistakes (not planted)", honest_errors_text(e, roster, full)))
     scores = "\n".join(f"{s.user_name} named {roster.name(s.seat)}: "
                        f"{'✅' if s.correct else '❌'} {plural(s.points, 'point')}"
-                       f"{f' · {FAIR_CATCH}' if s.fair_catch else ''}" for s in e.scores)
+                       f"{f' · {score_note(s)}' if score_note(s) else ''}" for s in e.scores)
     practice = practice_text(len(e.scores), roster.min_voters)  # one score per voter
     if practice:  # first, so that clipping a long list never cuts it
         scores = f"*{practice}*\n{scores}"

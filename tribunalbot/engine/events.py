@@ -178,6 +178,9 @@ class Score(BaseModel):
     # The vote named an honest player who made a checkable mistake: no point (scoring stays
     # DESIGN §2.6), but the reveal says it was "a fair catch, wrong player".
     fair_catch: bool = False
+    # Cast or changed after the tribunal stopped early on the Troublemaker's elimination,
+    # which gives the answer away: no point, and the reveal says why (DESIGN §2.6).
+    after_stop: bool = False
 
 
 class HonestError(BaseModel):

@@ -287,12 +287,19 @@ class _Game:
             event_details=self._event_details(),
             scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
                                caught, rules.early_cutoff(state.eliminations),
-                               erred={e.seat for e in errors}),
+                               erred={e.seat for e in errors}, stop=self._early_stop()),
             # nothing worth acting on cites code that is not there
             verdict=rules.verdict(state.statements, [*planted, *(e.claim for e in failed)]),
             struck=tuple(planted), honest_errors=errors,
             fair_catches=claims.fair_catches(errors, state.accusations),
             vote_story=vote_story(state)))
+
+    def _early_stop(self) -> datetime | None:
+        """When the tribunal stopped early on the Troublemaker's elimination (rules)."""
+        state = self.state
+        assert state.dealt is not None and state.started is not None
+        return rules.early_stop(state.eliminations, state.dealt.troublemaker,
+                                state.started.max_rounds, len(state.players))
 
     def _event_details(self) -> dict[str, str]:
         dealt = self.state.dealt

@@ -6,7 +6,13 @@ from __future__ import annotations
 from tribunalbot.engine import events as ev
 from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, inline
-from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import (
+    FAIR_CATCH,
+    fair_catch_lines,
+    said_where,
+    score_note,
+    story_grid,
+)
 from tribunalbot.wording import event_summary, plural
 
 # Struck text is read out as if it stood; screen readers get the strike in words.
@@ -63,7 +69,7 @@ def _humans(e: ev.Revealed, cast: Cast) -> str:
         bonus = [b for b, on in (("the AI jury missed it", s.jury_missed_bonus),
                                  ("early and unchanged", s.early_bonus)) if on]
         extra = f" (+1 {', +1 '.join(bonus)})" if bonus else ""
-        fair = f": {FAIR_CATCH}" if s.fair_catch else ""
+        fair = f": {esc(score_note(s))}" if score_note(s) else ""
         items.append(f"<li><strong>{esc(s.user_name)}</strong> named {cast.name(s.seat)}: "
                      f"{mark}, {plural(s.points, 'point')}{extra}{fair}</li>")
     return f'<h3 id="humans">Human verdicts</h3><ul>{"".join(items)}</ul>'

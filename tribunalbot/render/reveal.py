@@ -8,6 +8,15 @@ from collections.abc import Mapping
 from tribunalbot.engine import events as ev
 
 FAIR_CATCH = "a fair catch, wrong player"
+# Why a vote cast or changed after the early stop scored nothing (DESIGN §2.6).
+AFTER_STOP = "voted after the tribunal stopped early, which gave the answer away"
+
+
+def score_note(score: ev.Score) -> str:
+    """What a human's score needs said beside right or wrong and its points, or ""."""
+    if score.after_stop:
+        return AFTER_STOP
+    return FAIR_CATCH if score.fair_catch else ""
 
 
 def said_where(error: ev.HonestError) -> str:

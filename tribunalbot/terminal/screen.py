@@ -14,7 +14,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
-from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import fair_catch_lines, said_where, score_note, story_grid
 from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92
@@ -64,6 +64,8 @@ class TerminalTable:
         self.names: dict[int, tuple[str, int]] = {}  # seat -> (name, colour)
         self.choice: int | None = None
         self.committed_at: datetime | None = None
+        self.stopped_early = False  # the last elimination ended the tribunal before its time
+        self._rounds_left = self._in_play = 0
 
     # ---- output helpers ------------------------------------------------------------------
 
@@ -124,6 +126,9 @@ class TerminalTable:
             kept = self.choice
             question = ("Keep your vote (Enter) or type another seat (changing it now loses the "
                         "early bonus): " if kept else "Your vote (seat number, Enter to abstain): ")
+            if self.stopped_early:  # DESIGN §2.6: the stop gave the answer away
+                self._say("  The tribunal stopped early: a vote cast or changed now scores no "
+                          "point.")
             self._say(self._bold("\nThe tribunal is over. Your verdict?"))
             self.choice = await asyncio.to_thread(self._ask_seat, seats, question, kept)
             if self.choice != kept:
@@ -158,6 +163,7 @@ class TerminalTable:
                              f"{plural(e.max_rounds, 'round')}."))
         self._say("   One of them is secretly a Troublemaker planting subtly wrong advice.")
         self._say("   Speaking order: " + ", ".join(self._name(p.seat) for p in e.players))
+        self._rounds_left, self._in_play = e.max_rounds, len(e.players)
 
     def _show_event_triggered(self, e: ev.EventTriggered) -> None:
         self._say(self._bold(f"\n⚡ Random event: {e.name}. ") + e.announcement)
@@ -184,6 +190,10 @@ class TerminalTable:
 
     def _show_elimination(self, e: ev.Elimination) -> None:
         tally = ", ".join(f"{self._name(s)} {n}" for s, n in e.tally.items())
+        self._rounds_left -= 1
+        self._in_play -= e.seat is not None
+        # Only the Troublemaker's elimination ends the tribunal while rounds and players remain.
+        self.stopped_early = e.seat is not None and self._rounds_left > 0 and self._in_play > 2
         if e.seat is None:
             self._say(f"  Tie ({tally}): nobody is eliminated.")
         else:
@@ -213,9 +223,9 @@ class TerminalTable:
         self._show_honest_errors(e)
         for score in e.scores:
             verdict = "right" if score.correct else "wrong"
-            fair = f" ({FAIR_CATCH})" if score.fair_catch else ""
+            note = f" ({score_note(score)})" if score_note(score) else ""
             self._say(f"  {score.user_name} named {self._name(score.seat)}: {verdict}, "
-                      f"{plural(score.points, 'point')}{fair}")
+                      f"{plural(score.points, 'point')}{note}")
         self._show_vote_story(e)
         self._say(self._bold("\n  Verdict: findings worth acting on"))
         for finding in e.verdict:
