@@ -8,6 +8,7 @@ from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, inline
 from tribunalbot.render.reveal import (
     FAIR_CATCH,
+    cover_line,
     fair_catch_lines,
     said_where,
     score_note,
@@ -48,14 +49,15 @@ def _where(entry: ev.LedgerEntry) -> str:
 
 
 def _ledger(e: ev.Revealed) -> str:
+    cover = f'<p class="note">{esc(cover_line(e))}</p>' if cover_line(e) else ""
     if not e.ledger:
         return ('<h3 id="ledger">The sabotage ledger</h3>'
-                '<p class="note">No planted claim was recorded.</p>')
+                f'<p class="note">No planted claim was recorded.</p>{cover}')
     items = "".join(
         f"<li>{STRUCK}<del>{inline(x.claim)}</del>"
         f'<span class="why"><strong>Why it is wrong:</strong> {inline(x.why_wrong)}</span>'
         f'<span class="meta">{esc(x.kind)} · {_where(x)}</span></li>' for x in e.ledger)
-    return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>'
+    return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>{cover}'
 
 
 def _humans(e: ev.Revealed, cast: Cast) -> str:

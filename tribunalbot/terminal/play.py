@@ -28,6 +28,7 @@ from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.policy.routing import language_notice, route_recorder
+from tribunalbot.render.reveal import with_stand_ins
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
 from tribunalbot.terminal.history import TERMINAL_GUILD
@@ -223,7 +224,7 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
                   f"{setup.game_id}`.", file=session.table.out)
         raise
-    _footer(session.table.out, setup, session.ledger, session.config)
+    _footer(session.table.out, setup, session.ledger, session.config, result.revealed)
     if store is not None:
         await _remember(store, session.llm, setup, result.events)
     return 0
@@ -286,14 +287,16 @@ def _note_left_out(out: TextIO, setup: GameSetup) -> None:
               f"reviewed; left out: {', '.join(change.omitted)}.", file=out)
 
 
-def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
+def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config,
+            revealed: ev.Revealed) -> None:
     kinds = {config.providers[r.provider].kind for r in ledger.records
              if r.provider in config.providers}
     if kinds == {"offline"}:  # token counts of a local player mean nothing to anyone
         print(f"\n  Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
               "nothing billed.", file=out)
     elif ledger.records:
-        print(f"\n  Usage: {ledger.summary(prices_from_config(config.providers))}", file=out)
+        usage = with_stand_ins(ledger.summary(prices_from_config(config.providers)), revealed)
+        print(f"\n  Usage: {usage}", file=out)
     print(f"  Replay this game with --seed {setup.seed}.", file=out)
 
 

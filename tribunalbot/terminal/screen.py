@@ -14,7 +14,13 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
-from tribunalbot.render.reveal import fair_catch_lines, said_where, score_note, story_grid
+from tribunalbot.render.reveal import (
+    cover_line,
+    fair_catch_lines,
+    said_where,
+    score_note,
+    story_grid,
+)
 from tribunalbot.wording import event_summary, plural
 
 WIDTH = 92
@@ -220,6 +226,8 @@ class TerminalTable:
             self._block(f"✗ “{entry.claim}” ({entry.kind}) — {entry.why_wrong}")
         if not e.ledger:
             self._say("    (no planted claim was recorded)")
+        if cover_line(e):
+            self._block(cover_line(e))
         self._show_honest_errors(e)
         for score in e.scores:
             verdict = "right" if score.correct else "wrong"
