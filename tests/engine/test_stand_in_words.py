@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 from tribunalbot.engine import events as ev
+from tribunalbot.page.cast import Cast
 from tribunalbot.page.reveal import _ledger
 from tribunalbot.render.reveal import cover_line, stand_in_count, with_stand_ins
 from tribunalbot.terminal.screen import TerminalTable
@@ -44,5 +45,5 @@ def test_the_terminal_and_the_page_tell_the_cover_under_the_ledger() -> None:
     table._show_revealed(e)
     text = " ".join(screen.getvalue().split())
     assert "(no planted claim was recorded) Its model gave itself away" in text
-    page = _ledger(e)
+    page = _ledger(e, Cast({}, {}))
     assert "No planted claim was recorded." in page and "honest cover: no plant." in page

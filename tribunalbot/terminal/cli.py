@@ -12,8 +12,11 @@ from pathlib import Path
 from tribunalbot import __version__
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.leaderboard import Board, Season
+from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
+PACE_HELP = ("seconds between two posts, so the game unfolds as in a thread (default: 1 on "
+             "a terminal, 0 otherwise; 0: all at once)")
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
            "directory)")
 
@@ -36,13 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--db", type=Path, help=DB_HELP)
     history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
     _add_stats(sub.add_parser("stats", parents=[common], help="leaderboard and catch rates"))
-    sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    doctor = sub.add_parser("doctor", parents=[common], help="check the token's shape, the "
+                            "storage and every configured provider")
+    doctor.add_argument("--db", type=Path, help=DB_HELP)
     _add_export(sub.add_parser("export", parents=[common],
                                help="write a finished game's page as one HTML file"))
     _add_bot(sub.add_parser("bot", parents=[common],
                             help="run the Discord bot (token from $DISCORD_TOKEN)"))
     _add_migrate_store(sub.add_parser("migrate-store", parents=[common],
                                       help="copy a SQLite store into an empty PostgreSQL one"))
+    health = sub.add_parser("healthcheck", parents=[common],
+                            help="exit 0 when the running bot is healthy (a HEALTHCHECK)")
+    health.add_argument("--db", type=Path, help=DB_HELP)
+    health.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (5)")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -53,7 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_stats(stats: argparse.ArgumentParser) -> None:
     stats.add_argument("--db", type=Path, help=DB_HELP)
-    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    stats.add_argument("--guild", default=None,
+                       help="guild id (terminal games use ''; default: terminal games, or every "
+                       "server with --costs)")
+    stats.add_argument("--costs", action="store_true",
+                       help="estimated model spend per server and per provider/model, this "
+                       "month and all time")
     board = stats.add_mutually_exclusive_group()
     board.add_argument("--all-time", action="store_true",
                        help="the all-time board (default: this month's season)")
@@ -69,6 +83,8 @@ def _add_bot(bot: argparse.ArgumentParser) -> None:
                      help="run only these shards (one process of several on one database)")
     bot.add_argument("--shard-count", type=int, metavar="N",
                      help="how many shards all the processes together run")
+    bot.add_argument("--metrics-port", type=int, metavar="PORT",
+                     help="serve [metrics] on this port instead (processes of one host)")
 
 
 def _add_migrate_store(move: argparse.ArgumentParser) -> None:
@@ -100,6 +116,7 @@ def _add_play(play: argparse.ArgumentParser) -> None:
     play.add_argument("--no-db", action="store_true", help="do not store the game")
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                       help="plain text even on a terminal (also: $NO_COLOR)")
+    play.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_resume(resume: argparse.ArgumentParser) -> None:
@@ -112,6 +129,7 @@ def _add_resume(resume: argparse.ArgumentParser) -> None:
     resume.add_argument("--db", type=Path, help=DB_HELP)
     resume.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                         help="plain text even on a terminal (also: $NO_COLOR)")
+    resume.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_export(export: argparse.ArgumentParser) -> None:
@@ -119,6 +137,16 @@ def _add_export(export: argparse.ArgumentParser) -> None:
     export.add_argument("--html", type=Path, required=True, metavar="FILE",
                         help="where to write the page (- for standard output)")
     export.add_argument("--db", type=Path, help=DB_HELP)
+
+
+def _pace(value: str) -> float:
+    from tribunalbot.terminal.pace import check_pace
+
+    try:
+        return check_pace(float(value))
+    except ValueError as exc:
+        message = str(exc) if "--pace" in str(exc) else f"not a number of seconds: {value!r}"
+        raise argparse.ArgumentTypeError(message.removeprefix("--pace ")) from None
 
 
 def _positive(value: str) -> int:
@@ -146,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(str(exc), EXIT_USAGE)
+    if args.command != "bot":  # the bot configures its own, at logging.level
+        configure_logging(config.logging, secrets_of(config),
+                          level=config.logging.terminal_level)
     try:
         if args.command == "play":
             from tribunalbot.terminal.play import play_command
@@ -156,18 +187,17 @@ def main(argv: list[str] | None = None) -> int:
 
             return resume_command(args, config)
         if args.command == "bot":
-            from tribunalbot.bot import run_bot
-
-            shards = _shard_options(args.shard_ids, args.shard_count)
-            if isinstance(shards, str):
-                return fail(shards, EXIT_USAGE)
-            return run_bot(config, args.db, args.sync_guild, **shards)
+            return _bot(args, config)
         if args.command == "migrate-store":
             from tribunalbot.config import default_db_path
             from tribunalbot.terminal.migrate_store import migrate_store_command, sqlite_source
 
             source = sqlite_source(args.db, config.storage, default_db_path())
             return asyncio.run(migrate_store_command(source, args.to))
+        if args.command == "healthcheck":
+            from tribunalbot.terminal.healthcheck import healthcheck_command
+
+            return asyncio.run(healthcheck_command(config, args.db, args.timeout))
         if args.command == "invite":
             from tribunalbot.terminal.invite import invite_command
 
@@ -182,18 +212,36 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def _bot(args: argparse.Namespace, config: Config) -> int:
+    from tribunalbot.bot import run_bot
+
+    shards = _shard_options(args.shard_ids, args.shard_count)
+    if isinstance(shards, str):
+        return fail(shards, EXIT_USAGE)
+    if args.metrics_port is not None:  # several processes of one host share the config
+        if not 0 <= args.metrics_port <= 65535:
+            return fail(f"--metrics-port must be 0-65535 (got {args.metrics_port})",
+                        EXIT_USAGE)
+        config = config.model_copy(update={"metrics": config.metrics.model_copy(
+            update={"port": args.metrics_port})})
+    return run_bot(config, args.db, args.sync_guild, **shards)
+
+
 async def _other(args: argparse.Namespace, config: Config) -> int:
     from tribunalbot.config import default_db_path
     from tribunalbot.store import StoreError
-    from tribunalbot.terminal.history import print_history, print_stats
+    from tribunalbot.terminal.history import print_costs, print_history, print_stats
 
     db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
         if args.command == "history":
             await print_history(db, args.limit, sys.stdout)
             return 0
+        if args.command == "stats" and args.costs:
+            await print_costs(db, config, sys.stdout, args.guild)
+            return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout, _board(args, config),
+            await print_stats(db, args.guild or "", sys.stdout, _board(args, config),
                               balance=config.balance)
             return 0
         if args.command == "export":
@@ -204,7 +252,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
         return fail(str(exc))
     from tribunalbot.terminal.doctor import run_doctor
 
-    return await run_doctor(config)
+    return await run_doctor(config, db=getattr(args, "db", None))
 
 
 def _shard_ids(text: str) -> list[int]:
@@ -234,4 +282,4 @@ def _board(args: argparse.Namespace, config: Config) -> Board:
 
     # Terminal games have one voter, the player: the voter threshold is for server boards.
     return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,
-                        solo=args.guild == TERMINAL_GUILD)
+                        solo=(args.guild or TERMINAL_GUILD) == TERMINAL_GUILD)
