@@ -140,17 +140,13 @@ def _stand_in_kind(seating: Seating, seat: int, leaked: bool) -> StandIn:
     return "cover" if leaked and seating.is_troublemaker(seat) else "offline"
 
 
-def _reviewer(seating: Seating) -> LLM:
-    return seating.stand_in or offline_reviewer()
-
-
 async def _stand_in_review(seating: Seating, shared: str, seat: int, words: int,
                            cover: bool) -> ParsedReview | None:
     task_text = prompts.speak_task(words, change=seating.change is not None)
     personal = seating.personal(seat, "speak", task_text, "", cover=cover)
     task = seating.stand_in_task("speak", seat, 0, cover, words=words)
     try:
-        completion = await _reviewer(seating).generate(Prompt(
+        completion = await offline_reviewer().generate(Prompt(
             shared, personal, task, max_tokens=reply_tokens(words, seating.settings.language)))
     except LLMError:
         return None
@@ -242,7 +238,7 @@ async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd
     prompt = Prompt(shared, personal, task, max_tokens=json_reply_tokens(
         seating.settings.language))
     try:
-        reply = await _reviewer(seating).generate_json(prompt, schema)
+        reply = await offline_reviewer().generate_json(prompt, schema)
     except LLMError:
         reply = None
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]

@@ -12,7 +12,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.rules import rng_for
-from tribunalbot.llm.base import LLM, Task
+from tribunalbot.llm.base import Task
 
 
 @dataclass
@@ -28,7 +28,6 @@ class Seating:
     context_jurors: str = ""
     briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
     change: Change | None = None  # the change under review, when the code is a diff
-    stand_in: LLM | None = None  # plays a failed turn; None: the shared offline reviewer
 
     @cached_property
     def nonce(self) -> str:
