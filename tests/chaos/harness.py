@@ -127,6 +127,7 @@ class Driver:
         await self.twin.wait_for(lambda: self.thread_id in self.twin.world.channels)
         for step in self.steps:
             self.outcomes.append(await self.play_step(step))
+        await self.click_again(self.launcher.current)  # after the last step's kill
         await self.wait_for_end()
         return await self.stop_last_life()
 
@@ -156,8 +157,7 @@ class Driver:
         if step.signal is not None:
             outcome.exit = await life.wait_exit()
             self.attribute(life)
-            again = await self.new_life()
-            await self.click_again(again)
+            await self.new_life()
         return outcome
 
     async def why_missed(self, life: Life) -> str:
@@ -172,6 +172,9 @@ class Driver:
         """Run by the injector while the bot is held at the step: votes, then the signal."""
         life = self.launcher.current
         try:
+            # Clicks killed in their answer are made again here, while the bot is held at
+            # this step's request: made earlier, they would race the game past it.
+            await self.click_again(life)
             for vote in step.votes:
                 if step.answer_kill is not None:
                     await self.cast_killed(life, vote, step.answer_kill)
