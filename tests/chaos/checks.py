@@ -39,8 +39,11 @@ def single_messages(played: Played) -> list[str]:
 
 def votes_counted(played: Played) -> list[str]:
     """Every vote a human cast (and the bot confirmed) is named at the reveal."""
+    # A click made again after one killed in its answer may find its vote stored already.
+    again = {vote for vote, _, stored in played.killed_clicks if stored}
     problems = [f"{vote.voter}'s click on seat {vote.seat} was answered {answer!r}"
-                for vote, answer in played.votes if "Your vote is now" not in answer]
+                for vote, answer in played.votes if "Your vote is now" not in answer
+                and not (vote in again and "Your vote stays" in answer)]
     verdicts = human_verdicts(played)
     for vote, _ in played.votes:
         if vote.voter.lower() not in verdicts.lower():
