@@ -3,10 +3,12 @@ start the game. Every refusal is one ephemeral sentence, before anything is spen
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Awaitable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -21,6 +23,8 @@ from tribunalbot.inputs.submission import DIFF_SUFFIXES, CodeInputError, Submiss
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+QUICK_ANSWER = 1.0  # seconds the checks may take before the interaction is deferred
 NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create Public Threads",
           "send_messages_in_threads": "Send Messages in Threads",
           "send_messages": "Send Messages", "embed_links": "Embed Links",
@@ -166,18 +170,26 @@ class Review(commands.Cog):
                     checked: bool = False) -> None:
         """Check the code and convene; `checked`: the member's right was checked and the
         interaction deferred already."""
-        problem = None if checked else await self._why_not(interaction)
-        if problem is None:
-            try:
-                limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
-                submission = check_code(data, name, limit,
-                                        diff_limit=self.bot.config.pull_requests.max_diff_bytes)
-            except CodeInputError as exc:
-                problem = f"{exc}."
-        if problem is not None:
-            await (_refuse_deferred if checked else _refuse)(interaction, problem)
+        vetting = self._vet(interaction, data, name, checked)
+        problem, submission = await (vetting if checked else _in_time(interaction, vetting))
+        if problem is not None or submission is None:
+            refuse = _refuse_deferred if interaction.response.is_done() else _refuse
+            await refuse(interaction, problem or "")
             return
         await self._convene(interaction, submission)
+
+    async def _vet(self, interaction: Interaction, data: bytes, name: str, checked: bool
+                   ) -> tuple[str | None, Submission | None]:
+        """(why not, None), or (None, the submission)."""
+        problem = None if checked else await self._why_not(interaction)
+        if problem is not None:
+            return problem, None
+        try:
+            limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+            return None, check_code(data, name, limit,
+                                    diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+        except CodeInputError as exc:
+            return f"{exc}.", None
 
     async def _why_not(self, interaction: Interaction) -> str | None:
         """The first reason this member cannot start a game here, in plain words."""
@@ -250,6 +262,17 @@ class Review(commands.Cog):
             await interaction.followup.send(
                 "I could not open the tribunal here (the operator's log says why). Nothing "
                 "was spent; try again in a moment.", ephemeral=True)
+
+
+async def _in_time(interaction: Interaction, checks: Awaitable[T]) -> T:
+    """What `checks` find. They read the store; when it is busy (hundreds of games writing)
+    and they take over QUICK_ANSWER seconds, the interaction is deferred meanwhile, so that
+    Discord's 3 s window is kept; the answer then edits (or replaces) the deferral."""
+    task = asyncio.ensure_future(checks)
+    done, _ = await asyncio.wait({task}, timeout=QUICK_ANSWER)
+    if not done:
+        await interaction.response.defer(thinking=True)
+    return await task
 
 
 async def _refuse(interaction: Interaction, message: str) -> None:

@@ -89,7 +89,9 @@ class ProviderSettings(Strict):
     base_url: str | None = None
     api_key_env: str | None = None  # name of the environment variable, never the key itself
     model: str = ""
-    concurrency: int = Field(4, ge=1, le=64)
+    # Calls in flight at once: as many as the operator's account allows (hundreds is fine).
+    concurrency: int = Field(4, ge=1, le=1024)
+    http2: bool = True  # HTTP/2 when the server offers it over https (ALPN)
     requests_per_minute: int | None = Field(None, ge=1)
     timeout_seconds: float = Field(120.0, gt=0)
     call_deadline_seconds: float = Field(300.0, gt=0)

@@ -44,17 +44,27 @@ class Scripted:
 @dataclass
 class Faults:
     """A flaky server: among unscripted model calls (all wires), every `empty_every`-th is
-    answered 200 with empty content and every `error_every`-th with a 500 (the 500 wins
-    when both apply). 0 turns a fault off."""
+    answered 200 with empty content, every `error_every`-th with a 500 and every
+    `limited_every`-th with a 429 carrying `Retry-After: retry_after` (the 500 wins, then the
+    429, when several apply). 0 turns a fault off."""
 
     empty_every: int = 0
     error_every: int = 0
+    limited_every: int = 0
+    retry_after: float = 1.0
     calls: int = 0
     empties: int = 0
     errors: int = 0
+    limited: int = 0
 
     def next_step(self) -> Scripted | None:
         self.calls += 1
+        if self.limited_every and self.calls % self.limited_every == 0 and not (
+                self.error_every and self.calls % self.error_every == 0):
+            self.limited += 1
+            return Scripted(status=429, headers={"Retry-After": f"{self.retry_after:g}"},
+                            body={"error": {"message": "rate limit reached",
+                                            "type": "rate_limit_error"}})
         if self.error_every and self.calls % self.error_every == 0:
             self.errors += 1
             return Scripted(status=500, body={"error": {"message": "flaky upstream",
@@ -86,12 +96,14 @@ class FakeLLMServer:
         self.violations: list[str] = []
         self.models = ["test-model"]
         self.faults = Faults()
+        self.latency = 0.0  # seconds every unscripted model call takes, as a real model does
         self.url = ""
         self._runner: web.AppRunner | None = None
 
-    def flaky(self, *, empty_every: int = 0, error_every: int = 0) -> Faults:
+    def flaky(self, *, empty_every: int = 0, error_every: int = 0, limited_every: int = 0,
+              retry_after: float = 1.0) -> Faults:
         """From now on, fail unscripted model calls on a fixed rhythm (see `Faults`)."""
-        self.faults = Faults(empty_every, error_every)
+        self.faults = Faults(empty_every, error_every, limited_every, retry_after)
         return self.faults
 
     def script(self, wire: Wire, *replies: Scripted) -> None:
@@ -100,7 +112,7 @@ class FakeLLMServer:
     def bodies(self, wire: Wire) -> list[dict[str, Any]]:
         return [r.body for r in self.requests if r.wire == wire]
 
-    async def start(self) -> None:
+    async def start(self, backlog: int = 128) -> None:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
@@ -108,7 +120,7 @@ class FakeLLMServer:
         # Anthropic's model list has the OpenAI shape ({"data": [{"id": ...}]}) at the same path.
         app.router.add_get("/v1/models", self._openai_models)
         app.router.add_get("/api/tags", self._ollama_tags)
-        self._runner, self.url = await serve(app)
+        self._runner, self.url = await serve(app, backlog)
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -160,7 +172,7 @@ class FakeLLMServer:
             self.violations.extend(f"{wire}: {p}" for p in problems)
             return web.json_response({"error": {"message": "; ".join(problems)}}, status=400)
         step = (self.scripts[wire].popleft() if self.scripts[wire]
-                else self.faults.next_step() or Scripted())
+                else self.faults.next_step() or Scripted(delay=self.latency))
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
