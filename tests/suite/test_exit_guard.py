@@ -1,5 +1,6 @@
-"""The suite-wide guard in tests/conftest.py: a run whose test leaves a thread blocked forever
-still ends, with pytest's exit status, and names the thread."""
+"""The suite-wide guard (tests/exit_guard.py, installed by tests/conftest.py): a run whose
+test leaves a thread blocked forever still ends, with pytest's exit status, and names the
+thread."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-GUARD = Path(__file__).resolve().parents[1] / "conftest.py"
+GUARD = Path(__file__).resolve().parents[1] / "exit_guard.py"  # installed by tests/conftest.py
 
 STUCK = '''
 import threading
