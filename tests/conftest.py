@@ -1,12 +1,17 @@
-"""Suite-wide: the API specs' layer (tests marked `spec`, tests/specs.py) and the exit guard
-(tests/exit_guard.py)."""
+"""Suite-wide: the API specs' layer (tests marked `spec`, tests/specs.py), every test's event
+loop able to skip idle time (tests/virtual_clock.py), and the exit guard (tests/exit_guard.py).
+"""
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
 from tests import specs
 from tests.exit_guard import pytest_sessionfinish, pytest_unconfigure  # noqa: F401 - hooks
+from tests.virtual_clock import VirtualClockLoop
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -20,3 +25,23 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         for name in marker.args or (specs.DISCORD, specs.OPENAI):
             specs.need(name)
 
+
+def pytest_asyncio_loop_factories(config: pytest.Config,
+                                  item: pytest.Item) -> dict[str, type[VirtualClockLoop]]:
+    """Every async test's loop can skip idle time; it does so only for tests that ask for
+    `virtual_clock`."""
+    return {"virtual-clock-loop": VirtualClockLoop}
+
+
+@pytest.fixture
+async def virtual_clock() -> AsyncIterator[VirtualClockLoop]:
+    """Skip the time this test's loop would spend waiting for its next timer (see
+    tests/virtual_clock.py): the loop itself, with `skipped` (seconds) and `jumps`."""
+    loop = asyncio.get_running_loop()
+    if not isinstance(loop, VirtualClockLoop):
+        raise RuntimeError(f"the test runs on {type(loop).__name__}, not VirtualClockLoop")
+    loop.skip_idle = True
+    try:
+        yield loop
+    finally:
+        loop.skip_idle = False

@@ -11,7 +11,7 @@ import logging
 import os
 import signal
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
+from tribunalbot.engine.game import Clock, utc_now
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
@@ -43,16 +44,18 @@ def command_digest(tree: discord.app_commands.CommandTree[Any],
 
 class TribunalBot(TribunalClient):
     def __init__(self, config: Config, store: Store, *, sync_guild: int | None = None,
-                 **options: Any) -> None:
+                 now: Clock = utc_now, **options: Any) -> None:
+        """`now` is the bot's wall clock (ballot deadlines, leases, departures); tests hand
+        it their virtual clock's. Its sleeps run on the event loop's clock."""
         # The bot never joins voice: the "voice will NOT be supported" warnings are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents.default())  # no privileged intent
         options["allowed_mentions"] = discord.AllowedMentions.none()  # model text never pings
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config, self.store = config, store
-        self.sync_guild = sync_guild
+        self.sync_guild, self.now = sync_guild, now
         self.services = GuildServices(config, store)
-        self.runner = GameRunner(self, self.services, owns=self.owns)
+        self.runner = GameRunner(self, self.services, owns=self.owns, now=now)
         self.privacy = PrivacyRepo(store.db)
         self._stopped = False
         self._purging: asyncio.Task[None] | None = None
@@ -100,7 +103,7 @@ class TribunalBot(TribunalClient):
     async def _removed(self, guild: discord.abc.Snowflake) -> None:
         # discord.py fires this only when the bot was removed (kicked, banned, the server
         # deleted); an outage's GUILD_DELETE (unavailable) is `on_guild_unavailable`.
-        if await self.privacy.record_departure(str(guild.id), datetime.now(UTC)):
+        if await self.privacy.record_departure(str(guild.id), self.now()):
             log.info("removed from server %s: its data is purged in %d days unless the bot "
                      "is invited back", guild.id, self.config.storage.purge_grace_days)
 
@@ -127,7 +130,7 @@ class TribunalBot(TribunalClient):
             try:
                 busy = {g for g in await self.privacy.departures()
                         if await self.store.leases.running_in(g)}
-                for purged in await self.privacy.purge_departed(datetime.now(UTC), grace,
+                for purged in await self.privacy.purge_departed(self.now(), grace,
                                                                 skip=busy):
                     log.info("purged server %s: %d games and its settings", purged.guild_id,
                              purged.games)
