@@ -20,7 +20,9 @@ from tribunalbot.engine import events as ev
 from tribunalbot.page import build_page
 
 OUT = Path(__file__).resolve().parent / "out"
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+# leftovers() counts every Chromium process of the machine: with the suite on several
+# workers, one of them runs both tests, so neither takes the other's browser for its own.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150), pytest.mark.xdist_group("browser")]
 
 IMAGES = """(async () => {
   const images = Array.from(document.images);

@@ -55,6 +55,7 @@ def test_teardown_fails_a_test_with_unexpected_violations(tmp_path: Path) -> Non
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "pytest_asyncio.plugin",
+         "-p", "xdist.plugin", "-n", "0",  # the project's addopts ask for workers
          "-p", "no:cacheprovider", "-c",
          str(REPO_ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True, text=True, env=env, timeout=120, check=False)
