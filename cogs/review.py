@@ -131,7 +131,8 @@ class Review(commands.Cog):
         await interaction.response.defer(thinking=True)
         limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
         try:
-            submission = await fetch_submission(url, self.bot.config, limit=limit)
+            submission = await fetch_submission(url, self.bot.config, limit=limit,
+                                                member=interaction.user.id)
         except (PullRequestError, CodeInputError) as exc:
             await _refuse_deferred(interaction, f"{exc}.")
             return

@@ -208,7 +208,8 @@ class DiscordTable:
         the loop (a whole game's text, images read from the package); a page that cannot be
         built is logged and left out, so the transcript still goes out."""
         try:
-            page = await asyncio.to_thread(build_page, self.shown)
+            code = (await self.store.load_game(self.game_id)).code  # the code the page shows
+            page = await asyncio.to_thread(build_page, self.shown, code)
         except Exception:
             log.exception("game %s: could not build its page", self.game_id)
             return []

@@ -235,7 +235,8 @@ def test_no_two_packages_import_each_other() -> None:
 TIERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("the shared ground", frozenset({
         "tribunalbot", "tribunalbot.config", "tribunalbot.languages", "tribunalbot.ids",
-        "tribunalbot.wording", "tribunalbot.diffs"})),
+        "tribunalbot.wording", "tribunalbot.diffs", "tribunalbot.logs",
+        "tribunalbot.config_errors"})),
     ("the contract with the models", frozenset({"tribunalbot.llm"})),
     ("the game", frozenset({"tribunalbot.engine"})),
     ("what a game is fed, kept and told with", frozenset({

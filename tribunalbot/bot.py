@@ -24,6 +24,7 @@ from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.engine.game import Clock, utc_now
+from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
@@ -160,12 +161,12 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
     """Run until SIGTERM or SIGINT, then stop gracefully (exit 0). The token comes only from
     the environment and is never logged. `client_options` go to the discord.py client
     (`shard_ids` and `shard_count` make it one shard-owning process of several)."""
+    configure_logging(config.logging, secrets_of(config))  # every record redacted
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
               "to your bot token", file=sys.stderr)
         return 2
-    discord.utils.setup_logging()
     return asyncio.run(_serve(config, db, sync_guild, token, client_options))
 
 

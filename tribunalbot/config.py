@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -17,16 +18,42 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from tribunalbot.config_errors import describe, env_name_problem, suggestion
 from tribunalbot.languages import DEFAULT_LANGUAGE, check_language
+
+# The personas a route may name (tribunalbot/engine/personas.py; a test keeps them equal:
+# the settings sit below the engine and cannot ask it).
+PERSONA_KEYS = ("architect", "security_guardian", "performance_guru", "test_skeptic",
+                "dx_advocate", "error_philosopher", "dependency_watcher", "simplicity_zealot",
+                "ghost")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # A value is never repeated in an error: a mistyped key's value may be a secret.
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
+
+
+# What each `*_env` key's variable is usually called, for the messages.
+ENV_EXAMPLES = {"api_key_env": "OPENAI_API_KEY", "token_env": "DISCORD_TOKEN",
+                "application_id_env": "DISCORD_APPLICATION_ID",
+                "github_token_env": "GITHUB_TOKEN", "gitlab_token_env": "GITLAB_TOKEN"}
+
+
+def env_name(value: str | None, info: ValidationInfo) -> str | None:
+    """A `*_env` value names a variable; the secret it should name is refused without being
+    repeated, in any message or log."""
+    if value is None:
+        return None
+    problem = env_name_problem(value, ENV_EXAMPLES.get(info.field_name or "", "MY_SECRET"))
+    if problem is not None:
+        raise PydanticCustomError("env_name", problem)
+    return value.strip()
 
 
 class GameSettings(Strict):
@@ -79,6 +106,8 @@ class ProviderSettings(Strict):
     # Prices of other models of this provider (an allow-listed model may cost more).
     model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
+    _api_key_env = field_validator("api_key_env")(env_name)
+
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None
 
@@ -110,10 +139,26 @@ class StorageSettings(Strict):
             return None
         url = url.strip()
         scheme = url.split(":", 1)[0].lower() if "://" in url else ""
+        if not scheme:
+            raise ValueError("is not a URL: write sqlite:///PATH or postgresql://USER@HOST/"
+                             "DATABASE (or give a file as storage.database)")
         if scheme not in ("sqlite", "postgresql", "postgres"):
             raise ValueError("must be sqlite:///PATH or postgresql://USER@HOST/DATABASE "
-                             f"(got a URL with scheme {scheme or 'none'!r})")
+                             f"(got a URL with scheme {scheme!r})")
+        if scheme == "sqlite":
+            _check_sqlite_url(url)
+        elif not (urlsplit(url).hostname or urlsplit(url).path.strip("/")):
+            raise ValueError("names neither a host nor a database: write "
+                             "postgresql://USER@HOST/DATABASE")
         return url
+
+    @field_validator("database")
+    @classmethod
+    def _a_file(cls, path: Path | None) -> Path | None:
+        if path is not None and str(path).strip() in ("", "."):
+            raise ValueError("names no file: give a path such as \"tribunal.db\" (or leave it "
+                             "out for the user data directory)")
+        return path
 
     @model_validator(mode="after")
     def _one_location(self) -> StorageSettings:
@@ -124,6 +169,18 @@ class StorageSettings(Strict):
     def location(self) -> Path | str | None:
         """Where the store is, as configured: `url` or `database` (None: the default file)."""
         return self.url if self.url is not None else self.database
+
+
+def _check_sqlite_url(url: str) -> None:
+    """sqlite:///tribunal.db is relative, sqlite:////var/lib/tribunal.db absolute; with two
+    slashes the file name would be read as a host."""
+    if not url.lower().startswith("sqlite:///"):
+        rest = url.split("://", 1)[1].lstrip("/")
+        raise ValueError(f"{url} has two slashes, so {rest or 'the path'} would be read as a "
+                         f"host; a SQLite URL has three: sqlite:///{rest or 'tribunal.db'} "
+                         "(relative) or sqlite:////var/lib/tribunal/tribunal.db (absolute)")
+    if not url[len("sqlite:///"):].strip():
+        raise ValueError("names no file: write sqlite:///PATH, such as sqlite:///tribunal.db")
 
 
 APP_NAME = "tribunalbot"
@@ -149,6 +206,8 @@ class DiscordSettings(Strict):
     # Several processes on one database: a game's lease lasts this long unrenewed, so a
     # process that died elsewhere hands its games over after at most this (DESIGN §8).
     lease_seconds: float = Field(30.0, ge=1.0, le=600.0)
+
+    _token_env = field_validator("token_env", "application_id_env")(env_name)
 
     @field_validator("avatar_base_url")
     @classmethod
@@ -176,11 +235,36 @@ class PullRequestSettings(Strict):
     github_api_url: str = "https://api.github.com"
     gitlab_api_url: str = "https://gitlab.com/api/v4"
     gitlab_hosts: list[str] = Field(default_factory=lambda: ["gitlab.com"])
-    timeout_seconds: float = Field(20.0, gt=0, le=300)
+    timeout_seconds: float = Field(20.0, gt=0, le=300)  # each try, start to last byte
     attempts: int = Field(3, ge=1, le=10)  # tries per fetch, on time-outs and 5xx/429
+    # The whole fetch, every try and every wait between them: a member waits no longer.
+    deadline_seconds: float = Field(45.0, gt=0, le=900)
+    # Off: a repository only the token can read is refused as private, so that no member of
+    # any server can have the operator's token fetch code they could not see themselves.
+    allow_private: bool = False
     # The largest diff read at all; a larger one is refused. What the game reviews of it is
     # cut to game.max_code_bytes (the most-changed files first).
     max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
+
+    _token_env = field_validator("github_token_env", "gitlab_token_env")(env_name)
+
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class LoggingSettings(Strict):
+    """Where the bot's log goes and how it looks (tribunalbot/logs.py). Every record is
+    redacted first: tokens and keys never reach it."""
+
+    level: LogLevel = "INFO"  # `tribunalbot bot`
+    terminal_level: LogLevel = "WARNING"  # the terminal commands (play, doctor, stats…)
+    format: Literal["text", "json"] = "text"  # json: one JSON object a line
+    file: Path | None = None  # instead of stderr; rotating it is the operator's (logrotate)
+
+    @field_validator("level", "terminal_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
 
 class LimitsSettings(Strict):
@@ -250,19 +334,25 @@ class Config(Strict):
     pull_requests: PullRequestSettings = PullRequestSettings()
     leaderboard: LeaderboardSettings = LeaderboardSettings()
     balance: BalanceSettings = BalanceSettings()
+    logging: LoggingSettings = LoggingSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:
         self.providers.setdefault("offline", ProviderSettings(kind="offline", model="offline"))
         if self.default_provider not in self.providers:
-            raise ValueError(
-                f"default_provider {self.default_provider!r} is not a configured provider "
-                f"(known: {', '.join(sorted(self.providers))})"
-            )
+            known = ", ".join(sorted(self.providers))
+            raise ValueError(f"default_provider {self.default_provider!r} is not a configured "
+                             f"provider (known: {known})"
+                             f"{_meant(self.default_provider, self.providers)}")
         for persona, route in self.personas.items():
+            if persona not in PERSONA_KEYS:
+                raise ValueError(
+                    f"personas.{persona} is not a persona{_meant(persona, PERSONA_KEYS)} (the "
+                    f"personas are: {', '.join(PERSONA_KEYS)})")
             if route.provider not in self.providers:
                 raise ValueError(
                     f"personas.{persona}.provider {route.provider!r} is not configured"
+                    f"{_meant(route.provider, self.providers)}"
                 )
         self._check_limits()
         return self
@@ -285,6 +375,11 @@ class Config(Strict):
                 "price_input_per_mtok/price_output_per_mtok (set them, 0 for a free server)")
 
 
+def _meant(name: str, choices: Iterable[str]) -> str:
+    near = suggestion(name, choices)
+    return f"; did you mean `{near}`?" if near is not None else ""
+
+
 class ConfigError(Exception):
     """A config file that cannot be used; the message names the key and the problem."""
 
@@ -304,12 +399,4 @@ def load_config(path: Path | None) -> Config:
     try:
         return Config.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(f"config file {path}: {_describe(exc)}") from None
-
-
-def _describe(exc: ValidationError) -> str:
-    problems = []
-    for err in exc.errors():
-        key = ".".join(str(part) for part in err["loc"]) or "(top level)"
-        problems.append(f"{key}: {err['msg']}")
-    return "; ".join(problems)
+        raise ConfigError(f"config file {path}: {describe(exc, Config)}") from None

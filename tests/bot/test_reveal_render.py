@@ -10,7 +10,9 @@ from tests.export.pagecheck import parse
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONAS
 from tribunalbot.page.build import build_page
-from tribunalbot.terminal.screen import WIDTH, TerminalTable
+from tribunalbot.terminal.screen import TerminalTable
+
+WIDTH = 92  # a terminal where the names of ten rounds do not fit, and seat numbers do
 
 PLAYERS = tuple(ev.PlayerInfo(seat=i, persona=p.key, name=p.name)
                 for i, p in enumerate(PERSONAS, 1))
@@ -72,12 +74,13 @@ def test_a_reveal_stored_before_the_check_shows_no_claim_about_it() -> None:
 
 def test_the_terminal_table_falls_back_to_seat_numbers_when_names_do_not_fit() -> None:
     out = io.StringIO()
-    table = TerminalTable(out, colour=False)
+    table = TerminalTable(out, colour=False, width=WIDTH)
     table._show_game_started(STARTED)
-    table._show_vote_story(_big_reveal())
+    table._show_revealed(_big_reveal())
     rows = out.getvalue().splitlines()
-    story = rows[rows.index("  The vote story:") + 1:]
-    assert all(len(row) <= WIDTH for row in story)
+    story = rows[rows.index("  The vote story:") + 1:
+                 rows.index("  Verdict: findings worth acting on") - 1]
+    assert all(len(row) <= WIDTH for row in rows)
     assert story[2].split()[:4] == ["#2", "Security", "Guardian", "#3"]  # seat 2: 3, then 4
     assert story[2].split()[4:6] == ["#4", "*"] and "seat N" in story[-1]
 

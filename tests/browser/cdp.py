@@ -1,7 +1,8 @@
 """Headless Chromium driven over the DevTools protocol, with aiohttp's websocket client.
 
 Just enough of the protocol for the page test: navigate, evaluate an expression in the page,
-emulate the dark scheme, take a full-page screenshot, and list every request the page made.
+set the viewport's width, emulate the dark scheme, take a screenshot of the page or of one
+element, and list every request the page made.
 Runtime.evaluate runs outside the page's Content-Security-Policy, so the shipped page needs no
 test hook of its own.
 """
@@ -31,13 +32,20 @@ MAX_SHOT_HEIGHT = 16000  # Chromium refuses larger captures
 REAPER = Path(__file__).with_name("reaper.py")  # nothing of the browser outlives it
 
 
-def _browser_processes() -> set[int]:
-    """Every process (running or a zombie) whose name says it is Chromium's."""
+def _browser_processes(profile: Path | None = None) -> set[int]:
+    """Every process (running or a zombie) whose name says it is Chromium's; with `profile`,
+    not those that name another profile: a browser someone else runs on this machine at the
+    same time (another test run) is not this one's. A zombie names none, so it always counts."""
     found = set()
+    ours = f"--user-data-dir={profile}".encode() if profile is not None else None
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError):
             name = stat.read_text().split("(", 1)[1].rsplit(")", 1)[0]
-            if "chrom" in name.lower():
+            if "chrom" not in name.lower():
+                continue
+            argv = stat.with_name("cmdline").read_bytes().split(b"\0")
+            other = [a for a in argv if a.startswith(b"--user-data-dir=") and a != ours]
+            if ours is None or not other:
                 found.add(int(stat.parent.name))
     return found
 
@@ -98,7 +106,7 @@ class Chromium:
 
     def leftovers(self) -> set[int]:
         """Browser processes this one started that still exist (running or zombies)."""
-        return _browser_processes() - self._before
+        return _browser_processes(self.profile) - self._before
 
     @staticmethod
     async def _stop(proc: asyncio.subprocess.Process) -> None:
@@ -167,27 +175,34 @@ class Chromium:
         await self.send("Emulation.setEmulatedMedia",
                         features=[{"name": "prefers-color-scheme", "value": scheme}])
 
-    async def screenshot(self, to: Path, element_id: str | None = None) -> tuple[int, int]:
-        """The whole page (or one element) as a PNG at `to`; returns its CSS-pixel size."""
-        metrics = await self.send("Page.getLayoutMetrics")
-        height = min(math.ceil(metrics["cssContentSize"]["height"]), MAX_SHOT_HEIGHT)
-        await self.send("Emulation.setDeviceMetricsOverride", width=self.width, height=height,
+    async def resize(self, width: int, height: int = 900) -> None:
+        """A viewport of `width` CSS pixels (a desktop window, a phone held upright)."""
+        self.width = width
+        await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
                         deviceScaleFactor=1, mobile=False)
-        params: dict[str, Any] = {"format": "png"}
-        if element_id is not None:
+
+    async def screenshot(self, to: Path, element_id: str | None = None,
+                         max_height: int = MAX_SHOT_HEIGHT,
+                         height: int | None = None) -> tuple[int, int]:
+        """The page from its top (or one element), at most `max_height` CSS pixels of it (or
+        `height` from where it starts), as a PNG at `to`; returns its CSS-pixel size. The
+        viewport is left as it was."""
+        if element_id is None:
+            metrics = await self.send("Page.getLayoutMetrics")
+            box = {"y": 0, "height": math.ceil(metrics["cssContentSize"]["height"])}
+        else:
             box = await self.evaluate(
                 f"(() => {{ const r = document.getElementById({element_id!r})"
                 ".getBoundingClientRect(); return {y: r.top + scrollY, height: r.height};"
                 " })()")
-            # The page's full width: the element's own box would crop its margins.
-            box.update(x=0, width=self.width)
-            box["height"] = min(box["height"], MAX_SHOT_HEIGHT)
-            params.update(clip={**box, "scale": 1}, captureBeyondViewport=True)
-        shot = await self.send("Page.captureScreenshot", **params)
+        # The page's full width: the element's own box would crop its margins.
+        tall = height if height is not None else min(math.ceil(box["height"]), max_height)
+        clip = {**box, "x": 0, "width": self.width, "scale": 1,
+                "height": min(tall, MAX_SHOT_HEIGHT)}
+        shot = await self.send("Page.captureScreenshot", format="png", clip=clip,
+                               captureBeyondViewport=True)
         await asyncio.to_thread(_save, to, base64.b64decode(shot["data"]))
-        clip = params.get("clip")
-        return (math.ceil(clip["width"]), math.ceil(clip["height"])) if clip else (
-            self.width, height)
+        return self.width, clip["height"]
 
 
 def _save(to: Path, data: bytes) -> None:

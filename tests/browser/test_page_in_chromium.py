@@ -1,8 +1,10 @@
-"""The game page in a real browser (headless Chromium): every avatar decodes, the reveal is
-there, nothing is fetched, hostile model text stays text, and both colour schemes read well.
+"""The game page in a real browser (headless Chromium): every avatar decodes, nothing is
+fetched, hostile model text stays text, both colour schemes read well; at 1200 and at 420 px
+no element is wider than the window (tables scroll in their own box), the reveal is folded at
+the top and opens from the end of the game, and every citation's link goes to its code line.
 
-Screenshots land in tests/browser/out/ (ignored by git); the test prints their paths. Without
-Chromium the test skips, unless TRIBUNAL_REQUIRE_BROWSER=1 (CI), where it fails instead.
+Screenshots land in the test's tmp dir; the test prints their paths and the page's heights.
+Without Chromium the test skips, unless TRIBUNAL_REQUIRE_BROWSER=1 (CI), where it fails.
 """
 
 from __future__ import annotations
@@ -14,15 +16,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser.cdp import Chromium, find_chromium
-from tests.engine.scripts import seed_where
-from tests.export.games import hostile_game, offline_game
+from tests.engine.scripts import CODE, seed_where
+from tests.export.games import example_code, hostile_game, offline_game
 from tribunalbot.engine import events as ev
 from tribunalbot.page import build_page
 
-OUT = Path(__file__).resolve().parent / "out"
-# leftovers() counts every Chromium process of the machine: with the suite on several
-# workers, one of them runs both tests, so neither takes the other's browser for its own.
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(150), pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+WIDTHS = (1200, 420)  # a desktop window; a phone held upright
 
 IMAGES = """(async () => {
   const images = Array.from(document.images);
@@ -41,9 +41,54 @@ BACKGROUNDS = """(async () => {
 })()"""
 REVEAL = """(() => {
   const reveal = document.getElementById('reveal');
-  return reveal ? {text: reveal.innerText, height: reveal.getBoundingClientRect().height,
+  return reveal ? {open: reveal.open, text: reveal.innerText,
+                   height: reveal.getBoundingClientRect().height,
                    struck: reveal.querySelectorAll('del').length} : null;
 })()"""
+# Every element's box against the window, the fold open so that all of the page is laid out.
+# What sits inside a box that scrolls (or clips) may be wider: that is the box's job.
+LAYOUT = """(() => {
+  const vw = document.documentElement.clientWidth;
+  const inBox = e => { for (let p = e.parentElement; p; p = p.parentElement) {
+    if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return true; }
+    return false; };
+  const wider = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if ((r.width === 0 && r.height === 0) || e.classList.contains('skip') || inBox(e)) continue;
+    if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5)
+      wider.push(`${e.tagName}.${e.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
+  }
+  const boxes = Array.from(document.querySelectorAll('.scroll, pre.listing')).map(b => ({
+    css: b.className, client: b.clientWidth, inner: b.scrollWidth,
+    right: b.getBoundingClientRect().right}));
+  return {vw, pageWidth: document.documentElement.scrollWidth, wider, boxes,
+          height: document.documentElement.scrollHeight};
+})()"""
+LINKS = """(() => {
+  const missing = [], cites = [];
+  for (const a of document.querySelectorAll('a[href^="#"]')) {
+    const target = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+    if (!target) missing.push(a.getAttribute('href'));
+    else if (a.classList.contains('cite'))
+      cites.push({text: a.textContent, line: target.classList.contains('line'),
+                  number: target.querySelector('.n') && target.querySelector('.n').textContent});
+  }
+  return {missing, cites};
+})()"""
+FRAMES = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# Follow a link as a reader would, then say where its target landed.
+FOLLOW = """(async (selector) => {
+  const link = document.querySelector(selector);
+  link.click();
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const target = document.getElementById(link.getAttribute('href').slice(1));
+  const box = target.closest('pre') || document.documentElement;
+  const r = target.getBoundingClientRect(), b = box.getBoundingClientRect();
+  return {open: document.getElementById('reveal').open, top: r.top, bottom: r.bottom,
+          inWindow: r.top >= -1 && r.bottom <= innerHeight + 1,
+          inBox: r.top >= b.top - 1 && r.bottom <= b.bottom + 1};
+})"""
 COLOURS = "[getComputedStyle(document.documentElement).backgroundColor, " \
           "getComputedStyle(document.body).color]"
 
@@ -74,48 +119,83 @@ async def test_the_game_page_in_chromium(chromium_binary: str, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     # A game with the Ghost Reviewer event, so all nine avatars are on the page.
     game = await offline_game(seed_where(lambda d: d.event == "ghost_reviewer", chance=1.0))
-    page = build_page(game.events)
+    page = build_page(game.events, example_code())
     names = [p.name for p in game.events[0].players] if isinstance(
         game.events[0], ev.GameStarted) else []
-    path = tmp_path / "game.html"
+    path, shots = tmp_path / "game.html", tmp_path / "shots"
     path.write_text(page.html, encoding="utf-8")
-    async with Chromium(chromium_binary, tmp_path / "profile") as browser:
+    sizes: dict[str, tuple[int, int]] = {}
+    async with Chromium(chromium_binary, tmp_path / "profile", width=WIDTHS[0]) as browser:
         await browser.open(path.as_uri())
         images = await browser.evaluate(IMAGES)
         loaded = {i["alt"] for i in images if i["width"] > 0}
         assert {f"Avatar of {n}" for n in names} <= loaded, images
         backgrounds = await browser.evaluate(BACKGROUNDS)
         assert backgrounds["posts"] >= len(names) and all(backgrounds["widths"])
+        folded = await browser.evaluate(REVEAL)
+        shown = await browser.evaluate("document.body.innerText")
+        assert folded and not folded["open"] and "The Troublemaker was" not in shown
+        assert "The verdict: findings worth acting on" in shown  # the top of the page
+        links = await browser.evaluate(LINKS)
+        assert links["missing"] == [] and len(links["cites"]) > 20
+        assert all(c["line"] and re.search(rf"\b{c['number']}\b", c["text"])
+                   for c in links["cites"]), links["cites"]
+        heights, folded_heights, boxes = {}, {}, {}
+        for width in WIDTHS:
+            await browser.resize(width)
+            await browser.evaluate("document.getElementById('reveal').open = false")
+            folded_heights[width] = await browser.evaluate(
+                "document.documentElement.scrollHeight")
+            sizes[f"top-{width}"] = await browser.screenshot(shots / f"top-{width}.png",
+                                                             max_height=1600)
+            await browser.evaluate("document.getElementById('reveal').open = true")
+            layout = await browser.evaluate(LAYOUT)
+            assert layout["wider"] == [] and layout["pageWidth"] <= layout["vw"], layout
+            heights[width], boxes[width] = layout["height"], layout["boxes"]
+            sizes[f"reveal-{width}"] = await browser.screenshot(shots / f"reveal-{width}.png",
+                                                                "reveal")
+        story = next(b for b in boxes[420] if b["css"] == "scroll")
+        assert story["inner"] > story["client"] and story["right"] <= 420  # it scrolls, inside
+        sizes["story-420"] = await browser.screenshot(shots / "story-420.png", "vote-story",
+                                                      height=560)
         reveal = await browser.evaluate(REVEAL)
         assert reveal and "The Troublemaker was" in reveal["text"] and reveal["height"] > 100
         assert "The sabotage ledger" in reveal["text"] and reveal["struck"] >= 1
+        await browser.evaluate("document.getElementById('reveal').open = false")
+        up = await browser.evaluate(f"{FOLLOW}('#the-end a[href=\"#reveal-head\"]')")
+        assert up["open"] and up["inWindow"]  # the end of the game opens the fold
+        cited = await browser.evaluate(f"{FOLLOW}('#reviews ~ section a.cite')")
+        assert cited["inBox"] and cited["inWindow"]  # the line, shown inside the code's box
+        sizes["cited-420"] = await browser.screenshot(shots / "code-420.png", "code",
+                                                      height=720)
         assert [u for u in browser.requests if not u.startswith(("file:", "data:"))] == []
         light = await browser.evaluate(COLOURS)
-        shots = [OUT / f"game-page-{part}-{scheme}.png" for scheme in ("light", "dark")
-                 for part in ("top", "reveal")]
-        size = await browser.screenshot(shots[0])
-        reveal_size = await browser.screenshot(shots[1], "reveal")
         await browser.colour_scheme("dark")
         dark = await browser.evaluate(COLOURS)
-        await browser.screenshot(shots[2])
-        await browser.screenshot(shots[3], "reveal")
+        await browser.evaluate("document.getElementById('reveal').open = false")
+        sizes["dark-420"] = await browser.screenshot(shots / "dark-top-420.png",
+                                                     max_height=1600)
     assert browser.leftovers() == set()  # not a process of it, not even a zombie
     assert light != dark and min(contrast(*light), contrast(*dark)) >= 7
-    assert len(names) == 9 and all(shot.stat().st_size > 10_000 for shot in shots)
+    assert len(names) == 9 and all(shot.stat().st_size > 10_000 for shot in shots.iterdir())
     with capsys.disabled():
         print(f"\n[browser] page {len(page.html.encode()):,} bytes, avatars "
               f"{'+'.join(sorted(page.avatar_kinds))}; {len(loaded)}/{len(names)} persona "
-              f"<img> loaded, {backgrounds['posts']} post avatars "
-              f"({len(backgrounds['widths'])} images) decoded; external requests: 0; "
-              f"contrast light {contrast(*light):.1f}, dark {contrast(*dark):.1f}; "
-              f"screenshots: page {size[0]}x{size[1]}, reveal {reveal_size[0]}x"
-              f"{reveal_size[1]}:\n  " + "\n  ".join(map(str, shots)))
+              f"<img> loaded, {backgrounds['posts']} post avatars decoded; external requests: "
+              f"0; {len(links['cites'])} citation links, all to their line; contrast light "
+              f"{contrast(*light):.1f}, dark {contrast(*dark):.1f}; page height "
+              + ", ".join(f"{folded_heights[w]:,} px at {w} ({h:,} with the reveal open)"
+                          for w, h in heights.items()) + "; screenshots:\n  "
+              + "\n  ".join(f"{shots / name}.png {w}x{h}" for name, (w, h) in
+                             zip(("top-1200", "reveal-1200", "top-420", "reveal-420",
+                                  "story-420", "code-420", "dark-top-420"), sizes.values(),
+                                 strict=True)))
 
 
 async def test_hostile_model_text_stays_text_in_chromium(chromium_binary: str,
                                                          tmp_path: Path) -> None:
     path = tmp_path / "hostile.html"
-    path.write_text(build_page((await hostile_game()).events).html, encoding="utf-8")
+    path.write_text(build_page((await hostile_game()).events, CODE).html, encoding="utf-8")
     async with Chromium(chromium_binary, tmp_path / "profile") as browser:
         await browser.open(path.as_uri())
         found = await browser.evaluate(

@@ -202,7 +202,7 @@ def test_history_shows_games_cut_short_as_paused(
                         lambda *_a, **_k: ScriptedLLM(_debate_fails))
     db = tmp_path / "t.db"
     assert main(["play", str(EXAMPLE), "--vote", "none", "--seed", "5", "--db", str(db)]) == 1
-    cut_short = capsys.readouterr().out.split("tribunalbot resume ")[1].split("`")[0]
+    cut_short = capsys.readouterr().out.split("tribunalbot resume ")[1].split()[0]
     asyncio.run(_add_other_games(db))
     assert main(["history", "--db", str(db)]) == 0
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}

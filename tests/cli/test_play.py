@@ -211,7 +211,7 @@ def test_a_game_cut_short_by_the_provider_is_resumed_later(tmp_path: Path, capsy
                  "--db", db, "--seed", "6"])
     captured = capsys.readouterr()
     assert code == 1 and "the model provider failed" in captured.err
-    game_id = captured.out.split("tribunalbot resume ")[1].split("`")[0]
+    game_id = captured.out.split("tribunalbot resume ")[1].split()[0]
     transcript = tmp_path / "resumed.jsonl"
     assert main(["--config", str(config), "resume", game_id, "--provider", "offline",
                  "--vote", "none", "--db", db, "--transcript", str(transcript)]) == 0

@@ -23,11 +23,16 @@ HOSTILE = ('<script>window.pwned = 1</script><img src="https://evil.example/x.pn
 HOSTILE_NAME = "<b>Mallory</b> @everyone <@123>"
 
 
+def example_code(example: str = "user_lookup.py") -> str:
+    return (EXAMPLES / example).read_text()
+
+
 async def offline_game(seed: int = 4, example: str = "user_lookup.py",
-                       event_chance: float = 1.0) -> GameResult:
-    """A whole game by the offline provider; event_chance 1.0 so a random event shows too."""
-    setup = GameSetup(game_id=f"page{seed}", code=(EXAMPLES / example).read_text(),
-                      language="python", seed=seed,
+                       event_chance: float = 1.0, language: str = "python") -> GameResult:
+    """A whole game by the offline provider; event_chance 1.0 so a random event shows too.
+    A `.diff` example is played as the change it is (`language="diff"`)."""
+    setup = GameSetup(game_id=f"page{seed}", code=example_code(example),
+                      language=language, seed=seed,
                       settings=GameSettings.model_validate({"event_chance": event_chance}))
     return await run_game(setup, OfflineLLM(), RecordingTable())
 

@@ -54,6 +54,8 @@ def test_a_finished_game_is_written_as_one_page(tmp_path: Path, capsys) -> None:
     assert f"Wrote {out}" in said and "PNG avatars" in said
     assert html.startswith("<!DOCTYPE html>") and 'id="reveal"' in html
     assert "The Troublemaker was" in html and "The sabotage ledger" in html
+    code = (EXAMPLES / "user_lookup.py").read_text().splitlines()
+    assert f'id="L{len(code)}"' in html and 'class="cite"' in html  # the code, cited
 
 
 def test_the_page_can_go_to_standard_output(tmp_path: Path, capsys) -> None:

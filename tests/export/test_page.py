@@ -8,7 +8,8 @@ from html import escape
 
 import pytest
 
-from tests.export.games import HOSTILE, HOSTILE_NAME, hostile_game, offline_game
+from tests.engine.scripts import CODE
+from tests.export.games import HOSTILE, HOSTILE_NAME, example_code, hostile_game, offline_game
 from tests.export.pagecheck import Parsed, parse, words_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameResult
@@ -23,7 +24,7 @@ def game() -> GameResult:
 
 @pytest.fixture(scope="module")
 def html(game: GameResult) -> str:
-    return build_page(game.events).html
+    return build_page(game.events, example_code()).html
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +108,7 @@ def test_accessible_basics(page: Parsed, html: str) -> None:
 
 def test_model_text_is_escaped_never_markup() -> None:
     game = asyncio.run(hostile_game())
-    html = build_page(game.events).html
+    html = build_page(game.events, CODE).html  # the code too: its citations become links
     page = parse(html)
     assert page.all("script") == []
     assert [t for t, a in page.tags if any(k.startswith("on") for k in a)] == []
@@ -116,6 +117,7 @@ def test_model_text_is_escaped_never_markup() -> None:
     assert "&lt;script&gt;window.pwned = 1&lt;/script&gt;" in html
     assert HOSTILE in " ".join(page.text)  # shown, as text, where the model wrote it
     assert "&lt;b&gt;Mallory&lt;/b&gt;" in html and "<b>Mallory" not in html
+    assert '<a class="cite" href="#L2">line 2</a> is fine &lt;script&gt;' in html
 
 
 def test_the_page_is_mention_free() -> None:
@@ -134,5 +136,6 @@ def test_a_game_not_revealed_is_refused(game: GameResult) -> None:
 
 
 def test_the_same_log_gives_the_same_page(game: GameResult, html: str) -> None:
-    assert build_page(game.events).html == html
-    assert build_page([e.public_view() for e in game.events if e.public]).html == html
+    assert build_page(game.events, example_code()).html == html
+    assert build_page([e.public_view() for e in game.events if e.public],
+                      example_code()).html == html

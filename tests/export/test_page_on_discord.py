@@ -37,4 +37,4 @@ async def test_the_transcript_message_carries_the_game_page(arena: Arena) -> Non
     assert 'id="reveal"' in html and page.all("script") == []
     assert all(img["src"].startswith("data:image/png") for img in page.all("img"))
     stored = await arena.store.load_game(game_id)
-    assert html == build_page(stored.events).html  # the same page as the export's
+    assert html == build_page(stored.events, stored.code).html  # the same page as the export's

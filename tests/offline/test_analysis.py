@@ -113,11 +113,16 @@ def test_a_hanging_ruff_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_ruff_codes_map_to_persona_domains() -> None:
     assert ruffscan.topic_for("S608") == "sql_injection"
-    assert ruffscan.topic_for("S999") == "untrusted_input"  # prefix fallback
-    assert ruffscan.topic_for("PERF401") == "perf_misc"
+    assert ruffscan.topic_for("SIM108") == "simplify"  # a family whose every rule fits
+    assert ruffscan.topic_for("PERF401") == "simplify"  # "use a comprehension" is no slow loop
     assert ruffscan.topic_for("BLE001") == "broad_except"
     assert ruffscan.topic_for("C901") == "complexity"
     assert ruffscan.topic_for("ANN001") is None  # noise is dropped
+    # A family is not one topic: an unknown S rule is no "untrusted input", an unused
+    # argument is what a callback's signature asks for, `global` is not a likely bug.
+    assert ruffscan.topic_for("S999") is None
+    assert ruffscan.topic_for("ARG001") is None
+    assert ruffscan.topic_for("PLW2901") is None
 
 
 def test_huge_minified_lines_are_analysed_quickly() -> None:

@@ -1,13 +1,15 @@
-"""A loopback fake of GitHub's and GitLab's REST APIs: the diff of a pull request and the
-changed files of a merge request, with their real error answers (404 for private, 401 for a
-bad token, 403 or 429 with rate-limit headers, 406 or 422 for a diff too large, 5xx)."""
+"""A loopback fake of GitHub's and GitLab's REST APIs: a pull request (its metadata and its
+diff), a project and the changed files of a merge request, with their real error answers (404
+for private, 401 for a bad token, 403 or 429 with rate-limit headers, 406 or 422 for a diff
+too large, 5xx). `hostile` lets a test answer any request its own way: redirect, trickle,
+lie."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,9 +26,15 @@ class Pull:
     diff: str
     private: bool = False
     too_large: str | None = None  # "files" (406) or "lines" (422): GitHub will not send it
-    changed_files: int = 2
+    changed_files: int | None = None  # None: as many as the diff has
     additions: int = 10
     deletions: int = 3
+
+    @property
+    def files(self) -> int:
+        if self.changed_files is not None:
+            return self.changed_files
+        return sum(line.startswith("diff --git ") for line in self.diff.splitlines())
 
 
 @dataclass
@@ -45,6 +53,8 @@ class FakeHosts:
     reset_at: int = 0  # epoch seconds the rate limit resets at
     failures: int = 0  # the next requests answered 502
     delay: float = 0.0  # seconds before each answer
+    # Answers every request before the fake does, when it returns a response.
+    hostile: Callable[[web.Request], Awaitable[web.StreamResponse | None]] | None = None
     seen: list[Seen] = field(default_factory=list)
     url: str = ""
     _runner: web.AppRunner | None = None
@@ -54,6 +64,8 @@ class FakeHosts:
         app.router.add_get(r"/github/repos/{owner}/{repo}/pulls/{number:\d+}", self._pull)
         app.router.add_get(r"/gitlab/api/v4/projects/{project:.+}/merge_requests/"
                            r"{number:\d+}/diffs", self._diffs)
+        app.router.add_get(r"/gitlab/api/v4/projects/{project:.+}", self._project)
+        app.router.add_get(r"/{anything:.*}", self._elsewhere)
         self._runner, self.url = await serve(app)
 
     async def stop(self) -> None:
@@ -66,8 +78,10 @@ class FakeHosts:
                  *(f"{k} = {v!r}".replace("'", '"') for k, v in extra.items())]
         return "\n".join(lines) + "\n"
 
-    async def _common(self, request: web.Request) -> web.Response | None:
+    async def _common(self, request: web.Request) -> web.StreamResponse | None:
         self.seen.append(Seen(request.path, request.raw_path, dict(request.headers)))
+        if self.hostile is not None and (answer := await self.hostile(request)) is not None:
+            return answer
         if self.delay:
             await asyncio.sleep(self.delay)
         if self.failures > 0:
@@ -87,7 +101,14 @@ class FakeHosts:
             "RateLimit-Remaining": "0", "RateLimit-Reset": str(self.reset_at),
             "Retry-After": "60"})
 
-    async def _pull(self, request: web.Request) -> web.Response:
+    async def _elsewhere(self, request: web.Request) -> web.StreamResponse:
+        """Any other path: what a redirect target or a path that escaped the API is sent."""
+        early = await self._common(request)
+        if early is not None:
+            return early
+        return web.Response(text=f"the page at {request.path}", content_type="text/plain")
+
+    async def _pull(self, request: web.Request) -> web.StreamResponse:
         early = await self._common(request)
         if early is not None:
             return early
@@ -100,24 +121,45 @@ class FakeHosts:
         if pull is None or (pull.private and auth is None):
             return web.json_response({"message": "Not Found"}, status=404)
         if request.headers.get("Accept") != "application/vnd.github.diff":
-            return web.json_response({"number": key[1], "changed_files": pull.changed_files,
-                                      "additions": pull.additions,
-                                      "deletions": pull.deletions})
+            return web.json_response({
+                "number": key[1], "changed_files": pull.files, "additions": pull.additions,
+                "deletions": pull.deletions,
+                "base": {"repo": {"full_name": key[0], "private": pull.private,
+                                  "visibility": "private" if pull.private else "public"}}})
         if pull.too_large:
             return _too_large(pull.too_large)
         return web.Response(text=pull.diff, content_type="text/plain")
 
-    async def _diffs(self, request: web.Request) -> web.Response:
+    def _gitlab_refusal(self, request: web.Request, key: tuple[str, int]) -> web.Response | None:
+        token = request.headers.get("PRIVATE-TOKEN")
+        if token is not None and token != TOKEN:
+            return web.json_response({"message": "401 Unauthorized"}, status=401)
+        if key not in self.gitlab or (key in self.gitlab_private and token is None):
+            return web.json_response({"message": "404 Not found"}, status=404)
+        return None
+
+    async def _project(self, request: web.Request) -> web.StreamResponse:
+        early = await self._common(request)
+        if early is not None:
+            return early
+        project = request.match_info["project"]
+        known = [key for key in self.gitlab if key[0] == project]
+        refusal = self._gitlab_refusal(request, known[0] if known else (project, 0))
+        if refusal is not None:
+            return refusal
+        private = any(key in self.gitlab_private for key in known)
+        return web.json_response({"id": 4242, "path_with_namespace": project,
+                                  "visibility": "private" if private else "public"})
+
+    async def _diffs(self, request: web.Request) -> web.StreamResponse:
         early = await self._common(request)
         if early is not None:
             return early
         key = (request.match_info["project"], int(request.match_info["number"]))
-        token = request.headers.get("PRIVATE-TOKEN")
-        if token is not None and token != TOKEN:
-            return web.json_response({"message": "401 Unauthorized"}, status=401)
-        files = self.gitlab.get(key)
-        if files is None or (key in self.gitlab_private and token is None):
-            return web.json_response({"message": "404 Not found"}, status=404)
+        refusal = self._gitlab_refusal(request, key)
+        if refusal is not None:
+            return refusal
+        files = self.gitlab[key]
         page, size = int(request.query.get("page", "1")), int(request.query.get("per_page", "20"))
         chunk = files[(page - 1) * size: page * size]
         more = page * size < len(files)

@@ -80,22 +80,28 @@ def test_only_a_lone_link_is_a_link() -> None:
 async def test_a_public_pull_request_is_fetched_as_its_diff(hosts: FakeHosts) -> None:
     sub = await fetch_submission("https://github.com/acme/shop/pull/7", config_for(hosts))
     assert sub.change == parse_diff(SESSION_DIFF) and sub.name == "acme/shop#7"
-    (seen,) = hosts.seen
-    assert seen.path == "/github/repos/acme/shop/pulls/7"
+    meta, seen = hosts.seen  # the pull request (is it this one, is it public), its diff
+    assert meta.path == seen.path == "/github/repos/acme/shop/pulls/7"
+    assert meta.headers["Accept"] == "application/json"
     assert seen.headers["Accept"] == "application/vnd.github.diff"
     assert seen.headers["User-Agent"] == "tribunalbot"
     assert "Authorization" not in seen.headers  # no token configured, none sent
 
 
-async def test_a_private_one_needs_a_token(hosts: FakeHosts,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_private_one_needs_a_token_and_the_operators_leave(
+        hosts: FakeHosts, monkeypatch: pytest.MonkeyPatch) -> None:
     url = "https://github.com/acme/secret/pull/3"
     with pytest.raises(PullRequestError) as caught:
         await fetch_submission(url, config_for(hosts))
     assert str(caught.value) == ("acme/secret#3 was not found on GitHub: it does not exist, or "
+                                 "it is private and needs pull_requests.allow_private = true "
+                                 "and a token in GITHUB_TOKEN")
+    with pytest.raises(PullRequestError) as caught:
+        await fetch_submission(url, config_for(hosts, allow_private=True))
+    assert str(caught.value) == ("acme/secret#3 was not found on GitHub: it does not exist, or "
                                  "it is private and needs a token in GITHUB_TOKEN")
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
-    sub = await fetch_submission(url, config_for(hosts))
+    sub = await fetch_submission(url, config_for(hosts, allow_private=True))
     assert sub.change is not None and "src/paths.js" in sub.change.paths
     assert hosts.seen[-1].headers["Authorization"] == f"Bearer {TOKEN}"
 
@@ -104,7 +110,8 @@ async def test_the_token_variable_is_the_configured_one(hosts: FakeHosts,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TEAM_GH", TOKEN)
     sub = await fetch_submission("https://github.com/acme/secret/pull/3",
-                                 config_for(hosts, github_token_env="TEAM_GH"))
+                                 config_for(hosts, github_token_env="TEAM_GH",
+                                            allow_private=True))
     assert sub.change is not None
 
 
@@ -163,7 +170,7 @@ async def test_server_errors_are_retried_with_backoff(hosts: FakeHosts) -> None:
     sleeps = Sleeps()
     sub = await fetch_submission("https://github.com/acme/shop/pull/7", config_for(hosts),
                                  sleep=sleeps)
-    assert sub.change is not None and len(hosts.seen) == 3
+    assert sub.change is not None and len(hosts.seen) == 4  # 2 failed, the metadata, the diff
     assert len(sleeps.waits) == 2 and 0 < sleeps.waits[0] < sleeps.waits[1] <= 8
 
 
@@ -200,9 +207,10 @@ async def test_a_gitlab_merge_request_is_written_back_as_one_diff(
     with pytest.raises(PullRequestError) as caught:
         await fetch_submission(url, config_for(hosts))
     assert str(caught.value) == ("group/sub/proj!12 was not found on GitLab: it does not "
-                                 "exist, or it is private and needs a token in GITLAB_TOKEN")
+                                 "exist, or it is private and needs pull_requests.allow_private "
+                                 "= true and a token in GITLAB_TOKEN")
     monkeypatch.setenv("GITLAB_TOKEN", TOKEN)
-    sub = await fetch_submission(url, config_for(hosts))
+    sub = await fetch_submission(url, config_for(hosts, allow_private=True))
     assert sub.change is not None
     paths = sub.change.paths
     assert paths[:3] == ("lib/pay.rb", "lib/util.rb", "app/token.py")

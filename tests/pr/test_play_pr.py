@@ -45,7 +45,8 @@ def test_a_pull_request_that_is_not_there_starts_no_game(github, capsys,
     assert code == 1 and captured.out == ""
     (line,) = captured.err.strip().splitlines()
     assert line == ("tribunalbot: error: acme/gone#1 was not found on GitHub: it does not "
-                    "exist, or it is private and needs a token in GITHUB_TOKEN")
+                    "exist, or it is private and needs pull_requests.allow_private = true and a "
+                    "token in GITHUB_TOKEN")
     assert not (tmp_path / "t.db").exists()
 
 

@@ -4,10 +4,12 @@ private pull request is refused privately and nothing is opened."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 
 import pytest
+from aiohttp import web
 
 from tests.bot.conftest import Arena, answered
 from tests.bot.conftest import arena as arena
@@ -75,7 +77,7 @@ async def test_a_merge_request_link_sent_to_tribunal_opens_a_game(
     thread_id = await twin.wait_for(lambda: interaction.original_message_id, timeout=10)
     await twin.wait_for(lambda: twin.world.channels.get(thread_id), timeout=15)
     assert twin.world.channels[thread_id].type == PUBLIC_THREAD
-    assert "/projects/group%2Fproj/merge_requests/5/diffs" in hosts.seen[0].raw_path
+    assert "/projects/group%2Fproj/merge_requests/5/diffs" in hosts.seen[-1].raw_path
     announcement = twin.world.messages[thread_id]
     (left_out,) = announcement.embeds[0]["fields"]
     assert left_out == {"name": "Left out: too large for one game",
@@ -91,7 +93,8 @@ async def test_a_private_pull_request_is_refused_privately(arena: Arena,
     (refusal,) = await answered(twin, interaction, timeout=15)
     assert refusal.visible_to == alice.id
     assert refusal.content == ("acme/secret#3 was not found on GitHub: it does not exist, or "
-                               "it is private and needs a token in GITHUB_TOKEN.")
+                               "it is private and needs pull_requests.allow_private = true "
+                               "and a token in GITHUB_TOKEN.")
     assert no_threads(arena)
 
 
@@ -105,3 +108,33 @@ async def test_any_other_link_is_refused_at_once(arena: Arena, hosts: FakeHosts)
     assert refusal.content == ("I can review a GitHub pull request or a GitLab merge request "
                                "link, not https://example.com/some/page.")
     assert not hosts.seen and no_threads(arena)
+
+
+async def test_a_member_with_a_fetch_in_flight_is_refused_a_second(
+        arena: Arena, hosts: FakeHosts) -> None:
+    """Issue 16: one member had 10 slow fetches in flight at once; now one at a time."""
+    twin = arena.twin
+    await twin.start_client(arena.make_bot(config_for(hosts)))
+    gate = asyncio.Event()
+
+    async def held(request: web.Request) -> web.StreamResponse | None:
+        await gate.wait()
+        return None
+
+    hosts.hostile = held
+    alice, bob = twin.seeded.humans["alice"], twin.seeded.humans["bob"]
+    first = await twin.slash(alice, "review", code="https://github.com/acme/shop/pull/7")
+    await twin.wait_for(lambda: hosts.seen, timeout=10)
+    seconds = [await twin.slash(alice, "review", code="https://github.com/acme/shop/pull/7")
+               for _ in range(3)]
+    for interaction in seconds:
+        (refusal,) = await answered(twin, interaction, timeout=15)
+        assert refusal.visible_to == alice.id
+        assert refusal.content == ("Your last pull request link is still being fetched; send "
+                                   "the next one when its game has started.")
+    assert len(hosts.seen) == 1  # the refused ones asked the host nothing
+    other = await twin.slash(bob, "review", code="https://github.com/acme/shop/pull/7")
+    await twin.wait_for(lambda: len(hosts.seen) == 2, timeout=10)  # bob is not held up
+    gate.set()
+    for interaction in (first, other):
+        await twin.wait_for(lambda i=interaction: i.original_message_id, timeout=15)

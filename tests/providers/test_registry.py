@@ -53,17 +53,17 @@ async def test_personas_are_routed(fake_llm: FakeLLMServer,
     monkeypatch.setenv(KEY_ENV, SECRET)
     config = _config(fake_llm, personas={
         "security_guardian": PersonaRoute(provider="cloud"),
-        "perf_hawk": PersonaRoute(provider="local", model="other-model"),
-        "style_critic": PersonaRoute(provider="local")})
+        "performance_guru": PersonaRoute(provider="local", model="other-model"),
+        "dx_advocate": PersonaRoute(provider="local")})
     llm = build_llm(config)
     assert isinstance(llm, PersonaRouter)
-    assert set(llm.routes) == {"security_guardian", "perf_hawk"}  # same as default: no route
-    for persona in ("security_guardian", "perf_hawk", "style_critic"):
+    assert set(llm.routes) == {"security_guardian", "performance_guru"}  # same as default: no route
+    for persona in ("security_guardian", "performance_guru", "dx_advocate"):
         await llm.generate(_prompt(persona))
     paths = [(r.path, (r.body or {}).get("model")) for r in fake_llm.requests]
     assert paths == [("/v1/messages", "claude-x"), ("/api/chat", "other-model"),
                      ("/api/chat", "test-model")]
-    other = llm.routes["perf_hawk"]
+    other = llm.routes["performance_guru"]
     assert isinstance(other, HttpLLM) and isinstance(llm.default, HttpLLM)
     assert other.transport is llm.default.transport  # one client per provider
     await llm.aclose()
@@ -191,12 +191,12 @@ async def test_doctor_reports_each_provider(fake_llm: FakeLLMServer, clock: Fake
     fake_llm.models = ["test-model", "claude-x"]
     lines: list[str] = []
     code = await run_doctor(config, out=lines.append, clock=clock, sleep=clock.sleep)
-    assert code == 1
+    assert code == 0  # compat fails, but only a server that picks it needs it: a warning
     by_name = {line.split()[1].rstrip(":"): line for line in lines}
     assert by_name["local"].startswith("ok") and "model found" in by_name["local"]
     assert "structured output: json_schema" in by_name["local"]
     assert by_name["cloud"].startswith("ok") and "odd answer" not in by_name["cloud"]
-    assert by_name["compat"].startswith("FAIL") and "NOT listed" in by_name["compat"]
+    assert by_name["compat"].startswith("warn") and "NOT listed" in by_name["compat"]
     assert by_name["offline"].startswith("ok")
     assert all(SECRET not in line for line in lines)
 
@@ -220,9 +220,9 @@ async def test_doctor_on_a_refused_key_names_the_variable_not_the_key(
     fake_llm.script("anthropic", Scripted(status=401, body={"type": "error", "error": {
         "type": "authentication_error", "message": f"invalid x-api-key {SECRET[:14]}..."}}))
     lines: list[str] = []
-    assert await run_doctor(config, out=lines.append, clock=clock, sleep=clock.sleep) == 1
+    assert await run_doctor(config, out=lines.append, clock=clock, sleep=clock.sleep) == 0
     [cloud] = [line for line in lines if " cloud:" in line]
-    assert cloud.startswith("FAIL") and "reachable but refused" in cloud and KEY_ENV in cloud
+    assert cloud.startswith("warn") and "reachable but refused" in cloud and KEY_ENV in cloud
     assert SECRET[:10] not in "\n".join(lines)
 
 

@@ -22,6 +22,20 @@ ELLIPSIS = "…"
 # A vote's reason is "one or two sentences" (prompts.vote_task): two long sentences fit.
 VOTE_REASON_WORDS = 40
 
+# Words are not enough: one "word" can be a megabyte. Every public text is also held to
+# CHARS_PER_WORD characters a word of its budget, and any single run without white space to
+# MAX_WORD_CHARS (a long URL or dotted path fits). Reviews written here run 5 to 7 characters
+# a word (markdown and `path:line` citations included), so the cap binds only on text no
+# honest reply writes, the same for every role: it is no length tell. At the default budget
+# of 180 words a review is at most 1,800 characters, one Discord message; at the ceiling of
+# 600 words, 6,000 characters.
+CHARS_PER_WORD = 10
+MAX_WORD_CHARS = 120
+# A planted claim and why it is wrong are one sentence each, shown at the reveal; a reply
+# plants a handful at most (the ledger of the worst case stays a short list).
+CLAIM_WORDS = 60
+MAX_PLANTED_PER_REPLY = 6
+
 # Words are counted by white space, except in scripts that write words without spaces between
 # them, whose characters are counted instead (else a whole Japanese review would be one word).
 # Chinese and Japanese: translations run about 1.5 to 1.8 Chinese characters, and 2 to 2.5
@@ -40,6 +54,7 @@ _UNIT = re.compile(rf"[{_CJK}]|[{_SOUTHEAST_ASIAN}]|[^\s{_CJK}{_SOUTHEAST_ASIAN}
 _IS_CJK = re.compile(rf"[{_CJK}]")
 _IS_SOUTHEAST_ASIAN = re.compile(rf"[{_SOUTHEAST_ASIAN}]")
 _NO_SPACES = re.compile(rf"[{_CJK}{_SOUTHEAST_ASIAN}]")
+_LONG_WORD = re.compile(rf"[^\s{_CJK}{_SOUTHEAST_ASIAN}]{{{MAX_WORD_CHARS + 1},}}")
 
 # Tokens a reply may use per word of its public text: about 1.3 in English, and room for the
 # private notes and the markers. Tokenizers are trained mostly on English, so the same text
@@ -122,12 +137,68 @@ def _cut(piece: str, room: float) -> str:
 
 
 def fit_words(text: str, budget: int) -> tuple[str, str]:
-    """(`text` cut to at most `budget` words, a private note about the cut or "").
+    """(`text` cut to at most `budget` words and `budget` × CHARS_PER_WORD characters, no
+    word longer than MAX_WORD_CHARS; a private note about each cut, or "").
 
     Whole sentences are kept while they fit. When that would keep less than half the budget
     (one very long sentence), the next sentence is cut at a word boundary and marked with an
     ellipsis instead, so that the kept length stays close to the budget for everyone.
     """
+    text, long_words = _cut_long_words(text)
+    text, words_note = _fit_word_budget(text, budget)
+    text, chars_note = _fit_chars(text, char_limit(budget))
+    notes = [n for n in (long_words, words_note, chars_note) if n]
+    return text, "\n".join(notes)
+
+
+def char_limit(budget: int) -> int:
+    """The characters a text of `budget` words may take (always room for one long word)."""
+    return max(budget * CHARS_PER_WORD, MAX_WORD_CHARS + len(ELLIPSIS))
+
+
+def fit_claim(text: str) -> str:
+    """A planted claim or why it is wrong, as shown at the reveal: one sentence's length."""
+    return fit_words(text, CLAIM_WORDS)[0]
+
+
+def _cut_long_words(text: str) -> tuple[str, str]:
+    cut = 0
+
+    def shorten(match: re.Match[str]) -> str:
+        nonlocal cut
+        cut += 1
+        return match.group(0)[:MAX_WORD_CHARS] + ELLIPSIS
+
+    shortened = _LONG_WORD.sub(shorten, text)
+    if not cut:
+        return text, ""
+    return shortened, (f"(published text: {cut} word{'s' * (cut != 1)} over {MAX_WORD_CHARS} "
+                       "characters cut)")
+
+
+def _fit_chars(text: str, limit: int) -> tuple[str, str]:
+    """`text` within `limit` characters: whole sentences when they keep at least half of it,
+    else cut at the end of a word (a character in Chinese and Japanese), with an ellipsis."""
+    if len(text) <= limit:
+        return text, ""
+    kept = ""
+    for piece in _pieces(text):
+        if len(kept) + len(piece) > limit:
+            break
+        kept += piece
+    kept = kept.strip()
+    if len(kept) < limit // 2:
+        end = 0
+        for match in _UNIT.finditer(text):
+            if match.end() > limit - len(ELLIPSIS):
+                break
+            end = match.end()
+        kept = text[:end].rstrip(" \t,;:、，") + ELLIPSIS
+    return kept, f"(published text cut from {len(text):,} to {len(kept):,} characters: " \
+                 f"limit {limit:,})"
+
+
+def _fit_word_budget(text: str, budget: int) -> tuple[str, str]:
     total = word_count(text)
     if total <= budget:
         return text, ""

@@ -16,8 +16,10 @@ from tribunalbot.diffs import Change
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.budget import (
+    MAX_PLANTED_PER_REPLY,
     VOTE_REASON_WORDS,
     accusation_words,
+    fit_claim,
     fit_words,
     json_reply_tokens,
     reply_tokens,
@@ -117,8 +119,9 @@ def _planted(seating: Seating, seat: int, phase: str, rnd: int,
     """Only the Troublemaker's planted claims are kept; anyone else's are noise."""
     if not seating.is_troublemaker(seat):
         return ()
-    return tuple(ev.LedgerEntry(phase=phase, round=rnd, claim=c, why_wrong=w, kind=k)
-                 for c, w, k in claims)
+    return tuple(ev.LedgerEntry(phase=phase, round=rnd, claim=fit_claim(c),
+                                why_wrong=fit_claim(w), kind=k)
+                 for c, w, k in claims[:MAX_PLANTED_PER_REPLY])
 
 
 async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statement:

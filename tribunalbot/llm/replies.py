@@ -49,6 +49,7 @@ QUOTE_CHARS = 400
 ARGUMENT_CHARS = 6000
 NOTES_CHARS = 4000
 REASON_CHARS = 2000
+REVIEW_CHARS = 12_000  # twice the most the largest word budget publishes (engine.budget)
 
 
 def _clipper(limit: int) -> Callable[[Any], Any]:
@@ -159,7 +160,7 @@ def parse_review(text: str) -> ParsedReview:
         public, notes, ok = text[: marks[0].start()], text[marks[0].end() :], True
     else:
         public, notes, ok = "", text, False
-    public = public.strip()
+    public = public.strip()[:REVIEW_CHARS]  # a megabyte is not read further than this
     return ParsedReview(public, notes.strip(), parse_planted(notes), ok and bool(public))
 
 

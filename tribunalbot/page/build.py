@@ -1,10 +1,15 @@
 """One finished game as one self-contained HTML page.
 
+The page reads from the top: the verdict on the code, the reveal folded under it (`reveal.py`),
+the code under review with an anchor on every line (`listing.py`), then the game as the thread
+told it, every citation in it a link to its line.
+
 Only public views of the log reach the page (`record.public_view()` of public records), each
 passed through the engine's mention net once more, so a log written before that net existed
-is as clean as a new one. The page loads nothing: the stylesheet is inline, the avatars are
-data: URIs, there is no script and no web font, and a Content-Security-Policy forbids any
-fetch, so even a bug in the escaping could not make the page call out or run code.
+is as clean as a new one; the code is the code the players were shown. The page loads nothing:
+the stylesheet is inline, the avatars are data: URIs, there is no script and no web font, and a
+Content-Security-Policy forbids any fetch, so even a bug in the escaping could not make the
+page call out or run code.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.page.avatars import UNKNOWN_COLOUR, avatar
 from tribunalbot.page.cast import Cast
+from tribunalbot.page.listing import Listing
+from tribunalbot.page.reveal import summary_html
 from tribunalbot.page.sections import phase_title, render
 from tribunalbot.page.style import BASE_CSS, seat_css
 from tribunalbot.page.text import esc
@@ -44,20 +51,33 @@ def public_log(events: Sequence[ev.Record]) -> list[ev.Record]:
     return [neutralize_model(r.public_view()) for r in events if r.public]
 
 
-def build_page(events: Sequence[ev.Record]) -> Page:
-    """The page of a finished game's log; raises `PageRefused` for any other log."""
+def build_page(events: Sequence[ev.Record], code: str | None = None) -> Page:
+    """The page of a finished game's log and the code it reviewed (None: a page without the
+    code, whose citations link nowhere); raises `PageRefused` for a log not revealed."""
     records = public_log(events)
     started = next((r for r in records if isinstance(r, ev.GameStarted)), None)
     if started is None:
         raise PageRefused("the game never started, so there is nothing to show")
-    if not any(isinstance(r, ev.Revealed) for r in records):
+    revealed = next((r for r in records if isinstance(r, ev.Revealed)), None)
+    if revealed is None:
         raise PageRefused(f"game {started.game_id} has not been revealed, and the reveal is "
                           "what the page is for")
     avatars = {p.seat: avatar(p.persona) for p in started.players}
-    cast = Cast({p.seat: p for p in started.players}, avatars)
+    cast = Cast({p.seat: p for p in started.players}, avatars, Listing(code, started.language))
     body, toc = _sections(records, cast)
-    html = _document(started, records, cast, body, toc)
+    top = summary_html(revealed, cast, cast.listing.shown) + _code(cast.listing)
+    toc[:0] = [("verdict", "The verdict"), ("reveal", "The reveal (folded)")] + (
+        [("code", "The code")] if cast.listing.shown else [])
+    html = _document(started, records, cast, top + body, toc)
     return Page(html, frozenset(a.kind for a in avatars.values()))
+
+
+def _code(listing: Listing) -> str:
+    if not listing.shown:
+        return ""
+    what = "change" if listing.change is not None else "code"
+    return (f'<section id="code" aria-labelledby="code-h"><h2 id="code-h">The {what} under '
+            f"review</h2>{listing.html()}</section>")
 
 
 def _sections(records: list[ev.Record], cast: Cast) -> tuple[str, list[tuple[str, str]]]:
@@ -91,13 +111,14 @@ def _played_at(records: list[ev.Record]) -> str:
 def _header(started: ev.GameStarted, records: list[ev.Record]) -> str:
     language = esc(started.language or "code")
     return (
-        '<header class="top"><a class="skip" href="#reveal">Skip to the reveal</a>'
+        '<header class="top"><a class="skip" href="#summary">Skip to the verdict</a>'
         f"<h1>The Tribunal: game <code>{esc(started.game_id)}</code></h1>"
         f"<p>{plural(started.code_lines, 'line')} of {language} went before a panel of "
         f"{plural(len(started.players), 'AI reviewer')}. One of them was secretly the "
         "<strong>Troublemaker</strong>, planting subtly wrong advice. The reviewers reviewed, "
         "accused each other with quotes and voted; the humans watching named their suspect. "
-        f"This page is the game's public record, the reveal included.{_played_at(records)}"
+        "This page is the game's public record: the verdict first, the reveal folded under "
+        f"it, then the game.{_played_at(records)}"
         "</p></header>")
 
 

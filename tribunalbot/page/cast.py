@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tribunalbot.engine import events as ev
 from tribunalbot.page.avatars import Avatar
-from tribunalbot.page.text import esc
+from tribunalbot.page.listing import Listing
+from tribunalbot.page.text import esc, inline, rich
 
 
 @dataclass(frozen=True)
 class Cast:
-    """Who sits where, and each seat's avatar."""
+    """Who sits where, each seat's avatar, and the code they reviewed (which every citation
+    in their words links to)."""
 
     players: Mapping[int, ev.PlayerInfo]
     avatars: Mapping[int, Avatar]
+    listing: Listing = field(default_factory=Listing)
+
+    def inline(self, text: str) -> str:
+        """A line of model text as HTML, its citations linked to the code."""
+        return inline(text, self.listing.link)
+
+    def rich(self, text: str) -> str:
+        """A whole review or argument as HTML, its citations linked to the code."""
+        return rich(text, self.listing.link)
 
     def name(self, seat: int | None) -> str:
         """The seat's name, escaped for HTML."""

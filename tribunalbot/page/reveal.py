@@ -1,33 +1,56 @@
-"""The reveal on the page: who it was, the sabotage ledger, the humans' verdicts and the
-review the game yields (the findings worth acting on, the planted advice struck out)."""
+"""The reveal on the page, at its top: first the review the game yields (the findings worth
+acting on), open; then the reveal itself (who it was, the sabotage ledger, the honest
+mistakes, the humans' verdicts, the vote story, the planted advice struck out), folded in a
+<details> so that a reader who wants to play the game first is not spoiled. No script: the
+browser folds and unfolds it. Nothing secret stands before the fold in the page's source."""
 
 from __future__ import annotations
 
 from tribunalbot.engine import events as ev
 from tribunalbot.page.cast import Cast
-from tribunalbot.page.text import esc, inline
+from tribunalbot.page.text import esc, scrolling
 from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
 from tribunalbot.wording import event_summary, plural
 
 # Struck text is read out as if it stood; screen readers get the strike in words.
 STRUCK = '<span class="sr">Struck out, planted advice: </span>'
+FOLD = '<details id="reveal" class="reveal">'  # the secret stands only after this in the page
+
+
+def summary_html(e: ev.Revealed, cast: Cast, code_shown: bool) -> str:
+    """The top of the page: the verdict, then the folded reveal."""
+    return (f'<section id="summary" aria-labelledby="verdict">{_verdict(e, cast, code_shown)}'
+            f"{reveal_html(e, cast)}</section>")
+
+
+def _verdict(e: ev.Revealed, cast: Cast, code_shown: bool) -> str:
+    where = " Each cites its line of the code below." if code_shown and e.verdict else ""
+    found = "".join(f"<li>{cast.inline(v)}</li>" for v in e.verdict)
+    body = (f'<ul class="verdict">{found}</ul>' if found
+            else '<p class="note">None cited a line.</p>')
+    return ('<h2 id="verdict">The verdict: findings worth acting on</h2>'
+            f'<p class="meta">The review this game leaves: what the honest reviewers found, '
+            f"one finding per line of code, the planted advice left out.{where}</p>{body}")
 
 
 def reveal_html(e: ev.Revealed, cast: Cast) -> str:
-    parts = [_head(e, cast), _ledger(e), _honest(e, cast), _humans(e, cast),
-             story_html(e, cast), _verdict(e)]
+    parts = [_head(e, cast), _ledger(e, cast), _honest(e, cast), _humans(e, cast),
+             story_html(e, cast), _struck(e, cast)]
     if e.event_details:
         names = {seat: player.name for seat, player in cast.players.items()}
         parts.append(f'<p class="meta">Random event: '
                      f"{esc(event_summary(e.event_details, names))}</p>")
-    return "".join(parts)
+    return (f'{FOLD}<summary><h2 id="reveal-h">The reveal</h2> <span class="meta">who the '
+            "Troublemaker was, what it planted, how the votes went. Folded, so that nothing "
+            "is spoiled before you open it: read the game first, or open it now.</span>"
+            f'</summary><div class="fold">{"".join(parts)}</div></details>')
 
 
 def _head(e: ev.Revealed, cast: Cast) -> str:
     caught = (f"The AI jury caught it in round {e.caught_round}." if e.caught_round
               else "The AI jury never caught it.")
     image = cast.image(e.troublemaker) if e.troublemaker in cast.avatars else ""
-    return (f'<div class="reveal-head s{e.troublemaker}">{image}<div>'
+    return (f'<div id="reveal-head" class="reveal-head s{e.troublemaker}">{image}<div>'
             f'<p class="lead">The Troublemaker was '
             f"<strong>{cast.name(e.troublemaker)}</strong>.</p>"
             f"<p>Disguise: <strong>{esc(e.strategy_name)}</strong>. {caught}</p></div></div>")
@@ -41,14 +64,14 @@ def _where(entry: ev.LedgerEntry) -> str:
     return f"planted in {esc(entry.phase)}"
 
 
-def _ledger(e: ev.Revealed) -> str:
+def _ledger(e: ev.Revealed, cast: Cast) -> str:
     if not e.ledger:
         return ('<h3 id="ledger">The sabotage ledger</h3>'
                 '<p class="note">No planted claim was recorded.</p>')
     items = "".join(
-        f"<li>{STRUCK}<del>{inline(x.claim)}</del>"
-        f'<span class="why"><strong>Why it is wrong:</strong> {inline(x.why_wrong)}</span>'
-        f'<span class="meta">{esc(x.kind)} · {_where(x)}</span></li>' for x in e.ledger)
+        f"<li>{STRUCK}<del>{cast.inline(x.claim)}</del>"
+        f'<span class="why"><strong>Why it is wrong:</strong> {cast.inline(x.why_wrong)}'
+        f'</span><span class="meta">{esc(x.kind)} · {_where(x)}</span></li>' for x in e.ledger)
     return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>'
 
 
@@ -69,13 +92,12 @@ def _humans(e: ev.Revealed, cast: Cast) -> str:
     return f'<h3 id="humans">Human verdicts</h3><ul>{"".join(items)}</ul>'
 
 
-def _verdict(e: ev.Revealed) -> str:
-    found = "".join(f"<li>{inline(v)}</li>" for v in e.verdict)
-    body = f"<ul>{found}</ul>" if found else '<p class="note">None cited a line.</p>'
-    struck = "".join(f"<li>{STRUCK}<del>{inline(s)}</del></li>" for s in e.struck)
-    if struck:
-        body += f"<p>The planted advice, struck out:</p><ul>{struck}</ul>"
-    return f'<h3 id="verdict">The verdict: findings worth acting on</h3>{body}'
+def _struck(e: ev.Revealed, cast: Cast) -> str:
+    struck = "".join(f"<li>{STRUCK}<del>{cast.inline(s)}</del></li>" for s in e.struck)
+    if not struck:
+        return ""
+    return (f'<h3 id="struck">The planted advice, struck out of the verdict</h3>'
+            f"<ul>{struck}</ul>")
 
 
 def _honest(e: ev.Revealed, cast: Cast) -> str:
@@ -87,9 +109,9 @@ def _honest(e: ev.Revealed, cast: Cast) -> str:
         return head + '<p class="note">Every cited line and quoted code checked out.</p>'
     items = "".join(
         f"<li><strong>{cast.name(x.seat)}</strong>, {said_where(x)}: "
-        f"<q>{inline(x.claim)}</q>"
-        f'<span class="why"><strong>What is wrong:</strong> {inline(x.problem)}</span></li>'
-        for x in e.honest_errors)
+        f"<q>{cast.inline(x.claim)}</q>"
+        f'<span class="why"><strong>What is wrong:</strong> {cast.inline(x.problem)}</span>'
+        "</li>" for x in e.honest_errors)
     names = {seat: player.name for seat, player in cast.players.items()}
     catches = "".join(f"<li>{esc(line)}</li>" for line in fair_catch_lines(e, names))
     fair = ("<p>AI accusations that named a seat after its honest mistake, "
@@ -110,9 +132,12 @@ def story_html(e: ev.Revealed, cast: Cast) -> str:
                    for row in rows)
     body += ('<tr><th scope="row">Eliminated</th>'
              + "".join(f"<td><strong>{esc(cell)}</strong></td>" for cell in out[1:]) + "</tr>")
-    return ('<h3 id="vote-story">The vote story</h3><table><caption>Whom each reviewer voted '
-            "for, round by round (changed: a change of mind; a dash: no vote)</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    table = ('<table class="story"><caption class="sr">The vote story</caption>'
+             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    # The note stands outside the box: a caption is as wide as its table, which may scroll.
+    return ('<h3 id="vote-story">The vote story</h3><p class="meta">Whom each reviewer '
+            "voted for, round by round (changed: a change of mind; a dash: no vote).</p>"
+            f'{scrolling("The vote story", table)}')
 
 
 def _cell(cell: str) -> str:

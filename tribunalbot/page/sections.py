@@ -10,8 +10,7 @@ from typing import Any
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.page.cast import Cast, message
-from tribunalbot.page.reveal import reveal_html
-from tribunalbot.page.text import esc, inline, rich
+from tribunalbot.page.text import esc
 from tribunalbot.wording import plural
 
 
@@ -21,7 +20,7 @@ def phase_title(phase: ev.PhaseStarted) -> tuple[str, str]:
               "debate": (f"debate-{phase.round}", f"Debate, round {phase.round}"),
               "vote": (f"vote-{phase.round}", f"Tribunal vote, round {phase.round}"),
               "human_vote": ("human-vote", "Human verdict"),
-              "reveal": ("reveal", "The reveal")}
+              "reveal": ("the-end", "The end")}
     return titles.get(phase.phase, (esc(phase.phase), esc(phase.phase)))
 
 
@@ -46,31 +45,34 @@ def _game_started(e: ev.GameStarted, cast: Cast) -> str:
 
 def _event_triggered(e: ev.EventTriggered, cast: Cast) -> str:
     return (f'<p class="event" role="note"><strong>Random event: '
-            f"{esc(e.name)}.</strong> {inline(e.announcement)}</p>")
+            f"{esc(e.name)}.</strong> {cast.inline(e.announcement)}</p>")
 
 
 def _statement(e: ev.Statement, cast: Cast) -> str:
-    return message(e.seat, cast, rich(e.text))
+    return message(e.seat, cast, cast.rich(e.text))
 
 
 def _accusation(e: ev.Accusation, cast: Cast) -> str:
     target = cast.name(e.target)
-    quote = (f'<blockquote aria-label="Quoted from {target}">{inline(e.quote)}</blockquote>'
+    quote = (f'<blockquote aria-label="Quoted from {target}">{cast.inline(e.quote)}</blockquote>'
              if e.quote else "")
     return message(e.seat, cast, f"<p><strong>I accuse {target}.</strong></p>{quote}"
-                                 f"{rich(e.text)}")
+                                 f"{cast.rich(e.text)}")
 
 
 def _ai_votes(e: ev.AIVotes, cast: Cast) -> str:
-    rows = "".join(
-        f'<tr><th scope="row">{cast.name(v.seat)}</th><td>{cast.name(v.target)}'
-        f"{' <em>(counts double)</em>' if v.weight > 1 else ''}</td>"
-        f"<td>{inline(v.reason)}</td></tr>" for v in e.votes)
-    if not rows:
+    """A round's votes as a list, not a table: a reason is a paragraph, and a paragraph in a
+    narrow column (or one to scroll sideways) is hard to read on a phone."""
+    items = "".join(
+        f'<li class="s{v.seat}"><span class="who"><strong>{cast.name(v.seat)}</strong> '
+        f'<span aria-hidden="true">→</span><span class="sr">voted for</span> '
+        f"<strong>{cast.name(v.target)}</strong>"
+        f"{' <em>(counts double)</em>' if v.weight > 1 else ''}</span>"
+        f'<span class="reason">{cast.inline(v.reason)}</span></li>' for v in e.votes)
+    if not items:
         return '<p class="note">Nobody cast a vote this round.</p>'
-    return (f"<table><caption>Votes, round {e.round}</caption><thead><tr>"
-            '<th scope="col">Reviewer</th><th scope="col">Voted for</th>'
-            f'<th scope="col">Reason</th></tr></thead><tbody>{rows}</tbody></table>')
+    return (f'<p class="caption" id="votes-{e.round}">Votes, round {e.round}</p>'
+            f'<ul class="votes" aria-labelledby="votes-{e.round}">{items}</ul>')
 
 
 def _elimination(e: ev.Elimination, cast: Cast) -> str:
@@ -93,13 +95,20 @@ def _ballot_closed(e: ev.BallotClosed, cast: Cast) -> str:
             f"{plural(len(e.votes), 'human vote')}.</p>")
 
 
+def _revealed(e: ev.Revealed, cast: Cast) -> str:
+    """Where the game ends on the page: the reveal itself is folded at the top."""
+    return ('<p>The game ends here. The reveal (who the Troublemaker was, what it planted, '
+            'how the votes went) is folded at the top of the page: '
+            '<a href="#reveal-head">open the reveal</a>.</p>')
+
+
 def _aborted(e: ev.GameAborted, cast: Cast) -> str:
-    return f'<p class="out">This game was stopped: {inline(e.reason)}</p>'
+    return f'<p class="out">This game was stopped: {cast.inline(e.reason)}</p>'
 
 
 _RENDERERS: dict[str, Callable[[Any, Cast], str]] = {
     "game_started": _game_started, "event_triggered": _event_triggered,
     "statement": _statement, "accusation": _accusation, "ai_votes": _ai_votes,
     "elimination": _elimination, "ballot_opened": _ballot_opened,
-    "ballot_closed": _ballot_closed, "revealed": reveal_html, "game_aborted": _aborted,
+    "ballot_closed": _ballot_closed, "revealed": _revealed, "game_aborted": _aborted,
 }

@@ -12,9 +12,11 @@ from tribunalbot.page.avatars import Avatar
 
 BASE_CSS = """
 :root{color-scheme:light dark;--bg:#ffffff;--fg:#1e1f22;--muted:#4e5058;--card:#f2f3f5;
---line:#d4d7dc;--accent:#3c45a5;--bad:#a4161a;--good:#17672e;--quote:#e3e5e8}
+--line:#d4d7dc;--accent:#3c45a5;--bad:#a4161a;--good:#17672e;--quote:#e3e5e8;--hl:#fff0a8;
+--add:#e3f4e8;--del:#fbe8e6;--shade:rgba(0,0,0,.22)}
 @media (prefers-color-scheme:dark){:root{--bg:#1e1f22;--fg:#dbdee1;--muted:#a3a6aa;
---card:#2b2d31;--line:#45474d;--accent:#a5acf9;--bad:#ff9c94;--good:#80e0a5;--quote:#383a40}}
+--card:#2b2d31;--line:#45474d;--accent:#a5acf9;--bad:#ff9c94;--good:#80e0a5;--quote:#383a40;
+--hl:#4d4300;--add:#1d3526;--del:#3f2220;--shade:rgba(0,0,0,.7)}}
 *{box-sizing:border-box}
 html{background:var(--bg);color:var(--fg)}
 body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
@@ -47,7 +49,36 @@ blockquote{margin:.4rem 0;padding:.3rem .8rem;border-left:3px solid var(--muted)
 background:var(--quote);white-space:pre-wrap;overflow-wrap:anywhere}
 pre{background:var(--quote);padding:.6rem;border-radius:.3rem;overflow-x:auto}
 code{font-family:ui-monospace,"Cascadia Mono","DejaVu Sans Mono",monospace;font-size:.92em}
-table{border-collapse:collapse;width:100%;margin:.4rem 0 1rem}
+table{border-collapse:collapse;width:100%}
+.scroll{overflow-x:auto;margin:.4rem 0 1rem;max-width:100%;
+background:linear-gradient(to right,var(--bg) 40%,transparent) left/2rem 100% no-repeat local,
+linear-gradient(to left,var(--bg) 40%,transparent) right/2rem 100% no-repeat local,
+radial-gradient(farthest-side at 0 50%,var(--shade),transparent) left/.8rem 100% no-repeat,
+radial-gradient(farthest-side at 100% 50%,var(--shade),transparent) right/.8rem 100% no-repeat}
+@media (max-width:40rem){table.story{white-space:nowrap}}
+details.reveal{margin:1.6rem 0;padding:.2rem 1rem .6rem;border:2px solid var(--line);
+border-radius:.6rem}
+details.reveal>summary{cursor:pointer;padding:.6rem 0}
+details.reveal>summary h2{display:inline;border:0;margin:0;padding:0}
+details.reveal>summary .meta{display:block;font-size:.9rem;margin-top:.2rem}
+ul.verdict li{margin:0 0 .4rem}
+.caption{font-weight:600;margin:.8rem 0 .3rem}
+ul.votes{list-style:none;padding:0;margin:0 0 1rem}
+ul.votes li{padding:.45rem 0 .45rem .7rem;border-left:4px solid var(--pc,var(--line));
+border-bottom:1px solid var(--line)}
+ul.votes .reason{display:block;overflow-wrap:anywhere}
+a.cite{text-decoration-style:dotted;text-underline-offset:.15em}
+h3.path{font-size:1rem;overflow-wrap:anywhere}
+pre.listing{max-height:32rem;overflow:auto;padding:.4rem 0;line-height:1.45;font-size:.9rem}
+pre.listing code{display:block;width:max-content;min-width:100%}
+.listing .line{display:block;white-space:pre;padding-right:.8rem;scroll-margin:3rem 0}
+.listing .n{display:inline-block;min-width:4.5ch;padding:0 1ch 0 .4ch;text-align:right;
+color:var(--muted);text-decoration:none;user-select:none}
+.listing .m{user-select:none;padding-right:.6ch}
+.listing .added{background:var(--add)}
+.listing .removed{background:var(--del)}
+.listing .hunk{color:var(--muted)}
+.listing .line:target{background:var(--hl);outline:2px solid var(--accent);outline-offset:-2px}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
 th,td{text-align:left;vertical-align:top;padding:.35rem .5rem;border-bottom:1px solid var(--line)}
 .out{font-weight:600}

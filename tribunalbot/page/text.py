@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+
+Links = Callable[[str], str]  # escaped text -> the same with its citations made links
 
 FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.S)  # an unclosed fence runs to the end
 INLINE_CODE = re.compile(r"`([^`\n]+)`")
@@ -20,26 +23,39 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def inline(text: str) -> str:
-    """One line or sentence of model text: escaped, with code spans and bold."""
-    escaped = esc(text)
+def _no_links(escaped: str) -> str:
+    return escaped
+
+
+def inline(text: str, links: Links = _no_links) -> str:
+    """One line or sentence of model text: escaped, its citations linked to the code (the
+    links are fixed tags around escaped text, placed before the code spans, which may hold
+    them), with code spans and bold."""
+    escaped = links(esc(text))
     escaped = INLINE_CODE.sub(r"<code>\1</code>", escaped)
     return BOLD.sub(r"<strong>\1</strong>", escaped)
 
 
-def rich(text: str) -> str:
+def rich(text: str, links: Links = _no_links) -> str:
     """A whole review or argument: prose blocks keep their line breaks (CSS pre-wrap), fenced
-    code becomes a <pre> block."""
+    code becomes a <pre> block (code, so nothing in it is read as a citation)."""
     out: list[str] = []
     pos = 0
     for fence in FENCE.finditer(text):
-        out.append(_prose(text[pos:fence.start()]))
+        out.append(_prose(text[pos:fence.start()], links))
         out.append(f"<pre><code>{esc(fence.group(1).rstrip())}</code></pre>")
         pos = fence.end()
-    out.append(_prose(text[pos:]))
+    out.append(_prose(text[pos:], links))
     return "".join(out)
 
 
-def _prose(text: str) -> str:
+def _prose(text: str, links: Links) -> str:
     text = text.strip("\n")
-    return f'<div class="text">{inline(text)}</div>' if text.strip() else ""
+    return f'<div class="text">{inline(text, links)}</div>' if text.strip() else ""
+
+
+def scrolling(label: str, table: str) -> str:
+    """A table in a box of its own that scrolls sideways when the table is wider than the
+    screen, so the page never is. Focusable and named, so a keyboard can scroll it too."""
+    return (f'<div class="scroll" role="region" tabindex="0" aria-label="{esc(label)}">'
+            f"{table}</div>")

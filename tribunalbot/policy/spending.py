@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from tribunalbot.config import Config
 from tribunalbot.llm.usage import Prices, dollars, prices_from_config, summarize, total_cost
 from tribunalbot.store import Store
+from tribunalbot.store.ops import Spend
 from tribunalbot.wording import plural
 
 
@@ -120,3 +121,72 @@ class Budget:
         if limits:
             lines.append("Today: " + ", ".join(limits))
         return "\n".join(lines)
+
+
+# ---- the operator's view of what was spent (`tribunalbot stats --costs`) ---------------------
+
+TERMINAL_LABEL = "terminal games"
+GONE_LABEL = "servers removed since"
+
+
+@dataclass(frozen=True)
+class SpendLine:
+    """One row of the report: a server or a provider/model, over one period."""
+
+    label: str
+    calls: int
+    usage: str  # the usage line every reveal shows: "52 calls, 180k tokens, 65% cached, $0.04"
+    cost: float | None  # None: no price configured for any of its models
+    games: int | None = None  # servers only
+
+
+@dataclass(frozen=True)
+class SpendPeriod:
+    title: str
+    servers: list[SpendLine]
+    models: list[SpendLine]
+    total: SpendLine
+
+
+async def spend_periods(store: Store, prices: dict[str, Prices], now: datetime | None = None,
+                        guild: str | None = None) -> list[SpendPeriod]:
+    """This month (UTC) and all time, per server and per provider/model, estimated from the
+    stored token counts and the configured prices. `guild`: that server alone."""
+    now = now or datetime.now(UTC)
+    month = month_start(now)
+    return [await _period(store, prices, f"This month ({month:%Y-%m}, UTC)", month, guild),
+            await _period(store, prices, "All time", None, guild)]
+
+
+async def _period(store: Store, prices: dict[str, Prices], title: str,
+                  since: datetime | None, guild: str | None) -> SpendPeriod:
+    stamp = since.isoformat() if since is not None else None
+    rows = [(g, s) for g, s in await store.ops.spend_by_guild(stamp)
+            if guild is None or g == guild]
+    games = await store.ops.games_by_guild(stamp)
+    by_guild: dict[str | None, list[Spend]] = {}
+    by_model: dict[str, list[Spend]] = {}
+    for owner, spend in rows:
+        by_guild.setdefault(owner, []).append(spend)
+        by_model.setdefault(f"{spend.provider}/{spend.model}", []).append(spend)
+    servers = [_line(_server_label(g), spends, prices, games.get(g or "", 0) if g is not None
+                     else None) for g, spends in sorted(by_guild.items(), key=_server_order)]
+    models = [_line(label, spends, prices) for label, spends in sorted(by_model.items())]
+    counted = sum(n for g, n in games.items() if guild is None or g == guild)
+    total = _line("total", [s for _, s in rows], prices, counted)
+    return SpendPeriod(title, servers, models, total)
+
+
+def _server_order(item: tuple[str | None, list[Spend]]) -> tuple[int, str]:
+    guild = item[0]
+    return (2, "") if guild is None else (1, "") if guild == "" else (0, guild)
+
+
+def _server_label(guild: str | None) -> str:
+    return GONE_LABEL if guild is None else TERMINAL_LABEL if guild == "" else guild
+
+
+def _line(label: str, spends: list[Spend], prices: dict[str, Prices],
+          games: int | None = None) -> SpendLine:
+    return SpendLine(label, sum(s.calls for s in spends), summarize(spends, prices),
+                     total_cost(spends, prices), games)

@@ -113,6 +113,27 @@ class OpsRepo:
             "ORDER BY c.provider, c.model", (*params, since))
         return [_spend(row) for row in rows]
 
+    async def spend_by_guild(self, since: str | None = None
+                             ) -> list[tuple[str | None, Spend]]:
+        """Every call since `since` (ISO, UTC; None: all time), summed per guild, provider
+        and model. A call counts toward when its game started; a call whose game is gone
+        (its server purged) counts toward when it was made, under the guild None."""
+        when = "WHERE coalesce(g.created_at, c.at) >= ?" if since is not None else ""
+        rows = await self._db.fetchall(
+            f"SELECT g.guild_id, {_SPEND_COLUMNS} FROM llm_calls c "
+            f"LEFT JOIN games g ON g.id = c.game_id {when} "
+            "GROUP BY g.guild_id, c.provider, c.model ORDER BY g.guild_id, c.provider, c.model",
+            (since,) if since is not None else ())
+        return [(None if row[0] is None else str(row[0]), _spend(row[1:])) for row in rows]
+
+    async def games_by_guild(self, since: str | None = None) -> dict[str, int]:
+        """Games started since `since` (None: all time) in each guild, however they ended."""
+        when = "WHERE created_at >= ?" if since is not None else ""
+        rows = await self._db.fetchall(
+            f"SELECT guild_id, count(*) FROM games {when} GROUP BY guild_id",
+            (since,) if since is not None else ())
+        return {str(row[0]): int(row[1]) for row in rows}
+
     async def games_since(self, since: str, guild: str) -> int:
         """Games `guild` started at or after `since`, however they ended."""
         row = await self._db.fetchone(

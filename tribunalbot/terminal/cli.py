@@ -12,8 +12,11 @@ from pathlib import Path
 from tribunalbot import __version__
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.leaderboard import Board, Season
+from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
+PACE_HELP = ("seconds between two posts, so the game unfolds as in a thread (default: 1 on "
+             "a terminal, 0 otherwise; 0: all at once)")
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
            "directory)")
 
@@ -36,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--db", type=Path, help=DB_HELP)
     history.add_argument("--limit", type=_positive, default=20, help="games to list (20)")
     _add_stats(sub.add_parser("stats", parents=[common], help="leaderboard and catch rates"))
-    sub.add_parser("doctor", parents=[common], help="check every configured provider")
+    doctor = sub.add_parser("doctor", parents=[common], help="check the token's shape, the "
+                            "storage and every configured provider")
+    doctor.add_argument("--db", type=Path, help=DB_HELP)
     _add_export(sub.add_parser("export", parents=[common],
                                help="write a finished game's page as one HTML file"))
     _add_bot(sub.add_parser("bot", parents=[common],
@@ -53,7 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_stats(stats: argparse.ArgumentParser) -> None:
     stats.add_argument("--db", type=Path, help=DB_HELP)
-    stats.add_argument("--guild", default="", help="guild id (terminal games use '')")
+    stats.add_argument("--guild", default=None,
+                       help="guild id (terminal games use ''; default: terminal games, or every "
+                       "server with --costs)")
+    stats.add_argument("--costs", action="store_true",
+                       help="estimated model spend per server and per provider/model, this "
+                       "month and all time")
     board = stats.add_mutually_exclusive_group()
     board.add_argument("--all-time", action="store_true",
                        help="the all-time board (default: this month's season)")
@@ -100,6 +110,7 @@ def _add_play(play: argparse.ArgumentParser) -> None:
     play.add_argument("--no-db", action="store_true", help="do not store the game")
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                       help="plain text even on a terminal (also: $NO_COLOR)")
+    play.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_resume(resume: argparse.ArgumentParser) -> None:
@@ -112,6 +123,7 @@ def _add_resume(resume: argparse.ArgumentParser) -> None:
     resume.add_argument("--db", type=Path, help=DB_HELP)
     resume.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                         help="plain text even on a terminal (also: $NO_COLOR)")
+    resume.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
 
 
 def _add_export(export: argparse.ArgumentParser) -> None:
@@ -119,6 +131,16 @@ def _add_export(export: argparse.ArgumentParser) -> None:
     export.add_argument("--html", type=Path, required=True, metavar="FILE",
                         help="where to write the page (- for standard output)")
     export.add_argument("--db", type=Path, help=DB_HELP)
+
+
+def _pace(value: str) -> float:
+    from tribunalbot.terminal.pace import check_pace
+
+    try:
+        return check_pace(float(value))
+    except ValueError as exc:
+        message = str(exc) if "--pace" in str(exc) else f"not a number of seconds: {value!r}"
+        raise argparse.ArgumentTypeError(message.removeprefix("--pace ")) from None
 
 
 def _positive(value: str) -> int:
@@ -146,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config)
     except ConfigError as exc:
         return fail(str(exc), EXIT_USAGE)
+    if args.command != "bot":  # the bot configures its own, at logging.level
+        configure_logging(config.logging, secrets_of(config),
+                          level=config.logging.terminal_level)
     try:
         if args.command == "play":
             from tribunalbot.terminal.play import play_command
@@ -185,15 +210,18 @@ def main(argv: list[str] | None = None) -> int:
 async def _other(args: argparse.Namespace, config: Config) -> int:
     from tribunalbot.config import default_db_path
     from tribunalbot.store import StoreError
-    from tribunalbot.terminal.history import print_history, print_stats
+    from tribunalbot.terminal.history import print_costs, print_history, print_stats
 
     db = getattr(args, "db", None) or config.storage.location() or default_db_path()
     try:
         if args.command == "history":
             await print_history(db, args.limit, sys.stdout)
             return 0
+        if args.command == "stats" and args.costs:
+            await print_costs(db, config, sys.stdout, args.guild)
+            return 0
         if args.command == "stats":
-            await print_stats(db, args.guild, sys.stdout, _board(args, config),
+            await print_stats(db, args.guild or "", sys.stdout, _board(args, config),
                               balance=config.balance)
             return 0
         if args.command == "export":
@@ -204,7 +232,7 @@ async def _other(args: argparse.Namespace, config: Config) -> int:
         return fail(str(exc))
     from tribunalbot.terminal.doctor import run_doctor
 
-    return await run_doctor(config)
+    return await run_doctor(config, db=getattr(args, "db", None))
 
 
 def _shard_ids(text: str) -> list[int]:
@@ -234,4 +262,4 @@ def _board(args: argparse.Namespace, config: Config) -> Board:
 
     # Terminal games have one voter, the player: the voter threshold is for server boards.
     return Board.chosen(config.leaderboard, all_time=args.all_time, season=args.season,
-                        solo=args.guild == TERMINAL_GUILD)
+                        solo=(args.guild or TERMINAL_GUILD) == TERMINAL_GUILD)

@@ -1,13 +1,25 @@
-"""`tribunalbot doctor`: check every configured provider with one small request each."""
+"""`tribunalbot doctor`: what the bot will meet at start, checked before it starts.
+
+One line each: the Discord token's shape (never the token), the storage (opened, its schema
+version read, a PostgreSQL password shown as ***), and every configured provider with one
+small request. A provider games use unasked (the default one, a persona's route) that fails
+is a failure; any other is a warning, since only a server that picks it needs it. The exit
+status is 1 when anything the bot needs failed, else 0, warnings or not.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import base64
+import binascii
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from tribunalbot.config import Config, ProviderSettings
+from tribunalbot.config import Config, ProviderSettings, default_db_path
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.base import LLMError, Prompt, Task
 from tribunalbot.llm.errors import (
@@ -18,6 +30,11 @@ from tribunalbot.llm.errors import (
     redact,
 )
 from tribunalbot.llm.registry import build_provider
+from tribunalbot.store import StoreError, describe_target, open_database, store_target
+from tribunalbot.store.migrations import LATEST, schema_version
+
+Mark = Literal["ok  ", "warn", "FAIL"]
+_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
 
 PROBE = Prompt(
     "You are checking that a model server works.",
@@ -33,14 +50,81 @@ class Probe(BaseModel):
 
 
 async def run_doctor(config: Config, *, out: Callable[[str], None] = print,
+                     db: Path | str | None = None, environ: Mapping[str, str] | None = None,
                      **transport_options: Any) -> int:
-    """Print one line per provider; 0 when all of them work. Never prints a secret."""
-    failures = 0
+    """Print one line per check; 0 unless something the bot needs failed. Never prints a
+    secret."""
+    lines = [check_token(config, os.environ if environ is None else environ),
+             await check_storage(config, db)]
+    needed = {config.default_provider, *(route.provider for route in config.personas.values())}
     for name, settings in config.providers.items():
         ok, line = await check_provider(name, settings, **transport_options)
-        failures += not ok
-        out(f"{'ok  ' if ok else 'FAIL'} {name}: {line}")
-    return 0 if failures == 0 else 1
+        mark: Mark = "ok  " if ok else "FAIL" if name in needed else "warn"
+        role = " (the default provider)" if name == config.default_provider else ""
+        lines.append((mark, f"{name}: {line}{role}"))
+    for mark, line in lines:
+        out(f"{mark} {line}")
+    return 1 if any(mark == "FAIL" for mark, _ in lines) else 0
+
+
+def check_token(config: Config, environ: Mapping[str, str]) -> tuple[Mark, str]:
+    """Whether the bot token's variable holds something shaped like a bot token: three
+    dot-separated parts, the first the bot's user id in base64. Discord is not asked."""
+    env = config.discord.token_env
+    token = environ.get(env, "").strip()
+    if not token:
+        return "warn", (f"discord: {env} is not set; `tribunalbot bot` needs the bot token "
+                        "there (the terminal commands do not)")
+    if token.lower().startswith("bot "):
+        return "FAIL", (f"discord: {env} starts with \"Bot \": give the token alone (the "
+                        "prefix is added for you)")
+    parts = token.split(".")
+    user = _user_id(parts[0]) if len(parts) == 3 else None
+    if user is None or not all(_TOKEN_PART.fullmatch(p) for p in parts):
+        return "FAIL", (f"discord: {env} does not hold a bot token (three parts separated by "
+                        "dots, the first naming the bot); copy it again from the developer "
+                        "portal: Bot, Reset Token")
+    return "ok  ", (f"discord: {env} holds a bot token for bot user {user} (its shape only: "
+                    "Discord checks it at start)")
+
+
+def _user_id(part: str) -> str | None:
+    try:
+        decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return decoded if decoded.isdigit() and 15 <= len(decoded) <= 21 else None
+
+
+async def check_storage(config: Config, db: Path | str | None = None) -> tuple[Mark, str]:
+    """Open the store the bot would open, read its schema version, close it. A SQLite file
+    that does not exist yet is not created: the first start does that."""
+    try:
+        target = store_target(db or config.storage.location() or default_db_path())
+    except StoreError as exc:
+        return "FAIL", f"storage: {exc}"
+    shown = describe_target(target)
+    kind = "PostgreSQL" if isinstance(target, str) else "SQLite"
+    if isinstance(target, Path) and not target.exists():
+        return "ok  ", (f"storage: SQLite {shown} does not exist yet; the first game or "
+                        f"`tribunalbot bot` creates it (schema version {LATEST})")
+    try:
+        database = await open_database(target)
+        try:
+            version = await schema_version(database)
+        finally:
+            await database.close()
+    except StoreError as exc:
+        return "FAIL", f"storage: {exc}"
+    except Exception as exc:  # a driver's own error: say what it was, never crash
+        return "FAIL", f"storage: {kind} {shown} cannot be read: {type(exc).__name__}"
+    if version > LATEST:
+        return "FAIL", (f"storage: {kind} {shown} has schema version {version}, newer than "
+                        f"this Tribunal's {LATEST}: upgrade Tribunal")
+    if version < LATEST:
+        return "ok  ", (f"storage: {kind} {shown}, schema version {version} of {LATEST}: the "
+                        "next start migrates it")
+    return "ok  ", f"storage: {kind} {shown}, schema version {version} (current)"
 
 
 async def check_provider(name: str, settings: ProviderSettings,

@@ -1,6 +1,7 @@
 """`tribunalbot export GAME_ID --html FILE`: a finished game's shareable page.
 
-Reads the stored log and writes the page `tribunalbot.page` builds from its public records.
+Reads the stored log and writes the page `tribunalbot.page` builds from its public records
+and the code the game reviewed.
 A game that is still running, or was stopped, is refused: its page would have no reveal, and
 the reveal (who it was, what was planted, the findings worth acting on) is what a page is for.
 """
@@ -43,7 +44,7 @@ async def export_page(db_path: Path | str, game_id: str) -> Page:
     if reason is not None:
         raise ExportRefused(reason)
     try:
-        return build_page(game.events)
+        return build_page(game.events, game.code)
     except PageRefused as exc:
         raise ExportRefused(f"game {game_id}: {exc}") from None
 

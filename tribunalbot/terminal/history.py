@@ -1,15 +1,18 @@
-"""Terminal views of the database: past games and per-guild statistics (`tribunalbot history`,
-`tribunalbot stats`). Reading only: a missing database is reported, never created."""
+"""Terminal views of the database: past games, per-guild statistics and the estimated spend
+(`tribunalbot history`, `tribunalbot stats [--costs]`). Reading only: a missing database is
+reported, never created."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from tribunalbot.config import BalanceSettings, LeaderboardSettings
+from tribunalbot.config import BalanceSettings, Config, LeaderboardSettings
 from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.leaderboard import Board
 from tribunalbot.engine.personas import persona_name, strategy_name
+from tribunalbot.policy.spending import SpendLine, price_book, spend_periods
 from tribunalbot.store import (
     CatchRates,
     GameSummary,
@@ -130,3 +133,32 @@ def _unranked_text(rows: list[LeaderboardRow]) -> str:
     named = ", ".join(f"{r.user_name[:24]} ({r.games})" for r in rows[:UNRANKED_LISTED])
     more = ", and more" if len(rows) > UNRANKED_LISTED else ""
     return f"  not yet ranked (counted games): {named}{more}\n"
+
+
+async def print_costs(db_path: Path | str, config: Config, out: TextIO,
+                      guild: str | None = None, now: datetime | None = None) -> None:
+    """Estimated spend per server and per provider/model, this month and all time."""
+    if not await _exists(db_path):
+        out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
+        return
+    async with open_store(db_path) as store:
+        periods = await spend_periods(store, price_book(config), now, guild)
+    out.write("Estimated model spend: the stored token counts at the configured prices (a "
+              "game counts\ntoward the month it started; \"unpriced\": no price is set for "
+              "its model)\n")
+    for period in periods:
+        out.write(f"\n{period.title}\n")
+        if not period.total.calls:
+            out.write("  no model calls\n")
+            continue
+        out.write(f"  {'server':<24} {'games':>5}  usage\n")
+        for line in [*period.servers, period.total]:
+            games = "" if line.games is None else str(line.games)
+            out.write(f"  {line.label[:24]:<24} {games:>5}  {_usage(line)}\n")
+        out.write("  by provider/model\n")
+        for line in period.models:
+            out.write(f"  {line.label[:30]:<30}  {_usage(line)}\n")
+
+
+def _usage(line: SpendLine) -> str:
+    return line.usage if line.cost is not None else f"{line.usage} (unpriced)"

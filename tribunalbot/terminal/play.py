@@ -6,18 +6,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import shlex
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
 
 from tribunalbot.config import Config, default_db_path
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.engine.rules import deal
 from tribunalbot.engine.table import Table
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, parse_link
@@ -27,10 +28,12 @@ from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
+from tribunalbot.page import page_file_name
 from tribunalbot.policy.routing import language_notice, route_recorder
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
 from tribunalbot.terminal.history import TERMINAL_GUILD
+from tribunalbot.terminal.pace import Pacer, chosen_pace
 from tribunalbot.terminal.screen import TerminalTable, transcript_line
 from tribunalbot.terminal.shown import PrintedTable, catch_up
 from tribunalbot.wording import plural
@@ -52,6 +55,8 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
         config = _with_overrides(config, args)
         vote = _vote_mode(args.vote)
+        args.seed = new_seed() if args.seed is None else args.seed
+        check_seat(vote, args.seed, config.game.event_chance)
         pr = getattr(args, "pr", None)
         if (args.path is None) == (pr is None):
             raise UsageError("give one thing to review: a file, - for standard input, or "
@@ -105,6 +110,17 @@ def _vote_mode(value: str | None) -> str:
                      f"not {value!r}")
 
 
+def check_seat(vote: str, seed: int, event_chance: float) -> None:
+    """A seat voted for up front must be at this game's table: the deal (a pure function of
+    the seed) says how many seats it has, before anything is spent."""
+    if not vote.isdigit():
+        return
+    seats = len(deal(seed, event_chance)[0])
+    if int(vote) > seats:
+        raise UsageError(f"--vote {vote}: this game has {seats} seats (1-{seats}); a ninth "
+                         "sits in only with the Ghost Reviewer event")
+
+
 def read_submission(path: str, limit: int, diff_limit: int | None = None) -> Submission:
     """Read and check the code (or a diff, up to `diff_limit` bytes: `git diff | tribunalbot
     play -`) before anything is spent on it."""
@@ -138,19 +154,31 @@ class Session:
     store: Store | None
     transcript: EventSink | None
     ledger: UsageLedger
+    store_flags: str = ""  # what a later command needs to find this store: " --db PATH"
 
 
 @asynccontextmanager
 async def _session(args: argparse.Namespace, config: Config,
                    vote: str) -> AsyncIterator[Session]:
     ledger = UsageLedger()
-    table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None)
+    table = TerminalTable(sys.stdout, vote, colour=False if args.no_colour else None,
+                          pacer=Pacer(chosen_pace(getattr(args, "pace", None), sys.stdout)))
     async with AsyncExitStack() as stack:
         store = await stack.enter_async_context(_maybe_store(args, config))
         llm = build_llm(config, args.provider, on_call=_recorder(ledger, store))
         stack.push_async_callback(llm.aclose)
         transcript = await stack.enter_async_context(_transcript(args.transcript))
-        yield Session(config, args.provider, llm, table, store, transcript, ledger)
+        yield Session(config, args.provider, llm, table, store, transcript, ledger,
+                      _store_flags(args, config))
+
+
+def _store_flags(args: argparse.Namespace, config: Config) -> str:
+    """The options `resume` and `export` need to find the store this game went to."""
+    if args.db:
+        return f" --db {shlex.quote(str(args.db))}"
+    if config.storage.location() and args.config is not None:
+        return f" --config {shlex.quote(str(args.config))}"
+    return ""
 
 
 async def _guarded(args: argparse.Namespace, config: Config, vote: str,
@@ -211,20 +239,22 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
                      route_recorder(store, session.config, setup.game_id, session.provider)]
         table = printed
         if prior:
-            await catch_up(printed, prior, session.table.out)
-    _note_left_out(session.table.out, setup)
+            with session.table.unpaced():  # the recap of what was printed before
+                await catch_up(printed, prior, session.table.out)
+    _note_left_out(session.table, setup)
     notice = language_notice(session.config, session.provider, setup.settings.language)
     if notice is not None:
-        print(f"  {notice}", file=session.table.out)
+        session.table.note(notice)
     try:
         result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):
         if store is not None:
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
-                  f"{setup.game_id}`.", file=session.table.out)
+                  f"{setup.game_id}{session.store_flags}`.", file=session.table.out)
         raise
-    _footer(session.table.out, setup, session.ledger, session.config)
+    _footer(session.table, setup, session.ledger, session.config)
     if store is not None:
+        _how_to_share(session, setup.game_id)
         await _remember(store, session.llm, setup, result.events)
     return 0
 
@@ -272,29 +302,44 @@ async def _resume(session: Session, game_id: str) -> int:
     game = await session.store.load_game(game_id)  # StoreError names a missing game
     if game.finished:
         return fail(f"game {game_id} is already {game.status}; nothing to resume")
+    setup = game.setup()
+    try:
+        check_seat(session.table.vote, setup.seed, setup.settings.event_chance)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
     if session.transcript is not None:  # the file is written anew: the whole game, once
         for seq, record in enumerate(game.events):
             await session.transcript(seq, record)
-    return await _finish(session, game.setup(), game.events)
+    return await _finish(session, setup, game.events)
 
 
-def _note_left_out(out: TextIO, setup: GameSetup) -> None:
+def _note_left_out(table: TerminalTable, setup: GameSetup) -> None:
     """The players are told, as the reviewers are, what a change too large was cut to."""
     change = setup.change
     if change is not None and change.omitted:
-        print(f"  This change was too large for one game: {plural(len(change.files), 'file')} "
-              f"reviewed; left out: {', '.join(change.omitted)}.", file=out)
+        table.note(f"This change was too large for one game: "
+                   f"{plural(len(change.files), 'file')} reviewed; left out: "
+                   f"{', '.join(change.omitted)}.")
 
 
-def _footer(out: TextIO, setup: GameSetup, ledger: UsageLedger, config: Config) -> None:
+def _footer(table: TerminalTable, setup: GameSetup, ledger: UsageLedger,
+            config: Config) -> None:
     kinds = {config.providers[r.provider].kind for r in ledger.records
              if r.provider in config.providers}
+    print(file=table.out)
     if kinds == {"offline"}:  # token counts of a local player mean nothing to anyone
-        print(f"\n  Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
-              "nothing billed.", file=out)
+        table.note(f"Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
+                   "nothing billed.")
     elif ledger.records:
-        print(f"\n  Usage: {ledger.summary(prices_from_config(config.providers))}", file=out)
-    print(f"  Replay this game with --seed {setup.seed}.", file=out)
+        table.note(f"Usage: {ledger.summary(prices_from_config(config.providers))}")
+    table.note(f"Replay this game with --seed {setup.seed}.")
+
+
+def _how_to_share(session: Session, game_id: str) -> None:
+    """The reveal's last lines: the game's id and the command that makes its page."""
+    session.table.note(f"This was game {game_id}. Share it as one page:")
+    session.table.command(f"tribunalbot export {game_id}{session.store_flags} "
+                          f"--html {page_file_name(game_id)}")
 
 
 def _recorder(ledger: UsageLedger, store: Store | None) -> OnCall:

@@ -1,23 +1,27 @@
-"""Playing a game in a terminal: the `Table` that prints and asks."""
+"""Playing a game in a terminal: the `Table` that prints and asks.
+
+Every line is wrapped to the terminal's width (`layout.py`), names kept whole and coloured
+on a terminal, and, with a pace, printed post by post (`pace.py`). The reveal's sections are
+drawn by `reveal_screen.py`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.budget import has_cjk
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
-from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
-from tribunalbot.wording import event_summary, plural
-
-WIDTH = 92
+from tribunalbot.terminal.layout import NBSP, Painter, measure_width, name_token, rule, wrap
+from tribunalbot.terminal.pace import Pacer
+from tribunalbot.terminal.reveal_screen import reveal_lines
+from tribunalbot.wording import plural
 
 
 def transcript_line(record: ev.Record) -> str | None:
@@ -43,61 +47,96 @@ def neutralized(value: Any) -> Any:
 
 
 def wants_colour(stream: TextIO) -> bool:
-    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    """Colour only on a terminal, and not when $NO_COLOR is set (no-color.org: to anything
+    but the empty string) or the terminal says it is dumb."""
+    return (stream.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb")
 
 
 class TerminalTable:
-    """Prints public records as a readable transcript; asks for the human vote at the end.
+    """Prints public records as a readable transcript; asks for the human vote.
 
     `vote` is a seat number (decided up front), "ask" (prompt on the terminal) or "none".
+    `width` fixes the line width (default: measured on `out` for each paragraph, so a
+    resized terminal is followed); `pacer` spaces the posts out (default: no pause).
     """
 
     def __init__(self, out: TextIO, vote: str = "none", colour: bool | None = None,
                  ask: Callable[[str], str] = input, user: str = "you",
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+                 clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 width: int | None = None, pacer: Pacer | None = None) -> None:
         self.out = out
         self.vote = vote
         self.colour = wants_colour(out) if colour is None else colour
         self.ask = ask
         self.user = user
         self.clock = clock  # the game's clock, so vote times compare with elimination times
+        self.fixed_width = width
+        self.pacer = pacer or Pacer()
         self.names: dict[int, tuple[str, int]] = {}  # seat -> (name, colour)
+        self.painter = Painter({}, self.colour)
         self.choice: int | None = None
         self.committed_at: datetime | None = None
+
+    @property
+    def width(self) -> int:
+        return self.fixed_width if self.fixed_width is not None else measure_width(self.out)
 
     # ---- output helpers ------------------------------------------------------------------
 
     def _name(self, seat: int | None) -> str:
+        """The seat's name as one word for the wrap (coloured when the line is printed)."""
         if seat is None or seat not in self.names:
             return "nobody"
-        name, rgb = self.names[seat]
-        if not self.colour:
-            return name
-        r, g, b = rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF
-        return f"\x1b[1;38;2;{r};{g};{b}m{name}\x1b[0m"
+        return name_token(self.names[seat][0])
 
-    def _bold(self, text: str) -> str:
-        return f"\x1b[1m{text}\x1b[0m" if self.colour else text
+    def _seated(self, seat: int) -> str:
+        """"[3] Architect", kept on one line."""
+        return f"[{seat}]{NBSP}{self._name(seat)}"
 
-    def _say(self, text: str = "") -> None:
+    def _emit(self, lines: list[str], bold: bool = False) -> None:
         # Every printed line passes here: neutralizing it here, not field by field, leaves no
         # renderer that can forget a field (terminal output gets pasted into Discord).
-        print(neutralize_mentions(text), file=self.out, flush=True)
+        for line in lines:
+            print(self.painter.line(neutralize_mentions(line), bold), file=self.out, flush=True)
 
-    def _block(self, text: str, indent: str = "    ") -> None:
-        for paragraph in text.splitlines() or [""]:
-            # A Chinese or Japanese character takes two columns of a terminal.
-            width = (WIDTH - len(indent)) // (2 if has_cjk(paragraph) else 1)
-            wrapped = textwrap.wrap(paragraph, width, subsequent_indent="  ")
-            for line in wrapped or [""]:
-                self._say(indent + line)
+    def _say(self, text: str = "", indent: str = "  ", hanging: str | None = None,
+             bold: bool = False) -> None:
+        """`text` wrapped to the width; a wrapped line goes on at `hanging` (default: two
+        columns in from `indent`, so it reads as the same item)."""
+        rest = indent + "  " if hanging is None else hanging
+        held = self.painter.hold(neutralize_mentions(text))
+        self._emit(wrap(held, self.width, indent, rest), bold)
+
+    def _blank(self) -> None:
+        print(file=self.out, flush=True)
+
+    def note(self, text: str) -> None:
+        """A line of the command's own (usage, a notice), wrapped like the game's."""
+        self._say(text)
+
+    def command(self, text: str) -> None:
+        """A command to copy: on a line of its own and never wrapped, so a copy of it runs."""
+        print(f"    {neutralize_mentions(text)}", file=self.out, flush=True)
+
+    @contextmanager
+    def unpaced(self) -> Iterator[None]:
+        """Print without pauses inside (a resumed game's recap)."""
+        with self.pacer.held():
+            yield
 
     # ---- the Table protocol --------------------------------------------------------------
 
     async def show(self, event: ev.Record) -> None:
         render = getattr(self, f"_show_{event.kind}", None)
-        if render is not None:
-            render(event)
+        if render is None:
+            return
+        await self.pacer.before_post()
+        render(event)
+        if isinstance(event, ev.PhaseStarted):
+            self.pacer.heading()
+        else:
+            self.pacer.posted()
 
     async def open_ballot(self, ballot: ev.Ballot) -> None:
         """The ballot opens after the reviews, as on Discord: asking only at the end would let
@@ -105,27 +144,36 @@ class TerminalTable:
         seats = [c.seat for c in ballot.choices]
         if self.vote == "none":
             return
+        await self.pacer.before_post()
         if self.vote == "ask":
-            self._say(self._bold("\nThe ballot is open: who do you suspect?") + " A vote cast "
-                      "now and kept to the end scores a bonus point.")
-            self.choice = await asyncio.to_thread(
-                self._ask_seat, seats, "Your vote (seat number, Enter to decide later): ", None)
+            self._blank()
+            self._say("The ballot is open: who do you suspect? A vote cast now and kept to "
+                      "the end scores a bonus point. Enter a seat number, or just Enter to "
+                      "decide later.", indent="", hanging="", bold=True)
+            self.choice = await asyncio.to_thread(self._ask_seat, seats, "Your vote: ", None)
         elif int(self.vote) in seats:
             self.choice = int(self.vote)
-            self._say(f"  (your vote is in: {self._name(self.choice)})")
+            self._say(f"(your vote is in: {self._name(self.choice)})")
         else:
-            self._say(f"  (there is no seat {self.vote} at this table: your vote does not count)")
+            self._say(f"(there is no seat {self.vote} at this table: your vote does not "
+                      "count)")
+        self.pacer.posted()
         if self.choice is not None:
             self.committed_at = self.clock()
 
     async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
         seats = [c.seat for c in ballot.choices]
         if self.vote == "ask":
+            await self.pacer.before_post()
             kept = self.choice
-            question = ("Keep your vote (Enter) or type another seat (changing it now loses the "
-                        "early bonus): " if kept else "Your vote (seat number, Enter to abstain): ")
-            self._say(self._bold("\nThe tribunal is over. Your verdict?"))
-            self.choice = await asyncio.to_thread(self._ask_seat, seats, question, kept)
+            question = ("Keep your vote (Enter) or type another seat; changing it now loses "
+                        "the early bonus." if kept else
+                        "Your vote: a seat number, or Enter to abstain.")
+            self._blank()
+            self._say(f"The tribunal is over. Your verdict? {question}", indent="",
+                      hanging="", bold=True)
+            self.choice = await asyncio.to_thread(self._ask_seat, seats, "Your vote: ", kept)
+            self.pacer.posted()
             if self.choice != kept:
                 self.committed_at = self.clock()
         if self.choice is None or self.committed_at is None:
@@ -136,7 +184,7 @@ class TerminalTable:
     def _ask_seat(self, seats: list[int], question: str, current: int | None) -> int | None:
         """Ask until a valid seat; Enter (or end of input) keeps `current`."""
         for seat in seats:
-            self._say(f"  {seat}. {self._name(seat)}")
+            self._say(f"{seat}. {self._name(seat)}")
         while True:
             try:
                 answer = self.ask(question).strip()
@@ -146,112 +194,77 @@ class TerminalTable:
                 return current
             if answer.isdigit() and int(answer) in seats:
                 return int(answer)
-            self._say(f"  Please type one of {', '.join(map(str, seats))}.")
+            self._say(f"Please type one of {', '.join(map(str, seats))}.")
 
     # ---- renderers, one per public record kind -------------------------------------------
 
     def _show_game_started(self, e: ev.GameStarted) -> None:
         for p in e.players:
             self.names[p.seat] = (p.name, PERSONA_BY_KEY[p.persona].colour)
-        self._say(self._bold(f"⚖  The Tribunal is in session: {len(e.players)} reviewers, "
-                             f"{plural(e.code_lines, 'line')} of {e.language}, up to "
-                             f"{plural(e.max_rounds, 'round')}."))
-        self._say("   One of them is secretly a Troublemaker planting subtly wrong advice.")
-        self._say("   Speaking order: " + ", ".join(self._name(p.seat) for p in e.players))
+        self.painter = Painter({name: rgb for name, rgb in self.names.values()}, self.colour)
+        self._say(f"⚖  The Tribunal is in session: {len(e.players)} reviewers, "
+                  f"{plural(e.code_lines, 'line')} of {e.language}, up to "
+                  f"{plural(e.max_rounds, 'round')}.", indent="", hanging="   ", bold=True)
+        self._say("One of them is secretly a Troublemaker planting subtly wrong advice.",
+                  indent="   ", hanging="   ")
+        seats = ", ".join(f"{p.seat}{NBSP}{self._name(p.seat)}" for p in e.players)
+        self._say(f"Seats, in speaking order: {seats}.", indent="   ", hanging="     ")
 
     def _show_event_triggered(self, e: ev.EventTriggered) -> None:
-        self._say(self._bold(f"\n⚡ Random event: {e.name}. ") + e.announcement)
+        self._blank()
+        self._say(f"⚡ Random event: {e.name}.", indent="", hanging="   ", bold=True)
+        self._say(e.announcement, indent="   ", hanging="   ")
 
     def _show_phase_started(self, e: ev.PhaseStarted) -> None:
         titles = {"speak": "Reviews", "debate": f"Debate, round {e.round}",
                   "vote": f"Tribunal vote, round {e.round}", "human_vote": "Your verdict",
                   "reveal": "The reveal"}
-        self._say(self._bold(f"\n── {titles[e.phase]} " + "─" * 40))
+        self._blank()
+        self._emit([rule(titles[e.phase], self.width)], bold=True)
 
     def _show_statement(self, e: ev.Statement) -> None:
-        self._say(f"\n  [{e.seat}] {self._name(e.seat)}")
-        self._block(e.text)
+        self._blank()
+        self._say(self._seated(e.seat))
+        self._say(e.text, indent="    ", hanging="    ")
 
     def _show_accusation(self, e: ev.Accusation) -> None:
-        quote = f" “{e.quote}”" if e.quote else ""
-        self._say(f"\n  {self._name(e.seat)} accuses {self._name(e.target)}:{quote}")
-        self._block(e.text)
+        self._blank()
+        self._say(f"{self._seated(e.seat)} accuses {self._seated(e.target)}")
+        if e.quote:
+            self._say(f"“{e.quote}”", indent="    ", hanging="     ")
+        self._say(e.text, indent="    ", hanging="    ")
 
     def _show_ai_votes(self, e: ev.AIVotes) -> None:
+        self._blank()
         for v in e.votes:
             double = " (counts double)" if v.weight > 1 else ""
-            self._say(f"  {self._name(v.seat)} → {self._name(v.target)}{double}: {v.reason}")
+            self._say(f"{self._name(v.seat)} → {self._name(v.target)}{double}")
+            self._say(v.reason, indent="      ", hanging="      ")
+        if not e.votes:
+            self._say("Nobody cast a vote this round.")
 
     def _show_elimination(self, e: ev.Elimination) -> None:
         tally = ", ".join(f"{self._name(s)} {n}" for s, n in e.tally.items())
+        self._blank()
         if e.seat is None:
-            self._say(f"  Tie ({tally}): nobody is eliminated.")
+            self._say(f"Tie ({tally}): nobody is eliminated.", bold=True)
         else:
-            self._say(self._bold(f"  {self._name(e.seat)} is eliminated") + f" ({tally}). "
-                      "Their role stays secret until the end.")
+            self._say(f"{self._name(e.seat)} is eliminated ({tally}). Their role stays "
+                      "secret until the end.", bold=True)
 
     def _show_ballot_closed(self, e: ev.BallotClosed) -> None:
+        self._blank()
         for v in e.votes:
-            self._say(f"  {v.user_name} voted for {self._name(v.seat)}.")
+            self._say(f"{v.user_name} voted for {self._name(v.seat)}.")
         if not e.votes:
-            self._say("  No human vote this time.")
+            self._say("No human vote this time.")
 
     def _show_revealed(self, e: ev.Revealed) -> None:
-        self._say(self._bold(f"\n  The Troublemaker was {self._name(e.troublemaker)}") +
-                  f", disguised as “{e.strategy_name}”.")
-        caught = (f"The AI jury caught it in round {e.caught_round}." if e.caught_round
-                  else "The AI jury never caught it.")
-        self._say(f"  {caught}")
-        if e.event_details:
-            names = {seat: name for seat, (name, _) in self.names.items()}
-            self._say(f"  Random event: {event_summary(e.event_details, names)}")
-        self._say(self._bold("\n  The sabotage ledger:"))
-        for entry in e.ledger or ():
-            self._block(f"✗ “{entry.claim}” ({entry.kind}) — {entry.why_wrong}")
-        if not e.ledger:
-            self._say("    (no planted claim was recorded)")
-        self._show_honest_errors(e)
-        for score in e.scores:
-            verdict = "right" if score.correct else "wrong"
-            fair = f" ({FAIR_CATCH})" if score.fair_catch else ""
-            self._say(f"  {score.user_name} named {self._name(score.seat)}: {verdict}, "
-                      f"{plural(score.points, 'point')}{fair}")
-        self._show_vote_story(e)
-        self._say(self._bold("\n  Verdict: findings worth acting on"))
-        for finding in e.verdict:
-            self._block(f"✓ {finding}")
-
-    def _plain_names(self) -> dict[int, str]:
-        return {seat: name for seat, (name, _) in self.names.items()}
-
-    def _show_honest_errors(self, e: ev.Revealed) -> None:
-        if e.honest_errors is None:  # a game revealed before claims were checked
-            return
-        names = self._plain_names()
-        self._say(self._bold("\n  Honest mistakes (not planted):"))
-        for error in e.honest_errors:
-            self._block(f"• {names.get(error.seat, 'nobody')}, {said_where(error)}: "
-                        f"“{error.claim}” — {error.problem}")
-        if not e.honest_errors:
-            self._say("    (every cited line and quoted code checked out)")
-        catches = fair_catch_lines(e, names)
-        if catches:
-            self._say("    Fair catches, wrong player (an honest mistake, not the Troublemaker):")
-            for line in catches:
-                self._block(line, indent="      ")
-
-    def _show_vote_story(self, e: ev.Revealed) -> None:
-        """A small table: a row per reviewer, a column per round, its vote in each cell."""
-        if not e.vote_story:
-            return
-        self._say(self._bold("\n  The vote story:"))
-        names = self._plain_names()
-        for short in (False, True):  # seat numbers when the names do not fit the width
-            rows = story_grid(e.vote_story, names, short)
-            widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-            if 4 + sum(widths) + 2 * len(widths) <= WIDTH:
-                break
-        for row in rows:
-            self._say("    " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths,
-                                                                           strict=True)).rstrip())
-        self._say("    * changed their mind" + ("   #N: seat N   RN: round N" if short else ""))
+        names = {seat: name_token(name) for seat, (name, _) in self.names.items()}
+        for text, indent, hanging, bold in reveal_lines(e, names, self.width):
+            if text is None:
+                self._blank()
+            elif hanging is None:  # a table row: laid out already, never re-wrapped
+                self._emit([indent + text], bold)
+            else:
+                self._say(text, indent, hanging, bold)

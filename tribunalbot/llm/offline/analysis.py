@@ -1,4 +1,5 @@
-"""One analysis per code: ruff (Python) plus heuristics, merged into findings by topic."""
+"""One analysis per code: ruff (Python) plus heuristics, vetted against the code, merged into
+findings by topic."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ import re
 
 from tribunalbot.llm.offline.findings import Analysis, Finding, merge, normalize_language
 from tribunalbot.llm.offline.heuristics import heuristic_findings
+from tribunalbot.llm.offline.imports import Import, imports_of
+from tribunalbot.llm.offline.pyfacts import facts
 from tribunalbot.llm.offline.ruffscan import ruff_findings
+from tribunalbot.llm.offline.source import views
+from tribunalbot.llm.offline.structure import scan
+from tribunalbot.llm.offline.vet import vetted
+from tribunalbot.llm.offline.vetcontext import Context
 
 _TEST_CODE = re.compile(r"^\s*(def test_|import (pytest|unittest)\b|func Test\w+\(|"
                         r"(describe|it|test)\()", re.M)
@@ -17,16 +24,26 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
     lang = normalize_language(language, code)
     from_ruff = ruff_findings(code) if use_ruff and lang == "python" else None
     lines = tuple(code.splitlines())
-    return Analysis(lang, len(lines), findings_of(code, lang, from_ruff), from_ruff is not None,
-                    lines)
+    found, imports = findings_of(code, lang, from_ruff)
+    return Analysis(lang, len(lines), found, from_ruff is not None, lines,
+                    imports=tuple(imports))
 
 
-def findings_of(code: str, lang: str, from_ruff: list[Finding] | None) -> tuple[Finding, ...]:
-    """The heuristics' findings of `code` merged with ruff's (when ruff ran)."""
-    found = heuristic_findings(code, lang)
+def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
+                parsed: str | None = None) -> tuple[tuple[Finding, ...], list[Import]]:
+    """The heuristics' findings of `code` merged with ruff's (when ruff ran), each vetted
+    against the code, and what the code imports. `parsed`: the same lines in a form Python
+    parses, when `code` itself does not (a diff's hunks)."""
+    lines = code.splitlines()
+    py = facts(parsed if parsed is not None else code) if lang == "python" else None
+    seen = views(code, lang)
+    structure = scan(seen.code, lang, py)
+    imports = imports_of(seen.code, lang, py)
+    found = heuristic_findings(lines, seen, lang, structure, imports)
     if from_ruff is not None:
         # Ruff's findings first, so that a line's topic keeps ruff's rule code as its source.
         found = from_ruff + found
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != "assert_in_code"]
-    return merge(found)
+    context = Context(lang, tuple(lines), seen.code, py, structure)
+    return merge(vetted(found, context)), imports

@@ -11,33 +11,30 @@ docstring, a `return` outside a function) is not said of part of one.
 
 from __future__ import annotations
 
-import ast
 import re
 import textwrap
-import threading
-import warnings
 from dataclasses import replace
 from pathlib import PurePosixPath
 
 from tribunalbot.diffs import Change, FileChange
 from tribunalbot.llm.offline.analysis import findings_of
 from tribunalbot.llm.offline.findings import Analysis, Finding, normalize_language
+from tribunalbot.llm.offline.imports import Import
 from tribunalbot.llm.offline.locations import STRIDE, FileSpan, Places
+from tribunalbot.llm.offline.pyfacts import parse
 from tribunalbot.llm.offline.ruffscan import ruff_findings
 
 _TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*$)|_test\.\w+$|\.(test|spec)\.\w+$")
 WHOLE_FILE_TOPICS = frozenset({"undefined_name", "unused_import", "unused", "module_docstring"})
 # Statements ruff calls misplaced only because the enclosing block is not shown.
 _OUT_OF_PLACE = ("ruff:F70",)
-# CPython 3.11 before 3.11.8 can fail concurrent ast.parse calls ("AST constructor recursion
-# depth mismatch"); analyses and embeddings both parse on worker threads.
-_PARSE_LOCK = threading.Lock()
 
 
 def analyze_change(change: Change, use_ruff: bool = True) -> Analysis:
     """Synchronous and possibly slow (ruff once per Python file): run it in a worker thread."""
     spans: list[FileSpan] = []
     found: list[Finding] = []
+    imports: list[Import] = []
     used_ruff = False
     for index, file in enumerate(change.files):
         offset = (index + 1) * STRIDE
@@ -46,13 +43,17 @@ def analyze_change(change: Change, use_ruff: bool = True) -> Analysis:
         spans.append(FileSpan(file.path, offset, frozenset(shown), changed))
         if not shown:
             continue
-        mine, ran = _file_findings(file, shown, use_ruff)
+        mine, theirs, ran = _file_findings(file, shown, use_ruff)
         used_ruff |= ran
         found += [replace(f, line=offset + f.line, changed=f.line in changed) for f in mine]
+        imports += [replace(i, line=offset + i.line) for i in theirs if i.line in shown]
     found = [f for f in found if not _answered(f, change)]
+    local = _local_modules(change)
+    imports = [replace(i, kind="local") if i.kind == "third_party" and
+               i.name.split(".")[0] in local else i for i in imports]
     return Analysis(change.language(), sum(len(s.shown) for s in spans),
                     tuple(sorted(found, key=lambda f: (f.line, f.topic))), used_ruff,
-                    places=Places(tuple(spans)))
+                    places=Places(tuple(spans)), imports=tuple(imports))
 
 
 def _answered(finding: Finding, change: Change) -> bool:
@@ -77,18 +78,18 @@ def _local_modules(change: Change) -> set[str]:
 
 
 def _file_findings(file: FileChange, shown: dict[int, str],
-                   use_ruff: bool) -> tuple[list[Finding], bool]:
+                   use_ruff: bool) -> tuple[list[Finding], list[Import], bool]:
     sparse = _sparse(shown)
     language = normalize_language(file.language, sparse)
     from_ruff = None
-    if use_ruff and language == "python":
-        parseable = _for_ruff(file, max(shown))
-        from_ruff = ruff_findings(parseable) if parseable is not None else None
-    found = findings_of(sparse, language, from_ruff)
+    parseable = _for_ruff(file, max(shown)) if language == "python" else None
+    if use_ruff and parseable is not None:
+        from_ruff = ruff_findings(parseable)
+    found, imports = findings_of(sparse, language, from_ruff, parseable)
     whole = file.status == "added" and file.hunks[0].new_start <= 1
     kept = [f for f in found if f.line in shown and (whole or (
         f.topic not in WHOLE_FILE_TOPICS and not f.source.startswith(_OUT_OF_PLACE)))]
-    return kept, from_ruff is not None
+    return kept, imports, from_ruff is not None
 
 
 def _sparse(shown: dict[int, str]) -> str:
@@ -138,10 +139,4 @@ def _parseable(segment: list[tuple[int, str]], trim: int = 3) -> list[tuple[int,
 
 
 def _parses(text: str) -> bool:
-    try:
-        with _PARSE_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences in reviewed code
-            ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
-        return False
-    return True
+    return parse(text) is not None

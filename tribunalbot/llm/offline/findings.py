@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import Places
 from tribunalbot.llm.offline.topics import TOPICS, Topic
 
@@ -47,6 +48,9 @@ class Finding:
         return self.info.severity
 
 
+FEW_FINDINGS = 3
+
+
 @dataclass(frozen=True)
 class Analysis:
     language: str
@@ -56,6 +60,20 @@ class Analysis:
     lines: tuple[str, ...] = field(default=(), repr=False)
     # A change's files on the number line; empty for plain code.
     places: Places = field(default_factory=Places)
+    # Every import, with where it comes from: a file may have none (a shell script).
+    imports: tuple[Import, ...] = ()
+
+    @property
+    def found_little(self) -> bool:
+        """Too little for every reviewer to find something of its own (a short script, a
+        SQL file): reviews should say so rather than stretch."""
+        return len({(f.line, f.topic) for f in self.findings}) < FEW_FINDINGS
+
+    @property
+    def third_party_imports(self) -> tuple[Import, ...]:
+        """The imports someone has to install and pin (not the standard library's, not the
+        file's own package's)."""
+        return tuple(i for i in self.imports if i.kind == THIRD_PARTY)
 
     def for_domain(self, domain: str) -> list[Finding]:
         return [f for f in self.findings if f.domain == domain]
@@ -118,7 +136,17 @@ _SNIFFERS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_SHEBANG = re.compile(r"\A#!\s*\S*?/(?:env\s+(?:-\S+\s+)*)?(\w+?)[\d.]*(?:\s|$)")
+_INTERPRETERS = {"sh": "shell", "bash": "shell", "dash": "shell", "zsh": "shell", "ksh": "shell",
+                 "python": "python", "node": "javascript", "deno": "typescript"}
+
+
 def normalize_language(language: str, code: str) -> str:
+    """The language the code is in. A `#!` line names its interpreter, which beats any guess
+    made from the file's name or contents (a script without an extension)."""
+    shebang = _SHEBANG.match(code)
+    if shebang and shebang.group(1) in _INTERPRETERS:
+        return _INTERPRETERS[shebang.group(1)]
     lang = language.strip().lower()
     lang = _LANG_ALIASES.get(lang, lang)
     if lang not in ("", "text", "plain", "unknown", "auto"):

@@ -41,8 +41,9 @@ TOPICS: dict[str, Topic] = {
     "eval": Topic(_SEC, 5, "evaluates a string as code, so whoever controls that string "
                   "controls the program", "Parse it as data (JSON or a literal parser) instead "
                   "of executing it", "CWE-95"),
-    "grant_public": Topic(_SEC, 5, "grants broad privileges to every role in the database",
-                          "Grant only the needed privileges to a named role", "CWE-732"),
+    "grant_public": Topic(_SEC, 5, "grants broad privileges: ALL of them, or writes to PUBLIC "
+                          "(every role in the database)", "Grant only the needed privileges "
+                          "to a named role", "CWE-732"),
     "unsafe_block": Topic(_SEC, 4, "dereferences memory in an unsafe block the compiler cannot "
                           "check", "Use a safe API, or document and test the invariant that "
                           "makes it sound", "CWE-119"),
@@ -64,19 +65,21 @@ TOPICS: dict[str, Topic] = {
                        "HMAC", "CWE-327"),
     "weak_random": Topic(_SEC, 2, "uses a predictable random generator", "Use the secrets "
                          "module where the value matters", "CWE-338"),
-    "debug_exposure": Topic(_SEC, 4, "exposes a debug server on every interface", "Keep debug "
-                            "off and bind to localhost outside development", "CWE-489"),
+    "debug_exposure": Topic(_SEC, 4, "turns debug mode on or listens on every network "
+                            "interface", "Keep debug off and bind to localhost outside "
+                            "development", "CWE-489"),
     "temp_file": Topic(_SEC, 3, "works on a guessable temporary path", "Use a private "
                        "temporary directory", "CWE-377"),
-    "data_exposure": Topic(_SEC, 3, "returns or logs more than the caller needs", "Return an "
-                           "explicit allow-list of fields", "CWE-200"),
+    "data_exposure": Topic(_SEC, 3, "fetches every column with SELECT *, more than a caller "
+                           "may need or be allowed to see", "Select an explicit list of "
+                           "columns", "CWE-200"),
     "untrusted_input": Topic(_SEC, 3, "takes untrusted input and uses it without validation",
                              "Validate type, length and format where it enters", "CWE-20"),
     # performance
     "n_plus_one": Topic(_PERF, 4, "runs one query per item inside the loop, an N+1 pattern",
                         "Fetch everything in one batched query"),
-    "quadratic": Topic(_PERF, 3, "nests a loop over a collection inside another loop, which "
-                       "is O(n²)", "Index the inner collection in a dict once"),
+    "quadratic": Topic(_PERF, 3, "scans a whole collection for each item of the outer loop, "
+                       "O(n×m) work", "Index the inner collection in a dict once"),
     "concat_in_loop": Topic(_PERF, 3, "grows a string or buffer by concatenation inside a "
                             "loop", "Collect the parts and join them once"),
     "blocking_io": Topic(_PERF, 3, "does synchronous I/O on the request path",
@@ -88,8 +91,9 @@ TOPICS: dict[str, Topic] = {
     "io_call_in_loop": Topic(_PERF, 4, "calls a function that does network or database I/O "
                              "once per item", "Batch the work into one call, or run the calls "
                              "concurrently with a bound"),
-    "blocking_sleep": Topic(_PERF, 2, "blocks the caller while it sleeps", "Cap the total "
-                            "wait, or schedule the retry instead of holding the worker"),
+    "blocking_sleep": Topic(_PERF, 2, "sleeps with time.sleep, blocking its whole thread "
+                            "(in async code, the event loop)", "Cap the total wait, or "
+                            "schedule the retry instead of holding the worker"),
     "perf_misc": Topic(_PERF, 2, "does avoidable work in a loop", "Hoist it out of the loop"),
     "unbounded_growth": Topic(_PERF, 3, "appends to a list that is never trimmed",
                               "Bound it or keep counters instead"),
@@ -104,20 +108,26 @@ TOPICS: dict[str, Topic] = {
                         "timeout and decide what happens when it fires"),
     "ignored_error": Topic(_ERR, 4, "discards the returned error", "Check it and return it "
                            "wrapped with context"),
-    "crash": Topic(_ERR, 3, "panics instead of returning an error", "Return an error the "
-                   "caller can act on"),
+    "wrapped_error": Topic(_ERR, 2, "wraps an error with %v, so callers cannot match it with "
+                           "errors.Is or errors.As", "Wrap it with %w"),
+    "crash": Topic(_ERR, 3, "exits or panics instead of returning an error", "Return an "
+                   "error the caller can act on"),
     "print_errors": Topic(_ERR, 2, "reports a failure with a print instead of a log or an "
                           "error", "Use the logger and surface the failure to the caller"),
     "resource_leak": Topic(_ERR, 3, "opens a resource without closing it on failure",
                            "Use a context manager (or defer the close)"),
     "unbounded_retry": Topic(_ERR, 4, "retries in a loop with no ceiling on one path",
                              "Bound every retry path and give up with a clear error"),
-    "error_flow": Topic(_ERR, 2, "raises and catches in the same block, muddying the "
-                        "failure path", "Separate the failure from the happy path"),
+    "error_flow": Topic(_ERR, 2, "raises inside its own try block, muddying the failure "
+                        "path", "Separate the failure from the happy path"),
     "debug_logging": Topic(_ERR, 1, "logs through bare console output instead of a "
                            "structured logger", "Use the application logger with context"),
-    "errors_misc": Topic(_ERR, 2, "has a construct the linter flags as a likely bug",
+    "errors_misc": Topic(_ERR, 2, "has a construct the linter flags as error-prone",
                          "Read the warning and fix the construct"),
+    "syntax_error": Topic(_ERR, 4, "does not parse as Python 3, so the file cannot run as it "
+                          "is", "Fix the syntax (or port the code) first"),
+    "warn_stacklevel": Topic(_ERR, 1, "warns without a stacklevel, so the warning points here "
+                             "instead of at the caller", "Pass stacklevel=2"),
     "undefined_name": Topic(_ERR, 4, "uses a name that is never defined, so it raises when it "
                             "runs", "Define or import the name, and cover the path with a "
                             "test"),
@@ -141,8 +151,9 @@ TOPICS: dict[str, Topic] = {
                          "Cover the empty result with a test"),
     "mutable_default": Topic(_TEST, 3, "shares a mutable default argument between calls",
                              "Default to None and build a fresh value"),
-    "untested_branch": Topic(_TEST, 2, "has several branches and no test in sight",
-                             "Add a unit test per branch, failure path first"),
+    "untested_branch": Topic(_TEST, 2, "has three or more branches, and no test here "
+                             "exercises them", "Add a unit test per branch, failure path "
+                             "first"),
     "naive_datetime": Topic(_TEST, 2, "depends on the local clock and time zone",
                             "Inject the clock so a test can pin it"),
     "mocks_the_unit": Topic(_TEST, 4, "patches out the very function the test calls, so the "
@@ -154,8 +165,9 @@ TOPICS: dict[str, Topic] = {
                                  "whatever happens", "Assert on the observable outcome"),
     "skipped_test": Topic(_TEST, 2, "skips a test instead of fixing it", "Fix the flakiness "
                           "or delete the test, and say which"),
-    "test_style": Topic(_TEST, 2, "writes tests in a way that hides failures",
-                        "Use plain asserts on observable behaviour"),
+    "test_style": Topic(_TEST, 2, "writes a check weaker or harder to read than it could be "
+                        "(a unittest-style assert, a catch-all expected exception)",
+                        "Use plain asserts and the narrowest expected exception"),
     # readability
     "vague_name": Topic(_DX, 2, "uses a name that says nothing about intent",
                         "Rename it after what it means"),
@@ -170,14 +182,20 @@ TOPICS: dict[str, Topic] = {
     "weak_typing": Topic(_DX, 2, "escapes the type checker with any", "Give it a real type"),
     "unquoted_var": Topic(_DX, 2, "expands a variable unquoted, so spaces split it",
                           "Quote the expansion"),
+    "backticks": Topic(_DX, 1, "substitutes a command with backticks, which nest and quote "
+                       "badly", "Use $(...) instead"),
     "magic_number": Topic(_DX, 1, "compares against an unexplained literal",
                           "Give the value a named constant"),
     "todo": Topic(_DX, 2, "leaves a TODO that the next developer inherits",
                   "Resolve it or turn it into a tracked issue"),
-    "none_compare": Topic(_DX, 1, "compares to None with ==", "Use `is None`"),
+    "none_compare": Topic(_DX, 1, "compares to None, True or False with ==", "Use `is`, or "
+                          "test the value itself"),
+    "crowded_line": Topic(_DX, 1, "puts two statements on one line", "Give each statement "
+                          "its own line"),
     "loose_equality": Topic(_DX, 2, "uses loose equality or var scoping",
                             "Use strict equality and const/let"),
-    "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it"),
+    "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it, or name it _ where "
+                    "something must bind it"),
     # dependencies
     "third_party": Topic(_DEP, 2, "pulls in a third-party package", "Pin it and check "
                          "whether the standard library already covers the use"),
@@ -187,29 +205,31 @@ TOPICS: dict[str, Topic] = {
                            "unpinned and unverified", "Download a pinned version, verify its "
                            "checksum, then run it"),
     "unused_import": Topic(_DEP, 2, "imports something it never uses", "Drop the import"),
-    "import_style": Topic(_DEP, 1, "imports in a way that hides where names come from",
-                          "Import explicitly and consistently"),
+    "import_style": Topic(_DEP, 1, "imports * from a module, which hides where names come "
+                          "from", "Import the names it uses explicitly"),
     # simplicity
     "complexity": Topic(_SIMPLE, 3, "packs too many branches into one function",
                         "Split it and return early"),
-    "deep_nesting": Topic(_SIMPLE, 3, "nests conditions several levels deep",
-                          "Flatten it with guard clauses"),
+    "deep_nesting": Topic(_SIMPLE, 3, "nests its logic several blocks deep",
+                          "Flatten it with guard clauses or a helper"),
     "needless_abstraction": Topic(_SIMPLE, 3, "adds a layer that has exactly one "
                                   "implementation", "Delete the layer and call the concrete "
                                   "code"),
-    "simplify": Topic(_SIMPLE, 1, "says in several statements what one would say",
-                      "Collapse it"),
+    "simplify": Topic(_SIMPLE, 1, "says in a roundabout way what a simpler construct says",
+                      "Use the simpler form"),
     # architecture
-    "long_function": Topic(_ARCH, 3, "starts a long function that mixes several "
-                           "responsibilities", "Split it into steps that each do one job"),
-    "global_state": Topic(_ARCH, 3, "creates shared module-level state that every caller is "
+    "long_function": Topic(_ARCH, 3, "starts a long function (20 lines of code or more), "
+                           "too much to take in at once", "Split it into steps that each do "
+                           "one job"),
+    "global_state": Topic(_ARCH, 3, "keeps shared module-level state that every caller is "
                           "coupled to", "Inject it where it is used"),
-    "too_many_args": Topic(_ARCH, 2, "takes too many parameters or statements for one unit",
+    "too_many_args": Topic(_ARCH, 2, "takes six or more parameters, hard to call correctly",
                            "Group them into a value object or split the unit"),
     "mixed_layers": Topic(_ARCH, 3, "starts a function that mixes {detail} in one place",
                           "Give each concern its own function behind a narrow interface"),
     "hardwired_client": Topic(_ARCH, 3, "hard-wires a concrete client inside a constructor",
                               "Inject the client so callers and tests can choose it"),
-    "hidden_side_effect": Topic(_ARCH, 3, "performs a side effect that its callers cannot "
-                                "see", "Make the effect explicit at the boundary"),
+    "hidden_side_effect": Topic(_ARCH, 3, "reaches for process-wide state (the command line, "
+                                "the environment, a shell) that its callers cannot see",
+                                "Make the effect explicit at the boundary"),
 }

@@ -1,0 +1,280 @@
+"""Vetting Python findings with the parser's facts: is the candidate true of this code?
+
+Each check answers for one line: a handler that re-raises does not carry on; an assert on the
+object's own state is an invariant, not input validation; a file returned to the caller is
+the caller's to close; a loop over `range(100)` inside another loop is not O(n²).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from tribunalbot.llm.offline.pyfacts import (
+    FUNCTIONS,
+    PyFacts,
+    names_in,
+    text_of,
+    walk_own,
+)
+
+_LOGS_TRACE = re.compile(r"\.(exception|print_exc|format_exc|print_exception)\(|exc_info\b|"
+                         r"sys\.exc_info\(|traceback")
+
+
+_REPORTS = frozenset({"print", "str", "repr", "format", "write", "warn", "warning", "info",
+                      "debug", "error", "critical", "echo", "secho", "log"})
+
+
+def handler_is_blind(py: PyFacts, line: int) -> bool | None:
+    """For the `except` on `line`: True when it neither re-raises, nor passes the exception
+    on (returns, stores or hands it to someone), nor logs its traceback; printing its
+    message and carrying on is still blind. None when there is no handler there."""
+    handlers = py.at(line, ast.ExceptHandler)
+    if not handlers:
+        return None
+    handler = handlers[0]
+    assert isinstance(handler, ast.ExceptHandler)
+    own = list(walk_own(handler.body))
+    if any(isinstance(n, ast.Raise) for n in own):
+        return False
+    if any(isinstance(n, ast.Call) and _LOGS_TRACE.search(text_of(n)) for n in own):
+        return False
+    name = handler.name
+    if not name:
+        return True
+    for node in own:
+        if isinstance(node, (ast.Return, ast.Assign, ast.Yield)) and node.value is not None \
+                and name in names_in(node.value):
+            return False
+        if isinstance(node, ast.Call) and text_of(node.func).split(".")[-1] not in _REPORTS \
+                and any(name in names_in(a) for a in [*node.args, *node.keywords]):
+            return False
+    return True
+
+
+def assert_checks_input(py: PyFacts, line: int) -> bool:
+    """An assert that validates what a public function was given, or that carries a message
+    for whoever hits it, is a runtime check that -O strips. A bare assert on the function's
+    own state is an internal invariant, which is what assert is for."""
+    func = py.function_at(line)
+    if func is None:
+        return False
+    for node in py.at(line, ast.Assert):
+        assert isinstance(node, ast.Assert)
+        if node.msg is not None:
+            return True
+        if not func.name.startswith("_") and names_in(node.test) & set(func.params):
+            return True
+    return False
+
+
+def opened_and_owned_here(py: PyFacts, line: int) -> bool:
+    """A file opened on `line` that this function must close: neither it nor a wrapper
+    around it is returned, yielded, stored on an object or used in a `with`, and no
+    `finally` or `except` closes it."""
+    assigns = [a for a in py.at(line, (ast.Assign, ast.AnnAssign)) if _opens(a)]
+    if not assigns:
+        return not py.at(line, ast.Return)
+    target = getattr(assigns[0], "targets", [getattr(assigns[0], "target", None)])[0]
+    if not isinstance(target, ast.Name):
+        return False  # stored on an object or in a container: its owner closes it
+    func = py.function_at(line)
+    scope: list[ast.stmt] = list(getattr(func.node, "body", [])) if func else py.tree.body
+    nodes = list(walk_own(scope))
+    names = {target.id}
+    for node in nodes:  # a wrapper around the file (TextIOWrapper(f)) carries it on
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and any(
+                names & names_in(a) for a in [*node.value.args, *node.value.keywords]):
+            names |= {n for t in node.targets for n in names_in(t)}
+    return not any(_hands_on(node, names) for node in nodes)
+
+
+def _hands_on(node: ast.AST, names: set[str]) -> bool:
+    if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)) and node.value is not None:
+        return bool(names & names_in(node.value))
+    if isinstance(node, ast.Assign) and any(isinstance(t, (ast.Attribute, ast.Subscript))
+                                            for t in node.targets):
+        return bool(names & names_in(node.value))
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return any(names & names_in(item.context_expr) for item in node.items)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr in ("append", "add", "push", "enter_context", "callback"):
+        return any(names & names_in(a) for a in node.args)  # a list of files to close
+    if isinstance(node, ast.Try):
+        cleanup = [*node.finalbody, *node.orelse, *(s for h in node.handlers for s in h.body)]
+        return any(_closes(name, cleanup) for name in names)
+    return False
+
+
+def _opens(node: ast.AST) -> bool:
+    value = getattr(node, "value", None)
+    return isinstance(value, ast.Call) and text_of(value.func).split(".")[-1] in (
+        "open", "fdopen", "urlopen", "NamedTemporaryFile", "TemporaryFile", "socket",
+        "popen", "Popen", "connect")
+
+
+def _closes(name: str, body: list[ast.stmt]) -> bool:
+    return any(isinstance(n, ast.Call) and text_of(n.func) in (f"{name}.close", "_os.close",
+                                                               "os.close")
+               for n in walk_own(body))
+
+
+_MAYBE_EMPTY = re.compile(r"\.(fetchall|fetchmany|findall|splitlines|readlines|values|head|"
+                          r"keys|items|nsmallest|nlargest|glob|listdir|all)\b|\b(glob|listdir|"
+                          r"findall|filter|sorted|list)\(|\.split\(\)")
+
+
+def index_may_be_empty(py: PyFacts, line: int) -> bool:
+    """`x[0]` where x comes from something that can be empty (a query's rows, a search's
+    matches, a listing) and nothing before it checks."""
+    func = py.function_at(line)
+    scope = list(getattr(func.node, "body", [])) if func else py.tree.body
+    for node in py.at(line, ast.Subscript):
+        assert isinstance(node, ast.Subscript)
+        if not (isinstance(node.slice, ast.Constant) and node.slice.value == 0):
+            continue
+        base = text_of(node.value)
+        if _guarded(py, node, base, scope, line):
+            continue
+        if re.match(r"(sys|platform|os)\.", base):
+            continue  # facts of the running process (sys.version) are never empty
+        if _MAYBE_EMPTY.search(base) or _assigned_from_maybe_empty(scope, base, line):
+            return True
+    return False
+
+
+def _assigned_from_maybe_empty(scope: list[ast.stmt], base: str, line: int) -> bool:
+    for node in walk_own(scope):
+        if isinstance(node, ast.Assign) and node.lineno < line and any(
+                text_of(t) == base for t in node.targets):
+            return bool(_MAYBE_EMPTY.search(text_of(node.value))) or isinstance(
+                node.value, ast.ListComp)
+    return False
+
+
+def _guarded(py: PyFacts, node: ast.AST, base: str, scope: list[ast.stmt], line: int) -> bool:
+    """Something tests `base` before using it: an if, a while, an and-chain, a try that
+    catches IndexError, or an early check anywhere above in the function."""
+    mention = re.compile(rf"(?<![\w.]){re.escape(base)}(?![\w(])|len\({re.escape(base)}\)")
+    for parent in py.ancestors(node):
+        if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.BoolOp)) and \
+                mention.search(text_of(getattr(parent, "test", parent))):
+            return True
+        if isinstance(parent, ast.Try) and any(
+                re.search(r"IndexError|LookupError|Exception", text_of(h.type or h))
+                for h in parent.handlers):
+            return True
+        if isinstance(parent, FUNCTIONS):
+            break
+    return any(isinstance(n, (ast.If, ast.Assert, ast.While)) and n.lineno < line and
+               mention.search(text_of(n.test)) for n in walk_own(scope))
+
+
+def divisor_may_be_zero(py: PyFacts, line: int) -> bool:
+    func = py.function_at(line)
+    scope = list(getattr(func.node, "body", [])) if func else py.tree.body
+    for node in py.at(line, ast.BinOp):
+        assert isinstance(node, ast.BinOp)
+        right = node.right
+        if not (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and isinstance(
+                right, ast.Call) and text_of(right.func) == "len" and right.args):
+            continue
+        if not _guarded(py, node, text_of(right.args[0]), scope, line):
+            return True
+    return False
+
+
+def call_argument_is_constant(py: PyFacts, line: int, names: tuple[str, ...]) -> bool | None:
+    """For a call to one of `names` on `line`: is the command or code it runs a literal?"""
+    for node in py.at(line, ast.Call):
+        assert isinstance(node, ast.Call)
+        called = text_of(node.func)
+        if called.split(".")[-1] in names or called in names:
+            if not node.args:
+                return None
+            first = node.args[0]
+            return isinstance(first, ast.Constant) or (
+                isinstance(first, (ast.List, ast.Tuple)) and
+                all(isinstance(e, ast.Constant) for e in first.elts))
+    return None
+
+
+def compiled_or_run_here(py: PyFacts, line: int) -> bool:
+    """exec of a code object this function compiled from its own template, or of the code a
+    runner function was handed to run: executing code is what the function is for."""
+    func = py.function_at(line)
+    if func is None:
+        return False
+    for node in py.at(line, ast.Call):
+        assert isinstance(node, ast.Call)
+        if text_of(node.func) not in ("exec", "eval") or not node.args:
+            continue
+        arg = text_of(node.args[0])
+        body = list(getattr(func.node, "body", []))
+        compiled = any(isinstance(n, ast.Assign) and text_of(n.value).startswith("compile(")
+                       and any(text_of(t) == arg for t in n.targets) for n in walk_own(body))
+        runner = re.search(r"run|exec|eval", func.name) and arg in func.params
+        if compiled or runner:
+            return True
+    return False
+
+
+def probes_attribute(py: PyFacts, line: int, imports: bool = False) -> bool:
+    """A bare expression (or an import) inside a try that catches AttributeError (or
+    NameError, ImportError) is there to test that the name exists."""
+    kinds: tuple[type, ...] = (ast.Import, ast.ImportFrom) if imports else (ast.Expr,)
+    for node in py.at(line, kinds):
+        for parent in py.ancestors(node):
+            if isinstance(parent, ast.Try) and any(
+                    re.search(r"AttributeError|NameError|ImportError", text_of(h.type or h))
+                    for h in parent.handlers):
+                return True
+    return False
+
+
+def script_functions(py: PyFacts) -> set[str]:
+    """Functions the script part runs: called from the `__main__` block or from `main`, and
+    what those call in turn (two levels)."""
+    roots: list[ast.AST] = [n for n in py.tree.body if isinstance(n, ast.If) and
+                            "__main__" in text_of(n.test)]
+    roots += [f.node for f in py.functions if f.node is not None and re.match(
+        r"^_*(main|test|cli)$", f.name)]
+    named = {f.name: f.node for f in py.functions if f.node is not None}
+    found: set[str] = set()
+    for _level in range(2):
+        called = {text_of(n.func) for r in roots for n in ast.walk(r) if isinstance(n, ast.Call)}
+        fresh = {c for c in called if c in named and c not in found}
+        found |= fresh
+        roots = [named[c] for c in fresh if named[c] is not None]
+    return found
+
+
+def in_main_block(py: PyFacts, line: int) -> bool:
+    """Inside `if __name__ == "__main__":`, where a script talks to its user."""
+    for node in py.tree.body:
+        if isinstance(node, ast.If) and "__main__" in text_of(node.test) and \
+                node.lineno <= line <= (node.end_lineno or node.lineno):
+            return True
+    return False
+
+
+def under_flag(py: PyFacts, line: int, flag: re.Pattern[str]) -> bool:
+    """Inside an `if` whose condition names a flag such as debug or verbose: the flag is the
+    switch that turns the output on and off."""
+    for node in py.at(line, ast.stmt):
+        return any(isinstance(a, ast.If) and flag.search(text_of(a.test))
+                   for a in py.ancestors(node))
+    return False
+
+
+def print_to_stream(py: PyFacts, line: int) -> bool:
+    return any(isinstance(n, ast.Call) and text_of(n.func) == "print" and
+               any(k.arg == "file" for k in n.keywords) for n in py.at(line, ast.Call))
+
+
+def definition_size(py: PyFacts, line: int) -> int:
+    """Lines of the class or function defined on `line` (0 when none is)."""
+    for node in py.at(line, (*FUNCTIONS, ast.ClassDef)):
+        return (getattr(node, "end_lineno", line) or line) - line + 1
+    return 0

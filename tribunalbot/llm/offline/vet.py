@@ -1,0 +1,316 @@
+"""Is a proposed finding true of the code around it? One check per topic that needs one.
+
+Ruff and the pattern rules propose; a check reads the context and keeps the finding only
+when what the topic says holds here. A topic without a check is kept as proposed. Python
+checks use the parser's facts when the code parses (pyvet); the others read the lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline import pyloops, pyvet, vetloops
+from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.vetcontext import Check, Context, in_script_part, indented_block
+
+# The author has looked at this line and said so: a linter's suppression comment.
+_SUPPRESSED = re.compile(r"(?i)\bnoqa\b|\bnosec\b|ruff:\s*ignore|NOLINT|eslint-disable|"
+                         r"shellcheck\s+disable")
+
+
+def vetted(found: list[Finding], ctx: Context) -> list[Finding]:
+    return [f for f in found if not _suppressed(f, ctx) and CHECKS.get(f.topic, _kept)(f, ctx)]
+
+
+def _suppressed(f: Finding, ctx: Context) -> bool:
+    text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
+    return bool(_SUPPRESSED.search(text[len(ctx.text(f.line).rstrip()):]))
+
+
+def _kept(_finding: Finding, _ctx: Context) -> bool:
+    return True
+
+
+def _handler(f: Finding, ctx: Context) -> bool:
+    """A catch-all handler that re-raises, passes the exception on or logs its traceback
+    does not swallow anything."""
+    if ctx.py is not None:
+        return pyvet.handler_is_blind(ctx.py, f.line) is not False
+    indent = len(ctx.text(f.line)) - len(ctx.text(f.line).lstrip())
+    for text in ctx.code[f.line:]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        if re.match(r"\s*raise\b", text):
+            return False
+    return True
+
+
+def _assert(f: Finding, ctx: Context) -> bool:
+    return ctx.py is None or pyvet.assert_checks_input(ctx.py, f.line)
+
+
+def _resource(f: Finding, ctx: Context) -> bool:
+    if ctx.language != "python":
+        return True
+    return ctx.py is None or pyvet.opened_and_owned_here(ctx.py, f.line)
+
+
+_TRACE_FLAG = re.compile(r"(?i)debug|verbose|trace")
+
+
+def _print(f: Finding, ctx: Context) -> bool:
+    """A print is the output of a script's main part, a trace behind a debug switch, or a
+    message to a chosen stream; elsewhere it is output no caller can redirect."""
+    if in_script_part(f, ctx):
+        return False
+    return ctx.py is None or not (pyvet.print_to_stream(ctx.py, f.line) or
+                                  pyvet.under_flag(ctx.py, f.line, _TRACE_FLAG))
+
+
+def _docstring(f: Finding, ctx: Context) -> bool:
+    """A one-line delegate needs no docstring; a function with a body does, unless one is
+    assigned to it after the def (`f.__doc__ = ...`)."""
+    if ctx.py is None:
+        return True
+    name = ctx.function_name(f.line)
+    if name and re.search(rf"\b{re.escape(name)}\.__doc__\s*=", "\n".join(ctx.code)):
+        return False
+    return pyvet.definition_size(ctx.py, f.line) >= 6
+
+
+def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
+    """Code or a command that is a literal runs what the author wrote, nothing else."""
+    literal = re.compile(constant)
+
+    def check(f: Finding, ctx: Context) -> bool:
+        if ctx.language == "shell":
+            return _shell_eval(f, ctx)
+        if ctx.py is not None:
+            return pyvet.call_argument_is_constant(ctx.py, f.line, names) is not True and \
+                not pyvet.compiled_or_run_here(ctx.py, f.line)
+        return not literal.search(ctx.text(f.line))
+    return check
+
+
+def _shell_eval(f: Finding, ctx: Context) -> bool:
+    """eval of the caller's arguments or of a variable the script never sets (it comes from
+    the environment); the script's own quoted constructions are its business."""
+    text = re.sub(r"'[^']*'", "", ctx.text(f.line).split("eval", 1)[-1])  # literal to eval
+    if re.search(r"\$\{?([1-9@*])", text):
+        return True
+    assigned = {m.group(1) for x in ctx.code for m in re.finditer(r"\b(\w+)=", x)}
+    assigned |= {m.group(1) for x in ctx.code for m in re.finditer(r"\b(?:read|for)\s+(\w+)", x)}
+    used = set(re.findall(r"\$\{?(\w+)", text))
+    return bool(used - assigned - {"IFS", "PATH", "HOME"})
+
+
+_SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csrf|auth|key\b|"
+                             r"crypt")
+
+
+def _random(f: Finding, ctx: Context) -> bool:
+    return bool(_SECURITY_WORDS.search(ctx.text(f.line)))
+
+
+_CREDENTIAL = re.compile(r"[\"'`]([^\"'`\s]{6,})[\"'`]")
+
+
+def _secret(f: Finding, ctx: Context) -> bool:
+    """A literal that looks like a credential: letters and digits, no placeholder."""
+    for value in _CREDENTIAL.findall(ctx.text(f.line)):
+        if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not re.search(
+                r"[{}%<>$]|^x+$|example\.(com|org)|changeme|/", value, re.I):
+            return True
+        if len(value) >= 16 and re.search(r"\d", value):
+            return True
+    return False
+
+
+def _temp(f: Finding, ctx: Context) -> bool:
+    return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", ctx.text(f.line))
+
+
+_PEOPLE = re.compile(r"(?i)\bSELECT \*\s+FROM\s+[\"`]?\w*(user|account|customer|member|person|"
+                     r"people|profile|employee|patient|client|credential|token|session|passw|"
+                     r"auth|payment|card)")
+
+
+def _select_star(f: Finding, ctx: Context) -> bool:
+    """Every column of a table about people or credentials is more than a caller should see
+    by default. In a SQL file, a view or function defined as `SELECT *` passes its source
+    through, which is no exposure of its own."""
+    if not _PEOPLE.search(ctx.text(f.line)):
+        return False
+    if ctx.language != "sql":
+        return True
+    statement: list[str] = []
+    for text in reversed(ctx.code[: f.line]):
+        statement.insert(0, text)
+        if ";" in text and len(statement) > 1:
+            break
+    return not re.search(r"(?i)\bCREATE\b", "\n".join(statement[-12:]))
+
+
+_SERVER = re.compile(r"createServer\(|\bexpress\(|\bRouter\(|\(req,\s*res\b|"
+                     r"\bapp\.(get|post|use)\(")
+
+
+def _sync_io(f: Finding, ctx: Context) -> bool:
+    """Synchronous I/O stalls a server; in a command-line tool it is just I/O."""
+    return ctx.language != "javascript" or bool(_SERVER.search("\n".join(ctx.code)))
+
+
+def _crash(f: Finding, ctx: Context) -> bool:
+    if ctx.function_name(f.line) == "main" or ctx.structure.function_at(f.line) is None:
+        return False
+    return not re.search(r"(?i)unreachable|not reach|impossible", ctx.text(f.line))
+
+
+def _loose(f: Finding, ctx: Context) -> bool:
+    text = re.sub(r"([\"'`])(?:\\.|(?!\1).)*\1", '""', ctx.text(f.line))
+    text = re.sub(r"[!=]=\s*null\b|\bnull\s*[!=]=", "", text)  # == null also matches undefined
+    return bool(re.search(r"[^=!<>]==[^=]|^\s*var\s", text))
+
+
+# One-letter names every reader knows: f for a file, c for a character, x and y.
+_CONVENTIONAL = frozenset({"f", "c", "x", "y"})
+
+
+def _vague(f: Finding, ctx: Context) -> bool:
+    """A one-letter name is fine for a few lines, or when convention says what it holds;
+    not when it is read far from where it is first set, or names a function."""
+    if re.match(r"\s*(def|func|function)\b", ctx.text(f.line)):
+        return True
+    if f.detail in _CONVENTIONAL or re.search(r"=\$\?", ctx.text(f.line)):
+        return False  # (a shell's r=$? holds an exit status, as every reader knows)
+    name = re.escape(f.detail)
+    func = ctx.structure.function_at(f.line)
+    start, end = (func.start, func.end) if func else (1, len(ctx.code))
+    assigned = re.compile(rf"^\s*(const\s+|let\s+|var\s+|local\s+)?{name}\s*:?=[^=]")
+    if any(assigned.match(ctx.text(n)) for n in range(start, f.line)):
+        return False  # judged where it is first set
+    if func and f.detail in _parameters(ctx, func.start):
+        return False  # a parameter rebound: its name is the signature's
+    uses = [n for n in range(f.line + 1, end + 1) if re.search(
+        rf"(?<![\w.$]){name}(?!\w)|\$\{{?{name}\b", ctx.text(n))]
+    return bool(uses) and uses[-1] - f.line >= 10
+
+
+def _parameters(ctx: Context, line: int) -> set[str]:
+    if ctx.py is not None:
+        func = ctx.py.function_at(line)
+        return set(func.params) if func else set()
+    header = ctx.text(line).split("{")[0]
+    return set(re.findall(r"\w+", header.split("(", 1)[-1])) if "(" in header else set()
+
+
+def _destructive(f: Finding, ctx: Context) -> bool:
+    """`rm -rf "$dir"` of a quoted whole variable removes nothing when it is empty; a path
+    built on a variable (`$dir/x`, unquoted `$dir`) removes from / instead."""
+    text = ctx.text(f.line)
+    args = text[text.index("rm") :]
+    for match in re.finditer(r"(\"?)\$\{?(\w+)(:[?-][^}]*)?\}?(\S?)", args):
+        quoted, name, guard, after = match.groups()
+        if guard:
+            continue
+        if re.search(rf"(test|\[)\s+-n\s+\"?\$\{{?{name}\b", text):
+            continue
+        if not quoted or after == "/":
+            return True
+    return False
+
+
+def _owner_action(f: Finding, ctx: Context) -> bool:
+    after = "\n".join(ctx.code[f.line : f.line + 5])
+    return bool(re.search(r"(?i)\b(delete|unlink|remove|rm|drop|update|destroy|rmtree|"
+                          r"truncate)\w*\b", after))
+
+
+def _side_effect(f: Finding, ctx: Context) -> bool:
+    if re.search(r"rm -rf", ctx.text(f.line)):
+        return True
+    return not in_script_part(f, ctx)
+
+
+def _abstraction(f: Finding, ctx: Context) -> bool:
+    """"One implementation" holds when exactly one class in view extends it, or, for a
+    factory, when it only ever builds one kind of thing."""
+    match = re.search(r"\bclass\s+(\w+)|^type\s+(\w+)", ctx.text(f.line))
+    if not match:
+        return False
+    name = match.group(1) or match.group(2)
+    if name.endswith("Factory"):
+        block = indented_block(ctx, f.line)
+        built = set(re.findall(r"\breturn\s+(?:new\s+)?([A-Z]\w*)\(", "\n".join(block)))
+        return len(built) == 1
+    subclasses = [x for x in ctx.code if re.search(
+        rf"\bclass\s+\w+\s*\([^)]*\b{name}\b|\b(extends|implements)\s+{name}\b", x)]
+    return len(subclasses) == 1
+
+
+def _linted(f: Finding, ctx: Context) -> bool:
+    if f.source == "ruff:B018" and ctx.py is not None:
+        return not pyvet.probes_attribute(ctx.py, f.line)
+    return True
+
+
+def _backticks(f: Finding, ctx: Context) -> bool:
+    """A backtick inside single quotes is a character, not a command substitution."""
+    text = ctx.text(f.line)
+    return any(text[: m.start()].count("'") % 2 == 0 for m in re.finditer(r"(?<!\\)`", text))
+
+
+def _unused(f: Finding, ctx: Context) -> bool:
+    """A loop variable the body ignores may still be read after the loop, where a break
+    leaves it: then it is used."""
+    if f.source != "ruff:B007" or ctx.py is None or not f.detail:
+        return True
+    return not pyloops.read_after_loop(ctx.py, f.line, f.detail)
+
+
+def _unused_import(f: Finding, ctx: Context) -> bool:
+    """An import guarded by `except ImportError` is there for its side effect or to probe
+    that the module exists."""
+    return ctx.py is None or not pyvet.probes_attribute(ctx.py, f.line, imports=True)
+
+
+def _layers(f: Finding, ctx: Context) -> bool:
+    """A command-line entry point is where arguments, files and output meet."""
+    return not in_script_part(f, ctx)
+
+
+def _todo(f: Finding, ctx: Context) -> bool:
+    """A note over several comment lines is one to-do, said where it starts."""
+    above = ctx.lines[f.line - 2] if f.line > 1 else ""
+    return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
+
+
+_OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
+                      r"\b(status(_code)?|\.code)\s*[<>=!]=?\s*[1-5]\d\d\b|"
+                      r"\b[1-5]\d\d\s*[<>=!]=?\s*[\w.]*(status(_code)?|\.code)\b|"
+                      r"\b([Dd]ebug|DEBUG|[Vv]erbos\w*|VERBOS\w*)\w*\s*[<>=!]=?\s*\d\b")
+
+
+def _magic(f: Finding, ctx: Context) -> bool:
+    """A small length (a pair, a triple), an HTTP status or a debug level explains
+    itself."""
+    return not _OBVIOUS.search(ctx.text(f.line))
+
+
+CHECKS: dict[str, Check] = {
+    **vetloops.CHECKS,
+    "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
+    "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
+    "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,
+    "resource_leak": _resource, "print_output": _print, "print_errors": _print,
+    "missing_docstring": _docstring, "class_docstring": _docstring,
+    "eval": _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)"),
+    "shell_injection": _run_of_code(
+        ("system", "popen", "call", "run", "Popen", "check_output", "check_call", "getoutput"),
+        r"\b(execSync|exec)\(\s*[\"'][^\"'`$+]*[\"']\s*[,)]"),
+    "weak_random": _random, "secret": _secret, "temp_file": _temp,
+    "data_exposure": _select_star, "blocking_io": _sync_io, "crash": _crash,
+    "loose_equality": _loose, "vague_name": _vague, "destructive_command": _destructive,
+    "missing_auth": _owner_action, "hidden_side_effect": _side_effect,
+    "needless_abstraction": _abstraction,
+}

@@ -1,0 +1,88 @@
+"""What a vetting check reads: the file's lines and views, the parser's facts, the structure;
+and the helpers several checks share (where a line sits: a script's main part, a block, a loop).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tribunalbot.llm.offline import pyvet
+from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.pyfacts import PyFacts
+from tribunalbot.llm.offline.structure import Structure
+
+
+@dataclass(frozen=True)
+class Context:
+    language: str
+    lines: tuple[str, ...]  # as written
+    code: tuple[str, ...]  # without comments and docstrings
+    py: PyFacts | None
+    structure: Structure
+
+    def text(self, line: int) -> str:
+        return self.code[line - 1] if 0 < line <= len(self.code) else ""
+
+    def function_name(self, line: int) -> str:
+        func = self.structure.function_at(line)
+        return func.name if func else ""
+
+
+Check = Callable[[Finding, Context], bool]
+# Where a program talks to its user: its main function, a module's self-test, its usage.
+_MAIN = re.compile(r"^_*(main|cli|run_?cli|test|usage)$")
+
+
+def in_script_part(f: Finding, ctx: Context) -> bool:
+    """In a `main` function, a `__main__` block or at module level: where a program talks
+    to its user and reads its command line."""
+    if _MAIN.match(ctx.function_name(f.line)):
+        return True
+    if ctx.py is not None:
+        func = ctx.py.function_at(f.line)
+        return pyvet.in_main_block(ctx.py, f.line) or func is None or (
+            func.name in pyvet.script_functions(ctx.py))
+    return ctx.structure.function_at(f.line) is None
+
+
+def block(ctx: Context, line: int) -> list[str]:
+    """The lines of the brace block opened on `line`."""
+    depth = 0
+    body: list[str] = []
+    for text in ctx.code[line - 1:]:
+        depth += text.count("{") - text.count("}")
+        body.append(text)
+        if depth <= 0 and len(body) > 1:
+            break
+    return body
+
+
+def indented_block(ctx: Context, line: int) -> list[str]:
+    """The lines of the block under `line`, by indentation (or braces)."""
+    if ctx.text(line).rstrip().endswith("{"):
+        return block(ctx, line)
+    indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
+    lines: list[str] = []
+    for text in ctx.code[line:]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        lines.append(text)
+    return lines
+
+
+def inside_loop(ctx: Context, line: int) -> bool:
+    text = ctx.text(line)
+    indent = len(text) - len(text.lstrip())
+    for above in reversed(ctx.code[: line - 1]):
+        if not above.strip():
+            continue
+        level = len(above) - len(above.lstrip())
+        if level < indent:
+            if re.match(r"\s*(async\s+)?(for|while)\b", above):
+                return True
+            if re.match(r"\s*(async\s+)?def\b", above):
+                return False
+            indent = level
+    return False

@@ -1,0 +1,192 @@
+"""Vetting checks about loops and collections, for every language: a retry with no ceiling,
+a nested scan, an index into something that may be empty, a string grown in a loop, awaits
+that could run together, a list that only grows, a query per item.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline import pyloops, pyvet
+from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.vetcontext import Check, Context, block, inside_loop
+
+
+def _retry(f: Finding, ctx: Context) -> bool:
+    if ctx.language == "python":
+        return ctx.py is not None and pyloops.retries_without_ceiling(ctx.py, f.line)
+    return _brace_retry(f, ctx)
+
+
+def _brace_retry(f: Finding, ctx: Context) -> bool:
+    """`for {` / `while (true)` that goes round again after an error (`continue` in an
+    error branch) with no counter compared anywhere in the loop."""
+    body = block(ctx, f.line)
+    text = "\n".join(body)
+    retries = re.search(r"(err\s*!=\s*nil|catch\b)[^\n]*\{[^}]*\bcontinue\b", text)
+    counted = re.search(r"\b(\w+)\s*(\+\+|\+=)", text) and re.search(r"[<>]=?\s*\w+", text)
+    return bool(retries) and not counted
+
+
+def _index(f: Finding, ctx: Context) -> bool:
+    if ctx.language == "python":
+        return ctx.py is not None and pyvet.index_may_be_empty(ctx.py, f.line)
+    return _text_index(f, ctx)
+
+
+_MAYBE_EMPTY_TEXT = re.compile(r"\.filter\(|querySelectorAll\(|\.match\(|Object\.(keys|values|"
+                               r"entries)\(|readdirSync\(|\bLookup\w*\(|strings\.Fields\(|"
+                               r"\.ReadDir\(|filepath\.Glob\(|\.Query\(")
+
+
+def _text_index(f: Finding, ctx: Context) -> bool:
+    """`name[0]` where `name` was filled from something that can come back empty, with no
+    length check in between."""
+    match = re.search(r"([\w.]+)(\([^()]*\))?\[0\]", ctx.text(f.line))
+    if not match:
+        return False
+    base = match.group(1)
+    if match.group(2) is not None:
+        return bool(_MAYBE_EMPTY_TEXT.search(match.group(0)))
+    above = ctx.code[max(0, f.line - 15) : f.line - 1]
+    filled = [x for x in above if re.search(rf"\b{re.escape(base)}\b[^=]*:?=[^=]", x)]
+    if not filled or not _MAYBE_EMPTY_TEXT.search(filled[-1]):
+        return False
+    start = above.index(filled[-1])
+    checked = re.compile(rf"len\({re.escape(base)}\)|{re.escape(base)}\.length|"
+                         rf"if\s*\(?\s*!?{re.escape(base)}\b|{re.escape(base)}\s*(&&|==\s*nil)")
+    return not any(checked.search(x) for x in above[start + 1:])
+
+
+def _divide(f: Finding, ctx: Context) -> bool:
+    if ctx.language == "python":
+        return ctx.py is None or pyvet.divisor_may_be_zero(ctx.py, f.line)
+    match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
+    if not match:
+        return False
+    name = re.escape(match.group(1))
+    above = "\n".join(ctx.code[max(0, f.line - 15) : f.line - 1])
+    return not re.search(rf"{name}\.length\s*(>|===?|!==?|<)|!{name}\b|if\s*\(\s*{name}\b",
+                         above)
+
+
+def _quadratic(f: Finding, ctx: Context) -> bool:
+    if ctx.language == "python":
+        return ctx.py is not None and pyloops.nested_scan(ctx.py, f.line)
+    inner = _loop_header(ctx.text(f.line))
+    outer_line = _enclosing_loop(ctx, f.line)
+    outer = _loop_header(ctx.text(outer_line)) if outer_line else None
+    if inner is None or outer is None:
+        return False
+    inner_names, inner_iter = inner
+    outer_names, outer_iter = outer
+    if inner_iter == outer_iter:
+        return True
+    root = re.sub(r"^(Object\.(keys|values|entries)|Array\.from)\(", "", inner_iter)
+    root_name = re.match(r"[\w$]+", root)
+    if root_name is None or re.fullmatch(r"\d+", root_name.group(0)):
+        return False
+    between = ctx.code[(outer_line or 1) - 1 : f.line - 1]
+    name = re.escape(root_name.group(0))
+    if root_name.group(0) in outer_names or any(
+            re.search(rf"\b{name}\b[^=(]*(?<![=!<>])=(?!=)", x) for x in between):
+        return False  # walks the outer item's own parts: linear in the total
+    body = "\n".join(block(ctx, f.line))
+    return any(re.search(rf"\b{re.escape(a)}\b[^;\n]*[=!]==?[^;\n]*\b{re.escape(b)}\b|"
+                         rf"\b{re.escape(b)}\b[^;\n]*[=!]==?[^;\n]*\b{re.escape(a)}\b", body)
+               for a in inner_names for b in outer_names)
+
+
+_JS_FOR = re.compile(r"\bfor\s*\(\s*(?:const|let|var)\s+(.+?)\s+(?:of|in)\s+(.+?)\)\s*\{")
+_GO_FOR = re.compile(r"\bfor\s+(?:(\w+)\s*,\s*)?(\w+)\s*:?=\s*range\s+(.+?)\s*\{")
+_C_FOR = re.compile(r"\bfor\s*\(?\s*(?:let|var)?\s*(\w+)\s*:?=\s*\d+\s*;\s*\w+\s*<=?\s*"
+                    r"(?:len\()?([\w.$]+?)(?:\.length|\))?\s*;")
+
+
+def _loop_header(text: str) -> tuple[set[str], str] | None:
+    """The names a loop binds and what it iterates over."""
+    if match := _JS_FOR.search(text):
+        return set(re.findall(r"[\w$]+", match.group(1))), match.group(2).strip()
+    if match := _GO_FOR.search(text):
+        return {n for n in match.group(1, 2) if n and n != "_"}, match.group(3).strip()
+    if match := _C_FOR.search(text):
+        return {match.group(1)}, match.group(2).strip()
+    return None
+
+
+def _enclosing_loop(ctx: Context, line: int) -> int | None:
+    """The line of the `for` whose block holds `line`, within the same function."""
+    balance = 0
+    for number in range(line - 1, 0, -1):
+        text = ctx.text(number)
+        balance += text.count("}") - text.count("{")
+        if balance < 0:  # this line opens a block around `line`
+            if re.match(r"\s*for\b", text):
+                return number
+            if _BRACE_FUNCTION.match(text):
+                return None
+            balance = 0
+    return None
+
+
+_BRACE_FUNCTION = re.compile(r"\s*(func\b|function\b|.*=>\s*\{|(async\s+)?#?\w+\s*\([^)]*\)"
+                             r"\s*\{)")
+
+
+def _concat(f: Finding, ctx: Context) -> bool:
+    if ctx.py is not None:
+        return pyloops.builds_string(ctx.py, f.line)
+    return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1]))
+
+
+def _sleep(f: Finding, ctx: Context) -> bool:
+    """time.sleep stalls an event loop in async code, and in a loop adds up."""
+    func = ctx.structure.function_at(f.line)
+    if func is not None and (func.is_async or func.name.startswith("test")):
+        return True  # in a test, every sleep is time the suite waits for nothing
+    return inside_loop(ctx, f.line)
+
+
+def _growth(f: Finding, ctx: Context) -> bool:
+    match = re.search(r"\bself\.(\w+)\.append\(", ctx.text(f.line))
+    if not match:
+        return False
+    attr = re.escape(match.group(1))
+    code = "\n".join(ctx.code)
+    trims = re.search(rf"self\.{attr}\.(pop|popleft|clear|remove)\(|del self\.{attr}\b|"
+                      rf"self\.{attr}\[[^\]]*:[^\]]*\]\s*=", code)
+    resets = [n for n, x in enumerate(ctx.code, 1) if re.search(rf"self\.{attr}\s*=[^=]", x)]
+    return not trims and all(ctx.function_name(n) == "__init__" for n in resets)
+
+
+def _await(f: Finding, ctx: Context) -> bool:
+    """Awaiting in turn is a cost only when the results are collected and could have been
+    fetched together; awaiting one step after another is often the point."""
+    text = ctx.text(f.line)
+    if re.search(r"\.(append|push|add)\(\s*await\b|\]\s*=\s*await\b", text):
+        return True
+    match = re.search(r"(\w+)\s*=\s*await\b", text)
+    if not match:
+        return False
+    name = re.escape(match.group(1))
+    after = "\n".join(ctx.code[f.line : f.line + 8])
+    return bool(re.search(rf"\.(append|push|add)\([^)]*\b{name}\b|\[[^\]]*\]\s*=\s*{name}\b",
+                          after))
+
+
+def _per_item_query(f: Finding, ctx: Context) -> bool:
+    """A request per item, or a query that picks rows by the item (a WHERE, bound values):
+    one batched call could do. A query per table, as a dump runs, has nothing to batch."""
+    text = ctx.text(f.line)
+    if re.search(r"\brequests\.\w+\(|\bhttp\.Get\(|\bfetch\(", text):
+        return True
+    nearby = "\n".join(ctx.code[max(0, f.line - 5) : f.line + 1])
+    return bool(re.search(r"(?i)\bWHERE\b", nearby) or re.search(
+        r"\.(execute|query|Query|QueryRow|Exec)\([^,()]+(\([^()]*\))?[^,()]*,", text))
+
+
+CHECKS: dict[str, Check] = {
+    "unbounded_retry": _retry, "index_empty": _index, "div_empty": _divide,
+    "quadratic": _quadratic, "concat_in_loop": _concat, "blocking_sleep": _sleep,
+    "unbounded_growth": _growth, "await_in_loop": _await, "n_plus_one": _per_item_query,
+}
