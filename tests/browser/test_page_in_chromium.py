@@ -21,7 +21,9 @@ from tests.export.games import example_code, hostile_game, offline_game
 from tribunalbot.engine import events as ev
 from tribunalbot.page import build_page
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+# Both tests on one pytest-xdist worker: leftovers() takes a Chromium helper process of the
+# other test's browser (a renderer names no profile) for one of its own.
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150), pytest.mark.xdist_group("browser")]
 WIDTHS = (1200, 420)  # a desktop window; a phone held upright
 
 IMAGES = """(async () => {
