@@ -21,6 +21,7 @@ from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import Clock, EventSink, GameResult, GameSetup, run_game, utc_now
 from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
+from tribunalbot.metrics import BotMetrics
 from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.policy.routing import route_recorder
 from tribunalbot.policy.services import GuildServices
@@ -49,8 +50,10 @@ def every_guild(guild_id: int) -> bool:
 
 class GameRunner:
     def __init__(self, client: discord.Client, services: GuildServices, *,
-                 owns: Callable[[int], bool] = every_guild, now: Clock = utc_now) -> None:
+                 owns: Callable[[int], bool] = every_guild,
+                 metrics: BotMetrics | None = None, now: Clock = utc_now) -> None:
         self.client, self.services, self.store = client, services, services.store
+        self.metrics = metrics or BotMetrics()
         self.owns = owns  # the guilds of this process's shards
         # Wall time for ballot deadlines, leases and the outage notice; sleeps run on the
         # event loop's clock, which a test's virtual clock moves along with this one.
@@ -86,6 +89,7 @@ class GameRunner:
                                          str(starter.id), starter_name=starter.display_name,
                                          thread=str(thread_id))
             await self.keeper.take(game_id)  # a new game: nobody else can hold it
+            self.metrics.game_started()
             self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
                         interval=await self.services.post_interval(guild_id))
         finally:
@@ -141,6 +145,8 @@ class GameRunner:
             await self._close_unseen(game, "its thread is gone")
             await self._note_in_channel(int(game.channel_id), game.game_id)
             return
+        if not game.finished:
+            self.metrics.game_resumed()
         self._spawn(game.setup(), int(game.guild_id), int(game.channel_id),
                     int(game.thread_id), _user_id(game.starter_id), prior=game.events,
                     interval=await self.services.post_interval(int(game.guild_id)))
@@ -165,7 +171,7 @@ class GameRunner:
         model = await self.services.model_for(live.guild_id)
         sinks = [self.store.game_sink(setup.game_id), live.table.sink(),
                  route_recorder(self.store, self.services.config, setup.game_id, provider,
-                                model), self._usage_for_reveal(live)]
+                                model), self._usage_for_reveal(live), self._count_reveal()]
         try:
             if _is_over(prior):  # only its last posts were lost
                 await live.table.catch_up(prior)
@@ -176,11 +182,12 @@ class GameRunner:
         except asyncio.CancelledError:
             raise
         except LLMError as exc:
-            await self._abort(live, f"the model provider failed: {exc}")
+            await self._abort(live, f"the model provider failed: {exc}", why="provider")
             return
         except Exception:
             log.exception("game %s failed", setup.game_id)
-            await self._abort(live, "an internal error stopped it (the operator's log says more)")
+            await self._abort(live, "an internal error stopped it (the operator's log says more)",
+                              why="internal")
             return
         finally:
             live.table.stop()
@@ -195,6 +202,14 @@ class GameRunner:
         async def note(seq: int, record: ev.Record) -> None:
             if isinstance(record, ev.Revealed):
                 live.table.roster.usage = await self.services.usage_line(live.game_id)
+        return note
+
+    def _count_reveal(self) -> EventSink:
+        """A sink: a game is finished, for the metrics, when its reveal is recorded (once:
+        a resumed game's earlier records do not pass through the sinks again)."""
+        async def note(seq: int, record: ev.Record) -> None:
+            if isinstance(record, ev.Revealed):
+                self.metrics.game_finished()
         return note
 
     async def _through_outages(self, live: LiveGame, setup: GameSetup, llm: LLM,
@@ -228,9 +243,11 @@ class GameRunner:
         except Exception:
             log.exception("distilling game %s failed", setup.game_id)
 
-    async def _abort(self, live: LiveGame, reason: str) -> None:
-        """Close the game in its log, then show that in the thread like any record."""
+    async def _abort(self, live: LiveGame, reason: str, *, why: str) -> None:
+        """Close the game in its log, then show that in the thread like any record. `why`
+        is the reason's kind for the metrics (ABORT_REASONS)."""
         record = ev.GameAborted(reason=reason)
+        self.metrics.game_aborted(why)
         seq = await self._append(live.game_id, record)
         try:
             await live.table.show_at(seq, record)
@@ -243,6 +260,7 @@ class GameRunner:
         """A game with no thread to show it in: closed in the log, nothing to post."""
         if not game.finished:
             await self._append(game.game_id, ev.GameAborted(reason=reason))
+            self.metrics.game_aborted("thread_gone")
         await self.store.outbox.mark_shown(game.game_id)
 
     async def _note_in_channel(self, channel_id: int, game_id: str) -> None:
@@ -301,7 +319,7 @@ class GameRunner:
         if live.task is not None:
             live.task.cancel()
             await asyncio.gather(live.task, return_exceptions=True)
-        await self._abort(live, f"ended by {user.display_name}")
+        await self._abort(live, f"ended by {user.display_name}", why="ended")
         return "The game is ended."
 
     async def shutdown(self) -> None:
@@ -319,8 +337,13 @@ class GameRunner:
         for task in [*holds, *tasks]:
             task.cancel()
         await asyncio.gather(*holds, *tasks, return_exceptions=True)
-        # The successor (a restart, or the next process of a deploy) takes them at once.
-        await self.keeper.drop_all()
+        # The successor (a restart, or the next process of a deploy) takes them at once;
+        # with the database gone they expire by themselves, and the bot still stops.
+        try:
+            await self.keeper.drop_all()
+        except Exception:
+            log.exception("could not hand the game leases over at shutdown; they expire in "
+                          "%.0f s", self.keeper.seconds)
 
 
 def _is_over(log: list[ev.Record]) -> bool:

@@ -242,8 +242,8 @@ TIERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("what a game is fed, kept and told with", frozenset({
         "tribunalbot.inputs", "tribunalbot.store", "tribunalbot.render",
         "tribunalbot.avatars"})),
-    ("the game page and the operator's policy", frozenset({
-        "tribunalbot.page", "tribunalbot.policy"})),
+    ("the game page, the operator's policy and metrics", frozenset({
+        "tribunalbot.page", "tribunalbot.policy", "tribunalbot.metrics"})),
     ("Discord", frozenset({"cogs", "tribunalbot.bot"})),
     ("the terminal", frozenset({"tribunalbot.terminal", "tribunalbot.__main__"})),
 )

@@ -25,6 +25,7 @@ from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.engine.game import Clock, utc_now
 from tribunalbot.logs import configure_logging, secrets_of
+from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, discord_trace
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
@@ -45,18 +46,28 @@ def command_digest(tree: discord.app_commands.CommandTree[Any],
 
 class TribunalBot(TribunalClient):
     def __init__(self, config: Config, store: Store, *, sync_guild: int | None = None,
-                 now: Clock = utc_now, **options: Any) -> None:
+                 metrics: BotMetrics | None = None, now: Clock = utc_now,
+                 **options: Any) -> None:
         """`now` is the bot's wall clock (ballot deadlines, leases, departures); tests hand
         it their virtual clock's. Its sleeps run on the event loop's clock."""
         # The bot never joins voice: the "voice will NOT be supported" warnings are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents.default())  # no privileged intent
         options["allowed_mentions"] = discord.AllowedMentions.none()  # model text never pings
+        self.metrics = metrics or BotMetrics(config)
+        if config.metrics.enabled:  # every REST request, the webhooks' too, with its status
+            options.setdefault("http_trace",
+                               discord_trace(self.metrics, lambda: self.application_id))
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config, self.store = config, store
         self.sync_guild, self.now = sync_guild, now
-        self.services = GuildServices(config, store)
-        self.runner = GameRunner(self, self.services, owns=self.owns, now=now)
+        self.services = GuildServices(config, store, observe_call=self.metrics.model_call)
+        self.runner = GameRunner(self, self.services, owns=self.owns, metrics=self.metrics,
+                                 now=now)
+        self.metrics.count_running(lambda: len(self.runner.live))
+        self.endpoint = (MetricsService(self.metrics, config.metrics,
+                                        Health(self.gateway_connected, store.reachable))
+                         if config.metrics.enabled else None)
         self.privacy = PrivacyRepo(store.db)
         self._stopped = False
         self._purging: asyncio.Task[None] | None = None
@@ -72,7 +83,18 @@ class TribunalBot(TribunalClient):
             return True
         return (guild_id >> 22) % count in ids
 
+    def gateway_connected(self) -> bool:
+        """Ready, and every shard's gateway socket open (for /healthz)."""
+        if self.is_closed() or not self.is_ready():
+            return False
+        shards = getattr(self, "shards", None)  # an AutoShardedBot's ShardInfo by id
+        if shards is not None:
+            return bool(shards) and not any(s.is_closed() for s in shards.values())
+        return self.ws is not None and self.ws.open
+
     async def setup_hook(self) -> None:
+        if self.endpoint is not None:  # first: /healthz says 503 while the rest starts
+            await self.endpoint.start()
         self.add_dynamic_items(VoteButton, CloseBallotButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -140,15 +162,19 @@ class TribunalBot(TribunalClient):
             await asyncio.sleep(PURGE_EVERY_SECONDS)
 
     async def close(self) -> None:
-        if not self._stopped:  # close() runs again on leaving `async with`
-            self._stopped = True
-            if self._purging is not None:
-                self._purging.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._purging
-            await self.runner.shutdown()
-            await self.services.aclose()
-        await super().close()
+        try:
+            if not self._stopped:  # close() runs again on leaving `async with`
+                self._stopped = True
+                if self._purging is not None:
+                    self._purging.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await self._purging
+                await self.runner.shutdown()
+                await self.services.aclose()
+        finally:  # whatever failed above, the gateway closes
+            await super().close()
+            if self.endpoint is not None:  # last: /healthz says 503 while the bot closes
+                await self.endpoint.stop()
 
 
 class ShardedTribunalBot(TribunalBot, commands.AutoShardedBot):
@@ -177,12 +203,15 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     path = store_target(db or config.storage.location() or default_db_path())
     if isinstance(path, Path):
         await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    metrics = BotMetrics(config)
+    timed = metrics.statement if config.metrics.enabled else None
     try:
         kind = ShardedTribunalBot if "shard_count" in client_options else TribunalBot
-        async with open_store(path, config.storage) as store, \
-                kind(config, store, sync_guild=sync_guild, **client_options) as bot:
+        async with open_store(path, config.storage, on_statement=timed) as store, \
+                kind(config, store, sync_guild=sync_guild, metrics=metrics,
+                     **client_options) as bot:
             await _until_stopped(bot, token)
-    except StoreError as exc:
+    except (StoreError, MetricsError) as exc:
         print(f"tribunalbot: error: {exc}", file=sys.stderr)
         return 1
     except discord.LoginFailure:

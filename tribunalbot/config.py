@@ -319,6 +319,25 @@ class BalanceSettings(Strict):
         return self
 
 
+class MetricsSettings(Strict):
+    """A Prometheus endpoint (`/metrics`) and a health check (`/healthz`) served by the bot
+    (tribunalbot/metrics/). Off by default; on, it listens on this host only unless `host`
+    says otherwise (in a container, 0.0.0.0 with the port published to the host's loopback)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(9464, ge=0, le=65535)  # 0: any free port, logged at start
+
+    @field_validator("host")
+    @classmethod
+    def _a_host(cls, host: str) -> str:
+        host = host.strip()
+        if not host or any(c in host for c in "/ @"):
+            raise ValueError(f"must be a host name or address to listen on, such as "
+                             f"127.0.0.1 or 0.0.0.0 (got {host!r})")
+        return host
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -335,6 +354,7 @@ class Config(Strict):
     leaderboard: LeaderboardSettings = LeaderboardSettings()
     balance: BalanceSettings = BalanceSettings()
     logging: LoggingSettings = LoggingSettings()
+    metrics: MetricsSettings = MetricsSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:

@@ -4,12 +4,14 @@ operator's limits, its provider and model, the budgets, the usage lines, and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from tribunalbot.config import Config, GameSettings
 from tribunalbot.llm.base import LLM
 from tribunalbot.llm.registry import ProviderPool, build_llm
+from tribunalbot.llm.usage import CallRecord, OnCall
 from tribunalbot.policy.routing import language_notice
 from tribunalbot.policy.server_settings import SettingRules
 from tribunalbot.policy.spending import Budget, Refusal
@@ -17,11 +19,13 @@ from tribunalbot.store import Store
 
 
 class GuildServices:
-    def __init__(self, config: Config, store: Store) -> None:
+    def __init__(self, config: Config, store: Store, *,
+                 observe_call: Callable[[CallRecord], None] | None = None) -> None:
         self.config, self.store = config, store
         self.rules = SettingRules(config)
         self.budget = Budget(config, store)
-        self.pool = ProviderPool(config, on_call=store.record_call)
+        # Every call is recorded in the store; `observe_call` (the bot's metrics) sees it too.
+        self.pool = ProviderPool(config, on_call=_recorded(store.record_call, observe_call))
         self._llms: dict[str, LLM] = {}  # "provider" or "provider/model" -> its router
 
     async def overrides(self, guild_id: int) -> dict[str, Any]:
@@ -86,3 +90,15 @@ class GuildServices:
         # The routers' adapters belong to the pool: closing it closes each client once.
         self._llms.clear()
         await self.pool.aclose()
+
+
+def _recorded(record: OnCall, observe: Callable[[CallRecord], None] | None) -> OnCall:
+    if observe is None:
+        return record
+
+    async def both(call: CallRecord) -> None:
+        observe(call)  # first, and synchronously: the store's write may take a while
+        result = record(call)
+        if result is not None:
+            await result
+    return both

@@ -27,6 +27,7 @@ from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
 from tribunalbot.store.outbox import OutboxRepo, Shown
 from tribunalbot.store.postgres import PgDatabase, is_postgres_url, redact
+from tribunalbot.store.timing import StatementObserver, TimedDb
 from tribunalbot.store.votes import (
     CatchRates,
     GameSummary,
@@ -52,6 +53,7 @@ __all__ = [
     "describe_target",
     "open_database",
     "open_store",
+    "probe_store",
     "store_exists",
     "store_target",
 ]
@@ -99,7 +101,11 @@ class Store:
     full surface, the methods here are the common paths."""
 
     def __init__(self, db: Db, *, share_experience_across_guilds: bool = False,
-                 experience_top_k: int = 5) -> None:
+                 experience_top_k: int = 5, on_statement: StatementObserver | None = None,
+                 ) -> None:
+        # Statements are timed only when someone listens (the bot's metrics).
+        if on_statement is not None:
+            db = TimedDb(db, on_statement)
         self.db = db
         self.games = GameRepo(db)
         self.votes = VoteRepo(db)
@@ -169,12 +175,36 @@ class Store:
         """(context_shared, context_jurors) for a new game's `GameSetup` (DESIGN §2.5)."""
         return build_context(await self.similar_experiences(guild, code, language=language))
 
+    async def reachable(self, timeout: float = 2.0) -> bool:  # noqa: ASYNC109 (seconds)
+        """Does the database answer a trivial query within `timeout`? (The health check.)"""
+        try:
+            await asyncio.wait_for(self.db.fetchone("SELECT 1"), timeout)
+        except Exception:  # closed, unreachable, timed out: the answer is the same
+            return False
+        return True
+
     async def close(self) -> None:
         await self.db.close()
 
 
+async def probe_store(target: Target) -> None:
+    """Open the database at `target` (not creating a SQLite file, not migrating), run one
+    trivial query and close it; raises `StoreError` saying why it cannot be used."""
+    if not await store_exists(target):
+        raise StoreError(f"there is no database at {describe_target(target)} yet")
+    db = await open_database(target)
+    try:
+        await db.fetchone("SELECT 1")
+    except db.error as exc:
+        raise StoreError(f"the database at {describe_target(target)} does not answer: "
+                         f"{exc}") from None
+    finally:
+        await db.close()
+
+
 async def connect_store(path: Target, *, share_experience_across_guilds: bool = False,
-                        experience_top_k: int = 5) -> Store:
+                        experience_top_k: int = 5,
+                        on_statement: StatementObserver | None = None) -> Store:
     """Open (creating a SQLite file if needed) and migrate the database at `path`: a file,
     `sqlite:///PATH` or `postgresql://...`; raises `StoreError` with a reason."""
     db = await open_database(path)
@@ -188,16 +218,16 @@ async def connect_store(path: Target, *, share_experience_across_guilds: bool = 
         await db.close()
         raise
     return Store(db, share_experience_across_guilds=share_experience_across_guilds,
-                 experience_top_k=experience_top_k)
+                 experience_top_k=experience_top_k, on_statement=on_statement)
 
 
 @asynccontextmanager
-async def open_store(path: Target, settings: StorageSettings | None = None,
-                     ) -> AsyncIterator[Store]:
+async def open_store(path: Target, settings: StorageSettings | None = None, *,
+                     on_statement: StatementObserver | None = None) -> AsyncIterator[Store]:
     settings = settings or StorageSettings()
     store = await connect_store(
         path, share_experience_across_guilds=settings.share_experience_across_guilds,
-        experience_top_k=settings.experience_top_k)
+        experience_top_k=settings.experience_top_k, on_statement=on_statement)
     try:
         yield store
     finally:

@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
                             help="run the Discord bot (token from $DISCORD_TOKEN)"))
     _add_migrate_store(sub.add_parser("migrate-store", parents=[common],
                                       help="copy a SQLite store into an empty PostgreSQL one"))
+    health = sub.add_parser("healthcheck", parents=[common],
+                            help="exit 0 when the running bot is healthy (a HEALTHCHECK)")
+    health.add_argument("--db", type=Path, help=DB_HELP)
+    health.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (5)")
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -79,6 +83,8 @@ def _add_bot(bot: argparse.ArgumentParser) -> None:
                      help="run only these shards (one process of several on one database)")
     bot.add_argument("--shard-count", type=int, metavar="N",
                      help="how many shards all the processes together run")
+    bot.add_argument("--metrics-port", type=int, metavar="PORT",
+                     help="serve [metrics] on this port instead (processes of one host)")
 
 
 def _add_migrate_store(move: argparse.ArgumentParser) -> None:
@@ -181,18 +187,17 @@ def main(argv: list[str] | None = None) -> int:
 
             return resume_command(args, config)
         if args.command == "bot":
-            from tribunalbot.bot import run_bot
-
-            shards = _shard_options(args.shard_ids, args.shard_count)
-            if isinstance(shards, str):
-                return fail(shards, EXIT_USAGE)
-            return run_bot(config, args.db, args.sync_guild, **shards)
+            return _bot(args, config)
         if args.command == "migrate-store":
             from tribunalbot.config import default_db_path
             from tribunalbot.terminal.migrate_store import migrate_store_command, sqlite_source
 
             source = sqlite_source(args.db, config.storage, default_db_path())
             return asyncio.run(migrate_store_command(source, args.to))
+        if args.command == "healthcheck":
+            from tribunalbot.terminal.healthcheck import healthcheck_command
+
+            return asyncio.run(healthcheck_command(config, args.db, args.timeout))
         if args.command == "invite":
             from tribunalbot.terminal.invite import invite_command
 
@@ -205,6 +210,21 @@ def main(argv: list[str] | None = None) -> int:
         # from complaining again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _bot(args: argparse.Namespace, config: Config) -> int:
+    from tribunalbot.bot import run_bot
+
+    shards = _shard_options(args.shard_ids, args.shard_count)
+    if isinstance(shards, str):
+        return fail(shards, EXIT_USAGE)
+    if args.metrics_port is not None:  # several processes of one host share the config
+        if not 0 <= args.metrics_port <= 65535:
+            return fail(f"--metrics-port must be 0-65535 (got {args.metrics_port})",
+                        EXIT_USAGE)
+        config = config.model_copy(update={"metrics": config.metrics.model_copy(
+            update={"port": args.metrics_port})})
+    return run_bot(config, args.db, args.sync_guild, **shards)
 
 
 async def _other(args: argparse.Namespace, config: Config) -> int:

@@ -1,0 +1,41 @@
+# The Tribunal bot as a container image. Build it with `docker build -t tribunalbot .`; run it
+# with compose.yaml (the bot plus PostgreSQL with pgvector), or on its own:
+#   docker run --init -e DISCORD_TOKEN -v tribunal-data:/data tribunalbot
+# The README's "Deploying" section has every step. The bot runs as an unprivileged user; its
+# database (SQLite unless storage.url says otherwise) lives in the /data volume, and a config
+# file is mounted read-only and named by TRIBUNAL_CONFIG (compose uses /config/tribunal.toml).
+FROM python:3.11-slim-bookworm
+
+# XDG_DATA_HOME puts the default database at /data/tribunalbot/tribunal.db (platformdirs).
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    XDG_DATA_HOME=/data
+
+RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/tribunal tribunal \
+    && mkdir -p /data /config \
+    && chown tribunal:tribunal /data
+
+WORKDIR /opt/tribunalbot
+COPY pyproject.toml README.md LICENSE ./
+COPY tribunalbot ./tribunalbot
+COPY cogs ./cogs
+# The project itself from the build context, with the postgres extra (asyncpg) for
+# storage.url = "postgresql://..."; its dependencies' bounds are in pyproject.toml.
+# hadolint ignore=DL3013
+RUN pip install --no-cache-dir ".[postgres]"
+
+# By number, so that a runtime refusing root can tell this is not root.
+USER 10001:10001
+WORKDIR /data
+VOLUME ["/data"]
+# [metrics] port; served only when [metrics] enabled = true (and host = "0.0.0.0" in here).
+EXPOSE 9464
+# The bot stops gracefully on SIGTERM: games pause, the post in flight finishes, exit 0.
+STOPSIGNAL SIGTERM
+# With [metrics] on this asks the bot's /healthz (gateway connected, database answering);
+# with metrics off it checks that the config loads and the database answers.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["tribunalbot", "healthcheck"]
+ENTRYPOINT ["tribunalbot"]
+CMD ["bot"]
