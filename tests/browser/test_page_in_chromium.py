@@ -21,9 +21,7 @@ from tests.export.games import example_code, hostile_game, offline_game
 from tribunalbot.engine import events as ev
 from tribunalbot.page import build_page
 
-# Both tests on one pytest-xdist worker: leftovers() takes a Chromium helper process of the
-# other test's browser (a renderer names no profile) for one of its own.
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(150), pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 WIDTHS = (1200, 420)  # a desktop window; a phone held upright
 
 IMAGES = """(async () => {

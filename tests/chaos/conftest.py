@@ -29,20 +29,13 @@ def launchers() -> Iterator[list[Launcher]]:
         _kill_leftovers(made)
 
 
-_PLAYED: dict[str, Played] = {}  # per process: a pytest-xdist worker may set a module up twice
-
-
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory: pytest.TempPathFactory) -> Played:
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """The same seed and votes, never interrupted: what every chaos game must look like.
-    Played in its own event loop, once per process for all scenarios (a module-scoped
-    fixture alone was set up again when the worker ran another test in between)."""
-    if UNINTERRUPTED.name not in _PLAYED:
-        made: list[Launcher] = []
-        workdir = tmp_path_factory.mktemp("uninterrupted")
-        try:
-            _PLAYED[UNINTERRUPTED.name] = asyncio.run(play(UNINTERRUPTED.steps, workdir, CODE,
-                                                           made))
-        finally:
-            _kill_leftovers(made)
-    return _PLAYED[UNINTERRUPTED.name]
+    Played in its own event loop, so the module plays it once for all scenarios."""
+    made: list[Launcher] = []
+    workdir = tmp_path_factory.mktemp("uninterrupted")
+    try:
+        yield asyncio.run(play(UNINTERRUPTED.steps, workdir, CODE, made))
+    finally:
+        _kill_leftovers(made)

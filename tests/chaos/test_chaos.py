@@ -15,8 +15,7 @@ from tests.chaos.process import Launcher
 from tests.chaos.scenarios import CHAOS, Scenario
 from tests.samples import CODE
 
-# One worker plays the module (its reference game is module-scoped) when xdist spreads the suite.
-pytestmark = [pytest.mark.chaos, pytest.mark.xdist_group("chaos")]
+pytestmark = pytest.mark.chaos
 
 
 def test_the_uninterrupted_game_is_a_sound_reference(baseline: Played) -> None:
