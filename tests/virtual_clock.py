@@ -92,24 +92,38 @@ class _IdleSkippingSelector(selectors.BaseSelector):
     def __init__(self, loop: VirtualClockLoop) -> None:
         self._inner = selectors.DefaultSelector()
         self._loop = loop
-        self._watched: dict[int, _Descriptor] = {}
+        self._events: dict[int, int] = {}  # what each descriptor is watched for
+        self._watched: dict[int, _Descriptor] = {}  # where it leads: probed when first needed
         self._slices: dict[str, bytes] = {}  # thread id -> its run count when last seen
         self._me = 0  # the native id of the loop's thread
 
     def register(self, fileobj: Any, events: int, data: Any = None) -> selectors.SelectorKey:
         key = self._inner.register(fileobj, events, data)
-        self._watched[key.fd] = _Descriptor.of(key.fd, events)
+        self._forget(key.fd, events)
         return key
 
     def unregister(self, fileobj: Any) -> selectors.SelectorKey:
         key = self._inner.unregister(fileobj)
+        self._events.pop(key.fd, None)
         self._watched.pop(key.fd, None)
         return key
 
     def modify(self, fileobj: Any, events: int, data: Any = None) -> selectors.SelectorKey:
         key = self._inner.modify(fileobj, events, data)
-        self._watched[key.fd] = _Descriptor.of(key.fd, events)
+        self._forget(key.fd, events)
         return key
+
+    def _forget(self, fd: int, events: int) -> None:
+        """A loop that is not skipping pays nothing: the descriptor is probed when skipping
+        first asks about it."""
+        self._events[fd] = events
+        self._watched.pop(fd, None)
+
+    def _descriptors(self) -> list[_Descriptor]:
+        for fd, events in self._events.items():
+            if fd not in self._watched:
+                self._watched[fd] = _Descriptor.of(fd, events)
+        return list(self._watched.values())
 
     def get_map(self) -> Mapping[Any, selectors.SelectorKey]:
         return self._inner.get_map()
@@ -138,9 +152,10 @@ class _IdleSkippingSelector(selectors.BaseSelector):
                 and self._only_own_sockets() and self._other_threads_still())
 
     def _only_own_sockets(self) -> bool:
-        ends = {d.name for d in self._watched.values() if d.kind == "peer"}
+        watched = self._descriptors()
+        ends = {d.name for d in watched if d.kind == "peer"}
         return not any(d.writing or d.kind == "other" or (d.kind == "peer" and d.peer not in ends)
-                       for d in self._watched.values())
+                       for d in watched)
 
     def _other_threads_still(self) -> bool:
         """True when no other thread runs, or ran since the last look (a thread woken for
