@@ -290,7 +290,9 @@ class GameRunner:
 
     async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
         try:
-            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat)
+            # On the bot's clock, which the engine's early stop is stamped on too.
+            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat,
+                                                 at=self.now())
         except VoteRejected as exc:
             return str(exc)
         live = self.live.get(game_id)
