@@ -25,7 +25,10 @@ GAME_ID = "c4a05c4a05c4"  # 12 hex characters, as tribunalbot.ids makes them
 SEED = 20240611
 VOTE_WINDOW = 2  # seconds; a resumed window starts again, so it must stay short
 MAX_ROUNDS = 2
-STEP_TIMEOUT = 15.0  # a life's start (~1 s) plus a phase, with room for a loaded machine
+# A life's start (~1 s) plus a phase, with room for a loaded machine: the bot process now
+# shares two cores with a second pytest-xdist worker (a bound, waited only when a step is
+# missed; 15 s was once not enough under load).
+STEP_TIMEOUT = 30.0
 REVEAL_TIMEOUT = 30.0
 TRANSCRIPT_TIMEOUT = 10.0  # it follows the reveal at once; only a bug makes this wait
 SESSION_TIMEOUT = 10.0
