@@ -9,6 +9,7 @@ when the script is empty the server plays a plausible game player.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from collections import deque
@@ -27,6 +28,8 @@ _ANTHROPIC_KEYS = {"model", "max_tokens", "messages", "system", "temperature", "
 _OLLAMA_KEYS = {"model", "messages", "stream", "format", "options", "keep_alive", "think",
                 "tools"}
 
+HOLD_SECONDS = 10.0  # a held call gives up waiting for the others after this
+
 
 @dataclass
 class Scripted:
@@ -37,6 +40,9 @@ class Scripted:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    # Answer only once this many calls are in flight at once (at most HOLD_SECONDS): a test of
+    # concurrency then waits on the calls themselves, never on how long a sleep overlaps.
+    hold_until_in_flight: int = 0
     usage: dict[str, Any] | None = None  # overrides the default usage fields
     finish: str | None = None
 
@@ -93,6 +99,7 @@ class FakeLLMServer:
         self.requests: list[Received] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self._flight_changed = asyncio.Condition()
         self.violations: list[str] = []
         self.models = ["test-model"]
         self.faults = Faults()
@@ -173,13 +180,14 @@ class FakeLLMServer:
             return web.json_response({"error": {"message": "; ".join(problems)}}, status=400)
         step = (self.scripts[wire].popleft() if self.scripts[wire]
                 else self.faults.next_step() or Scripted(delay=self.latency))
-        self.in_flight += 1
-        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        await self._count_in_flight(+1)
         try:
+            if step.hold_until_in_flight:
+                await self._hold(step.hold_until_in_flight)
             if step.delay:
                 await asyncio.sleep(step.delay)
         finally:
-            self.in_flight -= 1
+            await self._count_in_flight(-1)
         if step.body is not None or step.status != 200:
             if isinstance(step.body, str):
                 return web.Response(text=step.body, status=step.status, headers=step.headers)
@@ -187,6 +195,20 @@ class FakeLLMServer:
         if step.text is None:
             step.text = self.player(wire, body)
         return web.json_response(success(step, body), headers=step.headers)
+
+
+    async def _count_in_flight(self, change: int) -> None:
+        async with self._flight_changed:
+            self.in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self._flight_changed.notify_all()
+
+    async def _hold(self, count: int) -> None:
+        async with self._flight_changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._flight_changed.wait_for(lambda: self.in_flight >= count),
+                    HOLD_SECONDS)
 
 
 # --- success shapes ---------------------------------------------------------------------
