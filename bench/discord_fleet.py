@@ -111,7 +111,9 @@ class BotProcess:
 
 
 async def spawn(workdir: Path, info: dict[str, Any], store_url: str,
-                shard: tuple[int, int] | None, cap: int, vote_window: int) -> BotProcess:
+                shard: tuple[int, int] | None, cap: int, vote_window: int,
+                more: list[str] | None = None) -> BotProcess:
+    """One bot process; `more`: further discord_botproc.py arguments."""
     name = "unsharded" if shard is None else f"shard {shard[0]} of {shard[1]}"
     stem = workdir / ("bot-" + name.replace(" ", "-"))
     log, lag_file = stem.with_suffix(".log"), stem.with_suffix(".lag.json")
@@ -119,6 +121,7 @@ async def spawn(workdir: Path, info: dict[str, Any], store_url: str,
             "--lag-file", str(lag_file), "--cap", str(cap), "--vote-window", str(vote_window)]
     if shard is not None:
         args += ["--shard", str(shard[0]), str(shard[1])]
+    args += more or []
     environment = {**os.environ, "DISCORD_TOKEN": info["token"], "PYTHONUNBUFFERED": "1"}
     with log.open("wb") as sink:  # the child keeps its own descriptor
         process = await asyncio.create_subprocess_exec(

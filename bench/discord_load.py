@@ -26,14 +26,17 @@ from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
 
 
-def load_config(cap: int, vote_window: int, store_url: str | None = None) -> Config:
+def load_config(cap: int, vote_window: int, store_url: str | None = None,
+                more: dict[str, Any] | None = None) -> Config:
     """Pacing 0, no cooldown, one round, no random events: the bench measures the bot's own
-    work per game, not the waits that make a game readable. `store_url`: storage.url."""
+    work per game, not the waits that make a game readable. `store_url`: storage.url;
+    `more`: top-level sections set over these (providers, default_provider...)."""
     return Config.model_validate({
         "game": {"max_rounds": 1, "vote_window_seconds": vote_window, "event_chance": 0.0},
         "discord": {"post_interval_seconds": 0.0, "user_cooldown_seconds": 0,
                     "max_concurrent_games_per_guild": cap},
         "storage": {"url": store_url},
+        **(more or {}),
     })
 
 

@@ -3,6 +3,7 @@ message after any restart (registered in `setup_hook`)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Protocol, cast
 
@@ -11,6 +12,9 @@ import discord
 from cogs.text import clip
 
 GAME_ID = r"(?P<game>[0-9a-f]{12})"
+THREAD_ARCHIVED = 50083  # Discord's code for an edit inside an archived thread
+VOTE_FAILED = "Your vote could not be recorded just now: please click again."
+log = logging.getLogger(__name__)
 
 
 class BallotKeeper(Protocol):
@@ -44,9 +48,18 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(match["game"], int(match["seat"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        answer = await _keeper(interaction).cast_vote(self.game_id, interaction.user,
+        # Answered first, before anything waits on the store: under load a write can take
+        # longer than Discord's 3 s. The deferred answer ("thinking...") then becomes the
+        # vote's confirmation, written only once the vote is stored, so a click never reads
+        # "your vote is X" unless X is counted; a failed write says so.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            answer = await _keeper(interaction).cast_vote(self.game_id, interaction.user,
                                                           self.seat)
-        await interaction.response.send_message(answer, ephemeral=True)
+        except Exception:
+            log.exception("storing a vote in game %s failed", self.game_id)
+            answer = VOTE_FAILED
+        await _confirm(interaction, answer)
 
 
 class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -67,6 +80,20 @@ class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         answer = await _keeper(interaction).close_ballot_early(
             self.game_id, interaction.user, is_moderator(interaction))
         await interaction.response.send_message(answer, ephemeral=True)
+
+
+async def _confirm(interaction: discord.Interaction[Any], answer: str) -> None:
+    """The deferred answer becomes `answer`. Inside an archived thread Discord refuses
+    edits (50083) but a new message unarchives it: there the answer is a followup."""
+    channel = interaction.channel
+    if not (isinstance(channel, discord.Thread) and channel.archived):
+        try:
+            await interaction.edit_original_response(content=answer)
+            return
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+    await interaction.followup.send(answer, ephemeral=True)
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:

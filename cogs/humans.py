@@ -10,6 +10,7 @@ import logging
 import discord
 
 from cogs.live import LiveGame, LiveGames
+from tribunalbot.engine.game import Clock
 from tribunalbot.store import Store
 from tribunalbot.store.votes import VoteRejected
 
@@ -18,6 +19,7 @@ log = logging.getLogger(__name__)
 
 class HumanActions(LiveGames):
     store: Store
+    now: Clock  # the bot's wall clock
 
     async def _abort(self, live: LiveGame, reason: str, *, why: str) -> None:
         raise NotImplementedError  # the runner's: close the game in its log and thread
@@ -31,7 +33,9 @@ class HumanActions(LiveGames):
 
     async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
         try:
-            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat)
+            # On the bot's clock, which the engine's early stop is stamped on too.
+            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat,
+                                                 at=self.now())
         except VoteRejected as exc:
             return str(exc)
         live = self.live.get(game_id)

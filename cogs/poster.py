@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -57,10 +56,16 @@ class ThreadPoster:
         self._held = False
         self._told = False  # the full-channel notice went out in this game
 
+    @staticmethod
+    def _now() -> float:
+        """The clock the pacing's sleeps run on: the event loop's (time.monotonic on asyncio's
+        own loops; a test's virtual clock moves it and the sleeps together)."""
+        return asyncio.get_running_loop().time()
+
     async def _pace(self) -> None:
         """Posts keep a readable rhythm and stay under the per-channel rate limit, which
         counts the players' messages in the thread too (see `heard`)."""
-        wait = self._last + self.interval - time.monotonic()
+        wait = self._last + self.interval - self._now()
         if wait > 0:
             await asyncio.sleep(wait)
         if self.interval > 0:  # pacing 0 (tests, a private server) opts out of the budget
@@ -69,16 +74,16 @@ class ThreadPoster:
                 if over < 0:
                     break
                 # Wait until enough of the minute's messages have left it.
-                await asyncio.sleep(self._landed[over] + WINDOW - time.monotonic() + 0.05)
-        self._last = time.monotonic()
+                await asyncio.sleep(self._landed[over] + WINDOW - self._now() + 0.05)
+        self._last = self._now()
         self._landed.append(self._last)
 
     def heard(self) -> None:
         """Someone else's message landed in the thread: it spends the same minute."""
-        self._landed.append(time.monotonic())
+        self._landed.append(self._now())
 
     def _recent(self) -> deque[float]:
-        while self._landed and self._landed[0] <= time.monotonic() - WINDOW:
+        while self._landed and self._landed[0] <= self._now() - WINDOW:
             self._landed.popleft()
         return self._landed
 

@@ -14,11 +14,14 @@ from tribunalbot.engine.leaderboard import practice_text
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.render.reveal import (
     FAIR_CATCH,
+    cover_line,
     fair_catch_lines,
     mind_changes,
     outcome,
     said_where,
+    score_note,
     votes_by_target,
+    with_stand_ins,
 )
 from tribunalbot.wording import event_summary, plural
 
@@ -160,12 +163,14 @@ def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str,
         return text if full else clip(text, limit)
 
     ledger = "\n".join(f"~~{cut(x.claim, 180)}~~ — {cut(x.why_wrong, 160)}" for x in e.ledger)
-    fields = [("The sabotage ledger", ledger or "No planted claim was recorded.")]
+    ledger = "\n".join(part for part in (ledger or "No planted claim was recorded.",
+                                         cover_line(e)) if part)
+    fields = [("The sabotage ledger", ledger)]
     if e.honest_errors is not None:  # None: revealed before claims were checked
         fields.append(("Honest mistakes (not planted)", honest_errors_text(e, roster, full)))
     scores = "\n".join(f"{s.user_name} named {roster.name(s.seat)}: "
                        f"{'✅' if s.correct else '❌'} {plural(s.points, 'point')}"
-                       f"{f' · {FAIR_CATCH}' if s.fair_catch else ''}" for s in e.scores)
+                       f"{f' · {score_note(s)}' if score_note(s) else ''}" for s in e.scores)
     practice = practice_text(len(e.scores), roster.min_voters)  # one score per voter
     if practice:  # first, so that clipping a long list never cuts it
         scores = f"*{practice}*\n{scores}"
@@ -174,8 +179,9 @@ def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str,
         fields.append(("The vote story", vote_story_text(e, roster, full)))
     verdict = "\n".join(f"• {cut(v, 200)}" for v in e.verdict)
     fields.append(("Findings worth acting on", verdict or "None cited a line."))
-    if roster.usage:  # every call is billed to the bot's operator (DESIGN §5.3)
-        fields.append(("Model usage", roster.usage))
+    usage = with_stand_ins(roster.usage, e)
+    if usage:  # every call is billed to the bot's operator (DESIGN §5.3)
+        fields.append(("Model usage", usage))
     return fields
 
 

@@ -5,11 +5,12 @@ the game's id, and frees its place."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -32,6 +33,8 @@ from tribunalbot.policy.admission import Refused
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
+T = TypeVar("T")
+QUICK_ANSWER = 1.0  # seconds the checks may take before the interaction is deferred
 NEEDED = {"manage_webhooks": "Manage Webhooks", "create_public_threads": "Create Public Threads",
           "send_messages_in_threads": "Send Messages in Threads",
           "send_messages": "Send Messages", "embed_links": "Embed Links",
@@ -144,7 +147,8 @@ class Review(commands.Cog):
         async with self._admitted(interaction) as held:
             if held is None:
                 return
-            await interaction.response.defer(thinking=True)
+            if not interaction.response.is_done():  # the admission may have deferred it
+                await interaction.response.defer(thinking=True)
             limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
             try:
                 submission = await fetch_submission(url, self.bot.config, limit=limit,
@@ -172,7 +176,8 @@ class Review(commands.Cog):
         async with self._admitted(interaction) as held:
             if held is None:
                 return
-            await interaction.response.defer(thinking=True)
+            if not interaction.response.is_done():  # the admission may have deferred it
+                await interaction.response.defer(thinking=True)
             try:
                 data = await attachment.read()
             except discord.HTTPException:
@@ -185,12 +190,9 @@ class Review(commands.Cog):
 
     async def begin(self, interaction: Interaction, data: bytes, name: str) -> None:
         """Code given in the command, a paste or a message: check it, then convene."""
-        problem = await self._why_not(interaction)
-        if problem is not None:
-            await _refuse(interaction, problem)
-            return
-        submission = await self._checked(interaction, data, name)
-        if submission is None:
+        problem, submission = await _in_time(interaction, self._vet(interaction, data, name))
+        if problem is not None or submission is None:
+            await _tell_privately(interaction, problem or "")
             return
         async with self._admitted(interaction) as held:
             if held is not None:
@@ -206,6 +208,19 @@ class Review(commands.Cog):
         except CodeInputError as exc:
             await _tell_privately(interaction, f"{exc}.")
             return None
+
+    async def _vet(self, interaction: Interaction, data: bytes, name: str
+                   ) -> tuple[str | None, Submission | None]:
+        """(why not, None), or (None, the submission)."""
+        problem = await self._why_not(interaction)
+        if problem is not None:
+            return problem, None
+        try:
+            limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+            return None, check_code(data, name, limit,
+                                    diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+        except CodeInputError as exc:
+            return f"{exc}.", None
 
     async def _why_not(self, interaction: Interaction) -> str | None:
         """The first reason a game cannot start here at all, in plain words: what the
@@ -235,15 +250,18 @@ class Review(commands.Cog):
         assert interaction.guild_id is not None
         game_id = new_game_id()
         try:
-            outcome = await self.bot.services.admit(game_id, interaction.guild_id,
-                                                    interaction.user.id)
+            admitting = self.bot.services.admit(game_id, interaction.guild_id,
+                                                interaction.user.id)
+            # A write: on a busy store it may take long, and Discord waits 3 s at most.
+            outcome = await (admitting if interaction.response.is_done()
+                             else _in_time(interaction, admitting))
         except Exception:
             log.exception("game %s: admission failed", game_id)
             await _tell_privately(interaction, _could_not_start(game_id))
             yield None
             return
         if isinstance(outcome, Refused):
-            await _refuse(interaction, outcome.text)
+            await _tell_privately(interaction, outcome.text)
             yield None
             return
         held = Held(game_id)
@@ -315,6 +333,17 @@ async def _tell_privately(interaction: Interaction, text: str, *,
             await _refuse_deferred(interaction, text)
     except discord.HTTPException as exc:
         log.warning("could not tell member %s: %s", interaction.user.id, exc)
+
+
+async def _in_time(interaction: Interaction, checks: Awaitable[T]) -> T:
+    """What `checks` find. They read the store; when it is busy (hundreds of games writing)
+    and they take over QUICK_ANSWER seconds, the interaction is deferred meanwhile, so that
+    Discord's 3 s window is kept; the answer then edits (or replaces) the deferral."""
+    task = asyncio.ensure_future(checks)
+    done, _ = await asyncio.wait({task}, timeout=QUICK_ANSWER)
+    if not done:
+        await interaction.response.defer(thinking=True)
+    return await task
 
 
 async def _refuse(interaction: Interaction, message: str) -> None:

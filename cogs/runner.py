@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
+from datetime import timedelta
 
 import discord
 
@@ -20,7 +20,7 @@ from cogs.table import DiscordTable
 from cogs.text import clip
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.experience import distill
-from tribunalbot.engine.game import EventSink, GameResult, GameSetup, run_game
+from tribunalbot.engine.game import Clock, EventSink, GameResult, GameSetup, run_game, utc_now
 from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.metrics import BotMetrics
@@ -41,10 +41,13 @@ def every_guild(guild_id: int) -> bool:
 class GameRunner(HumanActions):
     def __init__(self, client: discord.Client, services: GuildServices, *,
                  owns: Callable[[int], bool] = every_guild,
-                 metrics: BotMetrics | None = None) -> None:
+                 metrics: BotMetrics | None = None, now: Clock = utc_now) -> None:
         self.client, self.services, self.store = client, services, services.store
         self.metrics = metrics or BotMetrics()
         self.owns = owns  # the guilds of this process's shards
+        # Wall time for ballot deadlines, leases and the outage notice; sleeps run on the
+        # event loop's clock, which a test's virtual clock moves along with this one.
+        self.now = now
         self.live: dict[str, LiveGame] = {}
         # Games `start` is storing and spawning: stored already, not yet live, and not for
         # `resume_all` (the lease watcher's) to start a second time.
@@ -56,7 +59,7 @@ class GameRunner(HumanActions):
         self.closing = False  # set at shutdown: no new game starts
         self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
         self.keeper = LeaseKeeper(self.store.leases, Owner.this_process(),
-                                  services.config.discord.lease_seconds)
+                                  services.config.discord.lease_seconds, clock=now)
         self._watching: asyncio.Task[None] | None = None
 
     # ---- starting and resuming -----------------------------------------------------------
@@ -202,7 +205,7 @@ class GameRunner(HumanActions):
         per_minute = self.services.config.discord.max_thread_messages_per_minute
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
                               interval, lock, per_minute)
-        table = DiscordTable(self.services, setup.game_id, poster)
+        table = DiscordTable(self.services, setup.game_id, poster, self.now)
         live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
         self.live[setup.game_id] = live
         live.task = asyncio.create_task(self._play(live, setup, prior),
@@ -281,12 +284,13 @@ class GameRunner(HumanActions):
         while True:
             await live.table.catch_up(prior)  # the thread shows what the log holds, once
             try:
-                return await run_game(setup, llm, live.table, prior=prior, sinks=sinks)
+                return await run_game(setup, llm, live.table, prior=prior, sinks=sinks,
+                                      clock=self.now)
             except LLMError as exc:
                 if not waits:
                     raise
                 wait = waits.pop(0)
-                back = int(time.time() + wait)
+                back = int((self.now() + timedelta(seconds=wait)).timestamp())
                 await live.table.poster.as_bot(
                     f"⏳ The model provider is unavailable ({clip(str(exc), 300)}). The game "
                     f"is paused and will continue <t:{back}:R>.")

@@ -14,7 +14,7 @@ import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 import discord
 
@@ -23,7 +23,7 @@ from cogs.buttons import ballot_view
 from cogs.poster import ThreadPoster
 from cogs.text import safe_username, split_message
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import EventSink
+from tribunalbot.engine.game import Clock, EventSink, utc_now
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.page import build_page, page_file_name
 from tribunalbot.policy.services import GuildServices
@@ -52,8 +52,10 @@ class Outgoing:
 
 
 class DiscordTable:
-    def __init__(self, services: GuildServices, game_id: str, poster: ThreadPoster) -> None:
+    def __init__(self, services: GuildServices, game_id: str, poster: ThreadPoster,
+                 now: Clock = utc_now) -> None:
         self.services, self.store = services, services.store
+        self.now = now  # the clock the engine's ballot deadline was set on
         self.game_id, self.poster = game_id, poster
         self.roster = render.Roster()
         self.shown: list[ev.Record] = []
@@ -229,7 +231,7 @@ class DiscordTable:
     async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
         self.deadline = deadline
         await self.refresh_status()
-        remaining = max((deadline - datetime.now(UTC)).total_seconds(), 0.0)
+        remaining = max((deadline - self.now()).total_seconds(), 0.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.closed_early.wait(), timeout=remaining)
         self.deadline = None

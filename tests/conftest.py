@@ -1,58 +1,47 @@
-"""Suite-wide guard: the test run always ends when its tests have.
-
-A thread that is not a daemon keeps the interpreter alive after pytest has printed its summary
-(aiosqlite's worker thread of a connection nobody closed is one; an executor thread stuck in a
-blocking call is another), and CI then waits for a process that will never exit. Once every
-test has run, this reports any such thread, with where it is stuck, and ends the process with
-pytest's own exit status instead of waiting on it.
+"""Suite-wide: the API specs' layer (tests marked `spec`, tests/specs.py), every test's event
+loop able to skip idle time (tests/virtual_clock.py), and the exit guard (tests/exit_guard.py).
 """
 
 from __future__ import annotations
 
-import gc
-import os
-import sys
-import threading
-import traceback
+import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
-JOIN_SECONDS = 1.0  # a thread that is merely finishing (a connection closing) needs ms
+from tests import specs
+from tests.exit_guard import pytest_sessionfinish, pytest_unconfigure  # noqa: F401 - hooks
+from tests.virtual_clock import VirtualClockLoop
 
 
-def _lingering() -> list[threading.Thread]:
-    return [t for t in threading.enumerate()
-            if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+def pytest_report_header(config: pytest.Config) -> str:
+    return specs.report_line()
 
 
-def _describe(threads: list[threading.Thread]) -> str:
-    frames = sys._current_frames()
-    parts = []
-    for thread in threads:
-        stack = frames.get(thread.ident or -1)
-        where = "".join(traceback.format_stack(stack)[-4:]) if stack else "  (no frame)\n"
-        parts.append(f"- {thread.name}\n{where}")
-    return "".join(parts)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked `spec(NAME, ...)` checks conformance to those specs itself: without
+    them it skips, saying where to put them (fails under TRIBUNAL_REQUIRE_SPECS=1)."""
+    for marker in item.iter_markers("spec"):
+        for name in marker.args or (specs.DISCORD, specs.OPENAI):
+            specs.need(name)
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    session.config.stash[_STATUS] = int(exitstatus)
+def pytest_asyncio_loop_factories(config: pytest.Config,
+                                  item: pytest.Item) -> dict[str, type[VirtualClockLoop]]:
+    """Every async test's loop can skip idle time; it does so only for tests that ask for
+    `virtual_clock`."""
+    return {"virtual-clock-loop": VirtualClockLoop}
 
 
-_STATUS = pytest.StashKey[int]()
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_unconfigure(config: pytest.Config) -> None:
-    gc.collect()  # an unreferenced aiosqlite connection stops its thread when collected
-    threads = _lingering()
-    for thread in threads:
-        thread.join(JOIN_SECONDS / max(1, len(threads)))
-    threads = _lingering()
-    if not threads or config.stash.get(_STATUS, None) is None:
-        return
-    sys.stderr.write("tests left threads running that would keep this process from exiting:\n"
-                     f"{_describe(threads)}ending the run with pytest's exit status instead\n")
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(config.stash[_STATUS])
+@pytest.fixture
+async def virtual_clock() -> AsyncIterator[VirtualClockLoop]:
+    """Skip the time this test's loop would spend waiting for its next timer (see
+    tests/virtual_clock.py): the loop itself, with `skipped` (seconds) and `jumps`."""
+    loop = asyncio.get_running_loop()
+    if not isinstance(loop, VirtualClockLoop):
+        raise RuntimeError(f"the test runs on {type(loop).__name__}, not VirtualClockLoop")
+    loop.skip_idle = True
+    try:
+        yield loop
+    finally:
+        loop.skip_idle = False

@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
+from tribunalbot.engine.game import Clock, utc_now
 from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, discord_trace
@@ -45,7 +46,10 @@ def command_digest(tree: discord.app_commands.CommandTree[Any],
 
 class TribunalBot(TribunalClient):
     def __init__(self, config: Config, store: Store, *, sync_guild: int | None = None,
-                 metrics: BotMetrics | None = None, **options: Any) -> None:
+                 metrics: BotMetrics | None = None, now: Clock = utc_now,
+                 **options: Any) -> None:
+        """`now` is the bot's wall clock (ballot deadlines, leases, departures); tests hand
+        it their virtual clock's. Its sleeps run on the event loop's clock."""
         # The bot never joins voice: the "voice will NOT be supported" warnings are noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         options.setdefault("intents", discord.Intents.default())  # no privileged intent
@@ -56,9 +60,10 @@ class TribunalBot(TribunalClient):
                                discord_trace(self.metrics, lambda: self.application_id))
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.config, self.store = config, store
-        self.sync_guild = sync_guild
+        self.sync_guild, self.now = sync_guild, now
         self.services = GuildServices(config, store, observe_call=self.metrics.model_call)
-        self.runner = GameRunner(self, self.services, owns=self.owns, metrics=self.metrics)
+        self.runner = GameRunner(self, self.services, owns=self.owns, metrics=self.metrics,
+                                 now=now)
         self.metrics.count_running(lambda: len(self.runner.live))
         self.endpoint = (MetricsService(self.metrics, config.metrics,
                                         Health(self.gateway_connected, store.reachable))
@@ -121,7 +126,7 @@ class TribunalBot(TribunalClient):
     async def _removed(self, guild: discord.abc.Snowflake) -> None:
         # discord.py fires this only when the bot was removed (kicked, banned, the server
         # deleted); an outage's GUILD_DELETE (unavailable) is `on_guild_unavailable`.
-        if await self.privacy.record_departure(str(guild.id), datetime.now(UTC)):
+        if await self.privacy.record_departure(str(guild.id), self.now()):
             log.info("removed from server %s: its data is purged in %d days unless the bot "
                      "is invited back", guild.id, self.config.storage.purge_grace_days)
 
@@ -148,7 +153,7 @@ class TribunalBot(TribunalClient):
             try:
                 busy = {g for g in await self.privacy.departures()
                         if await self.store.leases.running_in(g)}
-                for purged in await self.privacy.purge_departed(datetime.now(UTC), grace,
+                for purged in await self.privacy.purge_departed(self.now(), grace,
                                                                 skip=busy):
                     log.info("purged server %s: %d games and its settings", purged.guild_id,
                              purged.games)

@@ -89,7 +89,9 @@ class ProviderSettings(Strict):
     base_url: str | None = None
     api_key_env: str | None = None  # name of the environment variable, never the key itself
     model: str = ""
-    concurrency: int = Field(4, ge=1, le=64)
+    # Calls in flight at once: as many as the operator's account allows (hundreds is fine).
+    concurrency: int = Field(4, ge=1, le=1024)
+    http2: bool = True  # HTTP/2 when the server offers it over https (ALPN)
     requests_per_minute: int | None = Field(None, ge=1)
     timeout_seconds: float = Field(120.0, gt=0)
     call_deadline_seconds: float = Field(300.0, gt=0)
@@ -297,15 +299,17 @@ class LeaderboardSettings(Strict):
 
 
 class BalanceSettings(Strict):
-    """Self-balancing difficulty (tribunalbot/engine/balance.py): when the humans' catch rate
-    over a server's last `window_games` voted games leaves [target_low, target_high], the deal
-    leans the Troublemaker's disguise and boldness back toward the band."""
+    """Self-balancing difficulty (tribunalbot/engine/balance.py): the deal leans the
+    Troublemaker's disguise and boldness one step at a time, only when the humans' last
+    `window_games` voted games show with probability `confidence` that uniform dealing
+    misses [target_low, target_high]; it steps back once that is no longer likely."""
 
     enabled: bool = True
-    window_games: int = Field(10, ge=1, le=100)
+    window_games: int = Field(40, ge=1, le=100)
     target_low: float = Field(0.40, ge=0.0, le=1.0)
     target_high: float = Field(0.60, ge=0.0, le=1.0)
-    min_games: int = Field(5, ge=1, le=100)  # fewer voted games: a uniform deal, boldness 0
+    min_games: int = Field(8, ge=1, le=100)  # fewer voted games: the level holds (0: uniform)
+    confidence: float = Field(0.97, ge=0.5, le=0.999)  # how sure the balance must be to lean
     max_weight_ratio: float = Field(3.0, ge=1.0, le=10.0)  # likeliest vs least likely disguise
     max_boldness: int = Field(2, ge=1, le=2)  # the lean moves within levels -this..+this
 

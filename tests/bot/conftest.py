@@ -1,4 +1,6 @@
-"""The real bot against the Discord twin, with the offline provider and a real database."""
+"""The real bot against the Discord twin, with the offline provider and a real database, on
+the virtual clock (tests/virtual_clock.py): vote windows, pacing, status refreshes and the
+bot's other timers pass without real waiting; its real work still takes real time."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from tests.twin.conftest import twin  # noqa: F401 - the fixture
 from tests.twin.model import FLAG_LOADING, Interaction, Message
 from tests.twin.twin import Twin
+from tests.virtual_clock import VirtualClockLoop, loop_now
 from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
 from tribunalbot.store import Store, connect_store
@@ -33,7 +36,8 @@ class Arena:
 
 
 @pytest.fixture
-async def arena(twin: Twin, tmp_path: Path) -> AsyncIterator[Arena]:  # noqa: F811
+async def arena(twin: Twin, tmp_path: Path,  # noqa: F811
+                virtual_clock: VirtualClockLoop) -> AsyncIterator[Arena]:
     seeded = twin.seed()
     twin.set_rate_limit("channel", 1000, 60)  # pacing is the bot's own job; tested apart
     twin.set_rate_limit("webhook", 1000, 2)
@@ -43,7 +47,7 @@ async def arena(twin: Twin, tmp_path: Path) -> AsyncIterator[Arena]:  # noqa: F8
 
     def make_bot(config: Config | None = None) -> TribunalBot:
         bot = TribunalBot(config or fast_config(), store, sync_guild=seeded.guild_id,
-                          **twin.client_options())
+                          now=loop_now, **twin.client_options())
         bots.append(bot)
         return bot
 

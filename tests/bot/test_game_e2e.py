@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.bot.conftest import Arena, fast_config
+from tests.bot.conftest import Arena, answered, fast_config
 from tests.samples import CODE
 from tests.twin.model import PUBLIC_THREAD, Message
 from tribunalbot.engine.personas import PERSONAS
@@ -41,7 +41,7 @@ async def test_a_review_plays_to_the_reveal_in_a_public_thread(arena: Arena) -> 
     seat_ids = [i for i in vote_ids(ballot) if i.startswith("tribunal:vote:")]
     assert len(seat_ids) == 8
     click = await twin.click(bob, ballot, seat_ids[2])
-    (answer,) = twin.replies(click)
+    (answer,) = await answered(twin, click)
     assert answer.visible_to == bob.id and "Your vote is now" in answer.content
     reveal = await twin.wait_for_message(thread_id, is_reveal, timeout=30)
 
@@ -106,7 +106,8 @@ async def test_votes_survive_a_restart_and_the_game_resumes(arena: Arena) -> Non
     thread_id, ballot = await play_review(arena, code=CODE)
     carol = twin.seeded.humans["carol"]
     seat = [i for i in vote_ids(ballot) if i.startswith("tribunal:vote:")][4]
-    await twin.click(carol, ballot, seat)
+    (confirmed,) = await answered(twin, await twin.click(carol, ballot, seat))
+    assert "Your vote is now" in confirmed.content
     await twin.stop_client(slow)  # a restart mid-game, before the ballot closed
 
     again = arena.make_bot()

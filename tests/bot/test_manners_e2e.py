@@ -13,6 +13,7 @@ from tests.bot.test_game_e2e import is_reveal
 from tests.samples import CODE
 from tests.twin.limits import check_embeds
 from tests.twin.twin import Twin
+from tests.virtual_clock import loop_now
 from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
 
@@ -67,7 +68,8 @@ async def test_a_changed_command_tree_is_synced_again(arena: Arena) -> None:
 async def test_global_commands_are_synced_once_and_apart_from_a_guild(arena: Arena) -> None:
     twin = arena.twin
     for _ in range(2):
-        bot = TribunalBot(fast_config(), arena.store, sync_guild=None, **twin.client_options())
+        bot = TribunalBot(fast_config(), arena.store, sync_guild=None, now=loop_now,
+                          **twin.client_options())
         await twin.start_client(bot)
         await twin.stop_client(bot)
     assert len(synced(twin, GLOBAL_SCOPE)) == 1

@@ -13,6 +13,7 @@ from tests.bot.conftest import Arena, answered, fast_config
 from tests.bot.test_game_e2e import is_reveal, play_review, vote_ids
 from tests.samples import CODE
 from tests.twin.model import shard_of
+from tests.virtual_clock import loop_now
 from tribunalbot.bot import ShardedTribunalBot
 from tribunalbot.config import Config
 from tribunalbot.store.privacy import PrivacyRepo
@@ -168,7 +169,7 @@ async def test_a_process_of_other_shards_does_not_take_a_server_for_gone(
     await twin.stop_client(bot)
     other = 1 - shard_of(int(guild), 2)
     sharded = ShardedTribunalBot(grace(30), arena.store, shard_ids=[other], shard_count=2,
-                                 **twin.client_options())
+                                 now=loop_now, **twin.client_options())
     await twin.start_client(sharded)
     try:
         assert list(sharded.guilds) == [] and not sharded.owns(int(guild))

@@ -59,6 +59,8 @@ def find_chromium() -> str | None:
 
 
 class Chromium:
+    port_tries = 300  # a tenth of a second each: Chromium gets 30 s to open its DevTools port
+
     def __init__(self, binary: str, profile: Path, width: int = 1000) -> None:
         self.binary, self.profile, self.width = binary, profile, width
         self.requests: list[str] = []  # every URL the page asked for, its own included
@@ -81,6 +83,16 @@ class Chromium:
             stdout=asyncio.subprocess.DEVNULL, stderr=log, stdin=asyncio.subprocess.DEVNULL,
             start_new_session=True)  # its helpers share one process group, ended together
         log.close()
+        try:
+            await self._connect()
+        except BaseException:
+            # `async with` runs no __aexit__ when __aenter__ fails: without this, a browser
+            # that never opened its DevTools port outlived the test run, reaper and all.
+            await self.__aexit__(None, None, None)
+            raise
+        return self
+
+    async def _connect(self) -> None:
         port = await self._port()
         self._session = aiohttp.ClientSession()
         async with self._session.get(f"http://127.0.0.1:{port}/json/list") as reply:
@@ -90,7 +102,6 @@ class Chromium:
         self._reader = asyncio.create_task(self._read())
         for domain in ("Page", "Runtime", "Network"):
             await self.send(f"{domain}.enable")
-        return self
 
     async def __aexit__(self, *exc: object) -> None:
         if self._reader is not None:
@@ -124,7 +135,7 @@ class Chromium:
     async def _port(self) -> int:
         """Chromium writes its DevTools port into the profile once it listens."""
         marker = self.profile / "DevToolsActivePort"
-        for _ in range(300):
+        for _ in range(self.port_tries):
             if marker.exists() and marker.read_text().strip():
                 return int(marker.read_text().split()[0])
             if self._proc is not None and self._proc.returncode is not None:

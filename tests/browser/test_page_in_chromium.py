@@ -206,3 +206,19 @@ async def test_hostile_model_text_stays_text_in_chromium(chromium_binary: str,
     assert found["pwned"] == "undefined" and found["scripts"] == 0 and found["shown"]
     assert browser.leftovers() == set()
     assert all(href.startswith("#") for href in found["links"]) and fetched == []
+
+
+async def test_a_browser_that_never_listens_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Chromium that never opens its DevTools port: the start fails with its log, and the
+    browser, its helpers and the reaper are all gone (no `__aexit__` runs for a failed
+    `__aenter__`, so the start must clean up after itself)."""
+    fake = tmp_path / "fakechromium"  # "chrom" in its name: counted as a browser process
+    fake.write_text("#!/bin/sh\necho starting >&2\nwhile :; do sleep 1; done\n")
+    fake.chmod(0o755)
+    browser = Chromium(str(fake), tmp_path / "profile")
+    browser.port_tries = 5
+    with pytest.raises(RuntimeError, match="did not open its DevTools port"):
+        async with browser:
+            pass
+    assert browser._proc is not None and browser._proc.returncode is not None
+    assert browser.leftovers() == set()

@@ -18,7 +18,7 @@ import discord.http
 import yarl
 
 from tests import orphans
-from tests.twin.twin import Twin
+from tests.twin.clients import client_options as twin_client_options
 from tribunalbot import ids
 from tribunalbot.bot import run_bot
 from tribunalbot.config import load_config
@@ -116,7 +116,7 @@ def exit_with_parent(limit: float = MAX_LIFETIME_SECONDS) -> None:
 
 
 def client_options() -> dict[str, Any]:
-    return Twin.client_options()
+    return twin_client_options()
 
 
 def main() -> int:

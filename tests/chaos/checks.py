@@ -39,14 +39,25 @@ def single_messages(played: Played) -> list[str]:
 
 def votes_counted(played: Played) -> list[str]:
     """Every vote a human cast (and the bot confirmed) is named at the reveal."""
+    # A click made again after one killed in its answer may find its vote stored already.
+    again = {vote for vote, _, stored in played.killed_clicks if stored}
     problems = [f"{vote.voter}'s click on seat {vote.seat} was answered {answer!r}"
-                for vote, answer in played.votes if "Your vote is now" not in answer]
+                for vote, answer in played.votes if "Your vote is now" not in answer
+                and not (vote in again and "Your vote stays" in answer)]
     verdicts = human_verdicts(played)
     for vote, _ in played.votes:
         if vote.voter.lower() not in verdicts.lower():
             problems.append(f"{vote.voter}'s vote (seat {vote.seat}) is not counted at the "
                             f"reveal: Human verdicts = {verdicts!r}")
     return problems
+
+
+def killed_clicks_honest(played: Played) -> list[str]:
+    """A click killed between its answer and its vote's write was either stored or never
+    confirmed: the clicker is never told "your vote is X" and then X is lost."""
+    return [f"{vote.voter}'s click was answered {shown!r}, but the vote was not stored when "
+            "the bot died" for vote, shown, stored in played.killed_clicks
+            if "Your vote is now" in shown and not stored]
 
 
 def human_verdicts(played: Played) -> str:

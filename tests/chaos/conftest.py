@@ -12,7 +12,6 @@ from tests.chaos.harness import Played, play
 from tests.chaos.process import Launcher
 from tests.chaos.scenarios import UNINTERRUPTED
 from tests.samples import CODE
-from tests.twin.conftest import require_spec
 
 
 def _kill_leftovers(launchers: list[Launcher]) -> None:
@@ -34,7 +33,6 @@ def launchers() -> Iterator[list[Launcher]]:
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     """The same seed and votes, never interrupted: what every chaos game must look like.
     Played in its own event loop, so the module plays it once for all scenarios."""
-    require_spec()
     made: list[Launcher] = []
     workdir = tmp_path_factory.mktemp("uninterrupted")
     try:

@@ -64,6 +64,10 @@ class Step:
     stage: Stage
     signal: signal.Signals | None = None
     votes: tuple[Vote, ...] = ()
+    # The kill lands in the answer to the step's vote click instead, at this moment of its
+    # first callback (its `signal` must then be SIGKILL); the voter clicks again once the
+    # bot is back, as someone whose click failed would.
+    answer_kill: Stage | None = None
 
     def describe(self) -> str:
         what = self.signal.name if self.signal else "no kill"
@@ -79,6 +83,10 @@ class Armed:
     act: Act
     fired: asyncio.Future[None]  # done once the act is over (its exception, if it failed)
     seen: Seen | None = None  # the request that triggered it
+
+
+def _answers_a_click(route: str) -> bool:
+    return route.startswith("/interactions/") or route.endswith("/messages/@original")
 
 
 class FaultInjector:
@@ -107,10 +115,11 @@ class FaultInjector:
     def wrap(self, route: Route) -> Route:
         async def handler(call: Call) -> Reply:
             if self._dying is not None and not self._dying.done() \
-                    and not call.route.startswith("/interactions/"):
+                    and not _answers_a_click(call.route):
                 # Sent by the process being killed, in the moment before it dies: held, then
                 # never served, so a kill point is exact even when the bot had more to send.
-                # (Its answers to the votes cast at the kill point still go through.)
+                # (Its answers to the votes cast at the kill point still go through: the
+                # callback, and the edit of a deferred answer.)
                 await asyncio.shield(self._dying)
                 raise web.HTTPServiceUnavailable(text="the sender is dead")
             armed, seen = self._armed, _seen(call)

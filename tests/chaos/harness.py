@@ -3,6 +3,7 @@ scenario of steps (kill points and votes), restarting the bot after every kill."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 from collections.abc import Callable
@@ -12,20 +13,26 @@ from pathlib import Path
 import tests.twin.server as server_module
 from tests.chaos import thread
 from tests.chaos.botproc import Env
-from tests.chaos.faults import FaultInjector, Seen, Step, Vote
+from tests.chaos.faults import FaultInjector, Seen, Stage, Step, Vote
 from tests.chaos.process import Exit, Launcher, Life
 from tests.twin.core import ROUTES
-from tests.twin.model import Message
+from tests.twin.model import FLAG_LOADING, Interaction, Message
 from tests.twin.twin import Twin
+from tribunalbot.store import open_store
 
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 GAME_ID = "c4a05c4a05c4"  # 12 hex characters, as tribunalbot.ids makes them
 SEED = 20240611
 VOTE_WINDOW = 2  # seconds; a resumed window starts again, so it must stay short
 MAX_ROUNDS = 2
-STEP_TIMEOUT = 15.0  # a life's start (~1 s) plus a phase, with room for a loaded machine
+# A life's start (~1 s) plus a phase, with room for a loaded machine: the bot process now
+# shares two cores with a second pytest-xdist worker (a bound, waited only when a step is
+# missed; 15 s was once not enough under load).
+STEP_TIMEOUT = 30.0
 REVEAL_TIMEOUT = 30.0
 TRANSCRIPT_TIMEOUT = 10.0  # it follows the reveal at once; only a bug makes this wait
 SESSION_TIMEOUT = 10.0
+ANSWER_TIMEOUT = 10.0  # a deferred click's confirmation follows as soon as the vote is stored
 Probe = Callable[[Message], bool]
 
 
@@ -80,6 +87,9 @@ class Played:
     final_exit: Exit | None
     violations: list[str]
     problems: list[str]  # what went wrong in the run itself (timeouts, crashes)
+    # Each click killed in its answer: what the clicker was shown, and whether the vote
+    # was stored when the bot died (read from the store before the voter clicked again).
+    killed_clicks: list[tuple[Vote, str, bool]] = field(default_factory=list)
 
     @property
     def entries(self) -> list[thread.Entry]:
@@ -106,6 +116,8 @@ class Driver:
         self.life_of: dict[int, int] = {}
         self.outcomes: list[Outcome] = []
         self.votes: list[tuple[Vote, str]] = []
+        self.killed_clicks: list[tuple[Vote, str, bool]] = []
+        self._again: list[tuple[Vote, str]] = []  # clicks killed in their answer, to redo
         self.problems: list[str] = []
         self.max_lives = len(steps) + 3
 
@@ -118,6 +130,7 @@ class Driver:
         await self.twin.wait_for(lambda: self.thread_id in self.twin.world.channels)
         for step in self.steps:
             self.outcomes.append(await self.play_step(step))
+        await self.click_again(self.launcher.current)  # after the last step's kill
         await self.wait_for_end()
         return await self.stop_last_life()
 
@@ -162,8 +175,14 @@ class Driver:
         """Run by the injector while the bot is held at the step: votes, then the signal."""
         life = self.launcher.current
         try:
+            # Clicks killed in their answer are made again here, while the bot is held at
+            # this step's request: made earlier, they would race the game past it.
+            await self.click_again(life)
             for vote in step.votes:
-                await self.cast(life, vote)
+                if step.answer_kill is not None:
+                    await self.cast_killed(life, vote, step.answer_kill)
+                else:
+                    await self.cast(life, vote)
         finally:  # a failed vote is reported; the kill point is still played
             if step.signal is not None:
                 life.send(step.signal)
@@ -177,8 +196,47 @@ class Driver:
             raise LookupError(f"{vote.voter} found no ballot message to vote on")
         custom_id = f"tribunal:vote:{GAME_ID}:{vote.seat}"
         clicked = await self.twin.click(self.humans[vote.voter], ballot, custom_id)
-        answers = [m.content for m in self.twin.replies(clicked)]
-        self.votes.append((vote, " / ".join(answers)))
+        self.votes.append((vote, await self.final_answer(clicked)))
+
+    async def final_answer(self, clicked: Interaction) -> str:
+        """What the clicker reads once the bot is done: a deferred answer ("thinking…")
+        counts only once edited; "" if it never was."""
+        def done() -> bool:
+            shown = self.twin.replies(clicked)
+            return bool(shown) and not any(m.flags & FLAG_LOADING for m in shown)
+
+        with contextlib.suppress(TimeoutError):
+            await self.twin.wait_for(done, ANSWER_TIMEOUT)
+        return " / ".join(m.content for m in self.twin.replies(clicked)
+                          if not m.flags & FLAG_LOADING)
+
+    async def cast_killed(self, life: Life, vote: Vote, stage: Stage) -> None:
+        """The click, with SIGKILL at `stage` of the bot's first answer to it."""
+        await self.wait_session(life)
+        ballot = self.find(thread.is_ballot)
+        if ballot is None:
+            raise LookupError(f"{vote.voter} found no ballot message to vote on")
+
+        async def kill(_step: Step) -> None:
+            life.send(signal.SIGKILL)
+            await life.wait_exit()
+
+        answer = Step(f"{vote.voter}'s click is answered", "click", _is_click_answer, stage,
+                      signal.SIGKILL)
+        armed = self.twin.injector.arm(answer, kill)
+        custom_id = f"tribunal:vote:{GAME_ID}:{vote.seat}"
+        clicked = await self.twin.click(self.humans[vote.voter], ballot, custom_id,
+                                        wait_ack=False)
+        await asyncio.wait_for(asyncio.shield(armed.fired), STEP_TIMEOUT)
+        self._again.append((vote, await self.final_answer(clicked)))
+
+    async def click_again(self, life: Life) -> None:
+        """Each click killed in its answer: note what was shown and stored, then redo it."""
+        for vote, shown in self._again:
+            stored = await _vote_stored(self.launcher.env.workdir, vote)
+            self.killed_clicks.append((vote, shown, stored))
+            await self.cast(life, vote)
+        self._again.clear()
 
     async def wait_for_end(self) -> None:
         """The reveal, then the transcript that follows it."""
@@ -248,6 +306,17 @@ class Driver:
         return next((m for m in self.twin.messages(self.thread_id) if probe(m)), None)
 
 
+def _is_click_answer(seen: Seen) -> bool:
+    return seen.method == "POST" and seen.route == CALLBACK
+
+
+async def _vote_stored(workdir: Path, vote: Vote) -> bool:
+    """Whether the store holds `vote` (the bot is down: its SQLite file is quiet)."""
+    async with open_store(workdir / "bot.db") as store:
+        votes = await store.game_votes(GAME_ID)
+    return any(v.seat == vote.seat and v.user_name.lower() == vote.voter for v in votes)
+
+
 async def play(steps: tuple[Step, ...], workdir: Path, code: str,
                launchers: list[Launcher]) -> Played:
     """One game to the reveal. `launchers` lets the caller's teardown kill what is left."""
@@ -268,6 +337,7 @@ async def play(steps: tuple[Step, ...], workdir: Path, code: str,
             await launcher.stop_all()
         return Played(twin.messages(driver.thread_id), driver.life_of, driver.outcomes,
                       driver.votes, launcher.lives, final,
-                      [str(v) for v in twin.violations], driver.problems)
+                      [str(v) for v in twin.violations], driver.problems,
+                      driver.killed_clicks)
     finally:
         await twin.close()

@@ -135,4 +135,19 @@ VOTES_AND_REVEAL = Scenario("votes-and-reveal", (
          REVEAL, "stored", SIGKILL),
 ))
 
-CHAOS = (REVIEWS, BALLOT_AND_DEBATE, VOTES_AND_REVEAL)
+# A click is answered before its vote is stored (a deferred "thinking…", edited into the
+# confirmation once the vote is in): killed in between, the click must never read "your
+# vote is X" unless X was stored. The voter clicks again after the restart.
+CLICKS = Scenario("clicks", (
+    Step("the ballot message was stored; alice's click is deferred, SIGKILL before the "
+         "bot hears Discord took the deferral (the vote was never stored)",
+         "human ballot open", BALLOT, "stored", SIGKILL, (Vote("alice", TROUBLEMAKER),),
+         answer_kill="stored"),
+    debate_opens(),
+    Step("the status shows the ballot deadline; carol's click is deferred, SIGKILL as "
+         "Discord's answer goes out (her vote may or may not be stored by then)",
+         "human vote window", shows_deadline, "answered", SIGKILL,
+         (Vote("carol", TROUBLEMAKER),), answer_kill="answered"),
+))
+
+CHAOS = (REVIEWS, BALLOT_AND_DEBATE, VOTES_AND_REVEAL, CLICKS)

@@ -36,7 +36,7 @@ def test_a_killed_and_restarted_game_reads_as_if_never_interrupted(
     played = asyncio.run(play(scenario.steps, tmp_path, CODE, launchers))
     problems = (checks.run_problems(played) + checks.sigterm_exits(played)
                 + checks.single_messages(played) + checks.votes_counted(played)
-                + checks.same_thread(played, baseline))
+                + checks.killed_clicks_honest(played) + checks.same_thread(played, baseline))
     if problems:
         kills = len(scenario.kills)
         pytest.fail(checks.report(f"scenario {scenario.name!r} ({kills} kill points)",

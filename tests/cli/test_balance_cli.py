@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.store.store_helpers import play_balanced
+from tests.store.store_helpers import TOO_EASY, play_balanced
 from tribunalbot.config import BalanceSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
@@ -40,7 +40,7 @@ def dealt_with_seed(db: Path, seed: int) -> list[ev.Dealt]:
 def test_play_leans_by_the_terminals_games_and_a_seed_replays_its_lean(
         tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.db"
-    lean = seed_games(db, [False] + [True] * 6)  # 6 of 7 caught: too easy
+    lean = seed_games(db, TOO_EASY)  # 10 of 11 caught: too easy, and surely so
     assert lean is not None and lean.boldness == -1 and lean.leans
     assert main(["play", EXAMPLE, "--db", str(db), "--vote", "none", "--seed", "77"]) == 0
     (first,) = dealt_with_seed(db, 77)
@@ -63,17 +63,23 @@ def test_stats_show_the_band_the_rate_and_the_lean(tmp_path: Path, capsys) -> No
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
     assert "Difficulty\n  Target: the humans catch the Troublemaker in 40%–60% of games" in out
-    assert "Too few voted games to balance (2 of 5 needed): the deal is uniform." in out
+    assert "Too few voted games to judge (2 of 8 needed): the deal is uniform." in out
     seed_games(db, [False] + [True] * 4, first_seed=200)
     assert main(["stats", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "Humans caught it in 6 of their last 7 voted games (86%)." in out
-    assert "Above the band: the next deal leans subtler (level -1 of ±2)." in out
+    assert "Humans caught it in 6 of their last 7 voted games (86%" in out
+    assert "Too few voted games to judge (7 of 8 needed): the deal is uniform." in out
+    seed_games(db, [True] * 4, first_seed=300)
+    assert main(["stats", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "Humans caught it in 10 of their last 11 voted games (91%" in out
+    assert ("Above the band (uniform dealing is 98% likely above the band, 0% below it): the "
+            "next deal leans subtler (level -1 of ±2).") in out
 
 
 def test_balance_off_deals_uniformly_and_says_so(tmp_path: Path, capsys) -> None:
     db = tmp_path / "t.db"
-    seed_games(db, [False] + [True] * 6)
+    seed_games(db, TOO_EASY)
     config = tmp_path / "off.toml"
     config.write_text("[balance]\nenabled = false\n")
     assert main(["--config", str(config), "play", EXAMPLE, "--db", str(db), "--vote", "none",

@@ -1,54 +1,39 @@
-"""Simulated servers (tests/engine/balance_sim.py): a human jury of fixed skill, the real
-balance and the real deal. From too easy and from too hard, the humans' catch rate over the
-last 10 games enters the 40-60% band within 30 games; without the balance it mostly does not.
-Seeded: every number here is the same on every run."""
+"""Balancing that does no harm (issue 15, item 8), in a fast version of bench/balance_sim.py:
+simulated servers of people (tests/engine/balance_sim.py) dealt by the real balance and the
+real deal, against the same servers dealt uniformly, judged by the share of servers whose true
+catch rate is in the band at games 30 and 60. Seeded: every number is the same on every run.
+
+The old rule (lean on any ten-game window outside the band) fails both tests: on steady servers
+it swung the lean on noise and left most of them out of the band."""
 
 from __future__ import annotations
 
-import statistics
-
 import pytest
 
-from tests.engine.balance_sim import first_game_in_band, simulate, skill_for, uniform_rate
+from tests.engine.balance_sim import SCENARIO_BY_NAME, moved, share_in_band, simulate
 
-SERVERS = range(20)
-GAMES = 30
-
-
-def last_window(server) -> float:
-    return server.rolling_rates()[-1]
+SERVERS = range(16)
+# One server of slack: a balance that moves at all can be fooled by a run of luck; the bench's
+# 200 servers a scenario say how often (bench/balance_sim.py).
+SLACK = 1 / len(SERVERS)
 
 
-@pytest.mark.parametrize("start", [0.85, 0.15], ids=["too-easy", "too-hard"])
-def test_the_catch_rate_moves_into_the_band_within_30_games(start: float) -> None:
-    skill = skill_for(start)
-    assert abs(uniform_rate(skill) - start) < 0.005
-    balanced = [simulate(skill, seed, GAMES) for seed in SERVERS]
-    control = [simulate(skill, seed, GAMES, balanced=False) for seed in SERVERS]
-    # Every balanced server's rolling rate enters the band by game 30 ...
-    firsts = [first_game_in_band(s) for s in balanced]
-    assert all(first is not None and first <= GAMES for first in firsts), firsts
-    # ... which, left uniform, the same juries reach only by a lucky streak, if at all.
-    assert sum(first_game_in_band(s) is not None for s in control) <= len(SERVERS) // 3
-    # At game 30 the balanced servers sit in the band on average; the uniform ones far out.
-    assert 0.40 <= statistics.mean(last_window(s) for s in balanced) <= 0.60
-    assert abs(statistics.mean(last_window(s) for s in control) - start) < 0.1
-    # The lean went the right way: subtler for a jury too good, bolder for one too weak.
-    late = [lean.boldness for s in balanced for lean in s.leans[15:] if lean]
-    assert statistics.mean(late) < -1 if start > 0.5 else statistics.mean(late) > 1
+@pytest.mark.parametrize("name", ["steady_solo", "too_easy", "too_hard", "newcomer_wave"])
+def test_balancing_is_never_worse_than_uniform_and_better_where_uniform_misses(
+        name: str) -> None:
+    scenario = SCENARIO_BY_NAME[name]
+    balanced = [simulate(scenario, seed) for seed in SERVERS]
+    uniform = [simulate(scenario, seed, balanced=False) for seed in SERVERS]
+    for game in (30, 60):
+        ours, theirs = share_in_band(balanced, game), share_in_band(uniform, game)
+        assert ours >= theirs - SLACK, (game, ours, theirs)
+        if theirs < 0.2 and game == 60:  # uniform dealing leaves these out of the band
+            assert ours >= theirs + 0.3, (game, ours, theirs)
 
 
-def in_band_share(servers) -> float:
-    """How often a full window's rate was in the band, over every server and game."""
-    return statistics.mean(0.40 <= rate <= 0.60 for s in servers
-                           for rate in s.rolling_rates()[s.settings.window_games - 1:])
-
-
-def test_a_server_already_in_the_band_stays_about_as_balanced_as_uniform() -> None:
-    """Ten games are a noisy measure: the balance reacts to some of that noise, but no more
-    than costs a balanced server a little of its time in the band."""
-    skill = skill_for(0.5)
-    servers = [simulate(skill, seed, GAMES) for seed in SERVERS]
-    control = [simulate(skill, seed, GAMES, balanced=False) for seed in SERVERS]
-    assert 0.40 <= statistics.mean(last_window(s) for s in servers) <= 0.60
-    assert in_band_share(servers) > in_band_share(control) - 0.15
+def test_a_steady_44_server_is_not_pushed_around() -> None:
+    steady = [simulate(SCENARIO_BY_NAME["steady_44"], seed) for seed in range(24)]
+    assert sum(map(moved, steady)) <= 1  # its lean stays uniform, game after game
+    assert share_in_band(steady, 30) >= 23 / 24 and share_in_band(steady, 60) >= 23 / 24
+    levels = [lean.boldness for s in steady for lean in s.leans if lean is not None]
+    assert sum(level != 0 for level in levels) <= len(levels) // 20

@@ -10,7 +10,7 @@ import math
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cogs.render import Roster, posts_for
@@ -150,6 +150,7 @@ UNITS = st.sampled_from(["a", "bb", "x" * 130, "行", "。", " ", "\n", ". ", "q
 
 @settings(max_examples=120, deadline=None)
 @given(text=st.lists(UNITS, max_size=200).map("".join), budget=st.integers(1, 60))
+@example(text="x" * 130 + " " + "x" * 130, budget=1)  # a shortened word cut again: one "…"
 def test_any_text_fits_its_words_and_characters(text: str, budget: int) -> None:
     cut, note = fit_words(text, budget)
     assert word_count(cut) <= budget

@@ -149,8 +149,9 @@ async def test_scoring_cases() -> None:
         ev.HumanVote(user_id="b", user_name="B", seat=tm, at=late),  # changed after
         ev.HumanVote(user_id="c", user_name="C", seat=wrong, at=early),
     ])
-    # jury catches the troublemaker in round 1
-    caught, _, _ = await play(seed, vote=by_seat({s: tm for s in range(1, 9)}), table=table)
+    # jury catches the troublemaker in round 1 of 1: a vote after it is right, not early
+    caught, _, _ = await play(seed, vote=by_seat({s: tm for s in range(1, 9)}), table=table,
+                              max_rounds=1)
     points = {s.user_id: s.points for s in caught.revealed.scores}
     assert points == {"a": 2, "b": 1, "c": 0}
     # jury misses it: +1 for everyone right

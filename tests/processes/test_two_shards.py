@@ -20,7 +20,6 @@ from tests.chaos.harness import MAX_ROUNDS, SEED, VOTE_WINDOW, Played
 from tests.chaos.process import Launcher
 from tests.samples import CODE
 from tests.store.backends import Backend
-from tests.twin.conftest import require_spec
 from tests.twin.model import Channel, Message, Perm, shard_of
 from tests.twin.twin import Twin
 
@@ -96,7 +95,6 @@ def _same_text(played: Played, game: str, other: Played, other_game: str) -> lis
 
 
 async def _play(workdir: Path, store_url: str) -> tuple[Shards, list[str]]:
-    require_spec()
     twin = Twin()
     await twin.start()
     shards: Shards | None = None

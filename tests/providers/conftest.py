@@ -4,10 +4,8 @@ fake clock, and factories for adapters pointed at the fake server."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +13,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from tests import specs
 from tribunalbot.config import ProviderSettings
 from tribunalbot.llm.adapter import HttpLLM
 from tribunalbot.llm.registry import ADAPTERS
@@ -22,14 +21,10 @@ from tribunalbot.llm.usage import UsageLedger
 
 from .fake_server import FakeLLMServer, Wire, requested_schema
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = specs.REPO_ROOT
 KEY_ENV = "TRIBUNAL_TEST_PROVIDER_KEY"
 SECRET = "sk-test-Sup3rSecretValue0987"
 _REQUEST_SCHEMA = "CreateChatCompletionRequest"
-
-
-def specs_dir() -> Path:
-    return Path(os.environ.get("TRIBUNAL_SPECS_DIR") or REPO.parent / "shared" / "specs")
 
 
 def _top_level_fields(spec: dict[str, Any], name: str) -> set[str]:
@@ -45,14 +40,11 @@ def _top_level_fields(spec: dict[str, Any], name: str) -> set[str]:
 
 @pytest.fixture(scope="session")
 def openai_validator() -> Callable[[Any], list[str]]:
-    """Checks a chat-completions body against the OpenAI spec (loaded once per session)."""
-    path = specs_dir() / "openai-openapi.json"
-    if not path.is_file():
-        reason = (f"OpenAI spec not found at {path}: put openai-openapi.json in ../shared/specs "
-                  "next to the repository or point TRIBUNAL_SPECS_DIR at its directory")
-        if os.environ.get("TRIBUNAL_REQUIRE_SPECS") == "1":
-            pytest.fail(reason)
-        pytest.skip(reason)
+    """Checks a chat-completions body: its shape by hand (the provider facts), and against
+    the OpenAI spec when the spec is found (loaded once per session; tests/specs.py)."""
+    path = specs.use(specs.OPENAI)
+    if path is None:
+        return _hand_checked_shape
     spec = json.loads(path.read_text(encoding="utf-8"))
     registry = Registry().with_resource(
         "urn:openai", Resource.from_contents(spec, default_specification=DRAFT202012))
@@ -66,9 +58,31 @@ def openai_validator() -> Callable[[Any], list[str]]:
         if isinstance(body, dict):  # the spec leaves additionalProperties open
             problems += [f"field {k!r} is not in the OpenAI spec" for k in body
                          if k not in allowed]
-        return problems
+        return problems + _hand_checked_shape(body)
 
     return validate
+
+
+_ROLES = frozenset({"system", "developer", "user", "assistant", "tool"})
+
+
+def _hand_checked_shape(body: Any) -> list[str]:
+    """What the facts sheet says a chat-completions body is (llm-provider-facts §1a): a
+    model name and messages, each a known role with text (or content parts)."""
+    if not isinstance(body, dict):
+        return ["body is not a JSON object"]
+    problems = [] if isinstance(body.get("model"), str) and body["model"] else \
+        ["model: a non-empty string is required"]
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return [*problems, "messages: a non-empty list is required"]
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in _ROLES:
+            problems.append(f"messages/{index}: role must be one of {sorted(_ROLES)}")
+        elif not isinstance(message.get("content"), str | list) and not (
+                message["role"] == "assistant" and message.get("content") is None):
+            problems.append(f"messages/{index}: content must be text or a list of parts")
+    return problems
 
 
 def instance_for(schema: dict[str, Any], seat: int) -> Any:

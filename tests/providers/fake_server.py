@@ -9,6 +9,7 @@ when the script is empty the server plays a plausible game player.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from collections import deque
@@ -27,6 +28,8 @@ _ANTHROPIC_KEYS = {"model", "max_tokens", "messages", "system", "temperature", "
 _OLLAMA_KEYS = {"model", "messages", "stream", "format", "options", "keep_alive", "think",
                 "tools"}
 
+HOLD_SECONDS = 10.0  # a held call gives up waiting for the others after this
+
 
 @dataclass
 class Scripted:
@@ -37,6 +40,9 @@ class Scripted:
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    # Answer only once this many calls are in flight at once (at most HOLD_SECONDS): a test of
+    # concurrency then waits on the calls themselves, never on how long a sleep overlaps.
+    hold_until_in_flight: int = 0
     usage: dict[str, Any] | None = None  # overrides the default usage fields
     finish: str | None = None
 
@@ -44,17 +50,27 @@ class Scripted:
 @dataclass
 class Faults:
     """A flaky server: among unscripted model calls (all wires), every `empty_every`-th is
-    answered 200 with empty content and every `error_every`-th with a 500 (the 500 wins
-    when both apply). 0 turns a fault off."""
+    answered 200 with empty content, every `error_every`-th with a 500 and every
+    `limited_every`-th with a 429 carrying `Retry-After: retry_after` (the 500 wins, then the
+    429, when several apply). 0 turns a fault off."""
 
     empty_every: int = 0
     error_every: int = 0
+    limited_every: int = 0
+    retry_after: float = 1.0
     calls: int = 0
     empties: int = 0
     errors: int = 0
+    limited: int = 0
 
     def next_step(self) -> Scripted | None:
         self.calls += 1
+        if self.limited_every and self.calls % self.limited_every == 0 and not (
+                self.error_every and self.calls % self.error_every == 0):
+            self.limited += 1
+            return Scripted(status=429, headers={"Retry-After": f"{self.retry_after:g}"},
+                            body={"error": {"message": "rate limit reached",
+                                            "type": "rate_limit_error"}})
         if self.error_every and self.calls % self.error_every == 0:
             self.errors += 1
             return Scripted(status=500, body={"error": {"message": "flaky upstream",
@@ -83,15 +99,18 @@ class FakeLLMServer:
         self.requests: list[Received] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self._flight_changed = asyncio.Condition()
         self.violations: list[str] = []
         self.models = ["test-model"]
         self.faults = Faults()
+        self.latency = 0.0  # seconds every unscripted model call takes, as a real model does
         self.url = ""
         self._runner: web.AppRunner | None = None
 
-    def flaky(self, *, empty_every: int = 0, error_every: int = 0) -> Faults:
+    def flaky(self, *, empty_every: int = 0, error_every: int = 0, limited_every: int = 0,
+              retry_after: float = 1.0) -> Faults:
         """From now on, fail unscripted model calls on a fixed rhythm (see `Faults`)."""
-        self.faults = Faults(empty_every, error_every)
+        self.faults = Faults(empty_every, error_every, limited_every, retry_after)
         return self.faults
 
     def script(self, wire: Wire, *replies: Scripted) -> None:
@@ -100,7 +119,7 @@ class FakeLLMServer:
     def bodies(self, wire: Wire) -> list[dict[str, Any]]:
         return [r.body for r in self.requests if r.wire == wire]
 
-    async def start(self) -> None:
+    async def start(self, backlog: int = 128) -> None:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
@@ -108,7 +127,7 @@ class FakeLLMServer:
         # Anthropic's model list has the OpenAI shape ({"data": [{"id": ...}]}) at the same path.
         app.router.add_get("/v1/models", self._openai_models)
         app.router.add_get("/api/tags", self._ollama_tags)
-        self._runner, self.url = await serve(app)
+        self._runner, self.url = await serve(app, backlog)
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -160,14 +179,15 @@ class FakeLLMServer:
             self.violations.extend(f"{wire}: {p}" for p in problems)
             return web.json_response({"error": {"message": "; ".join(problems)}}, status=400)
         step = (self.scripts[wire].popleft() if self.scripts[wire]
-                else self.faults.next_step() or Scripted())
-        self.in_flight += 1
-        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+                else self.faults.next_step() or Scripted(delay=self.latency))
+        await self._count_in_flight(+1)
         try:
+            if step.hold_until_in_flight:
+                await self._hold(step.hold_until_in_flight)
             if step.delay:
                 await asyncio.sleep(step.delay)
         finally:
-            self.in_flight -= 1
+            await self._count_in_flight(-1)
         if step.body is not None or step.status != 200:
             if isinstance(step.body, str):
                 return web.Response(text=step.body, status=step.status, headers=step.headers)
@@ -175,6 +195,20 @@ class FakeLLMServer:
         if step.text is None:
             step.text = self.player(wire, body)
         return web.json_response(success(step, body), headers=step.headers)
+
+
+    async def _count_in_flight(self, change: int) -> None:
+        async with self._flight_changed:
+            self.in_flight += change
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self._flight_changed.notify_all()
+
+    async def _hold(self, count: int) -> None:
+        async with self._flight_changed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._flight_changed.wait_for(lambda: self.in_flight >= count),
+                    HOLD_SECONDS)
 
 
 # --- success shapes ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from tribunalbot.engine import players
 from tribunalbot.engine.budget import VOTE_REASON_WORDS, accusation_words, word_count
 from tribunalbot.engine.game import run_game
 from tribunalbot.engine.rules import deal
+from tribunalbot.engine.seating import Seating
 from tribunalbot.engine.secrecy import LOST_TEXT
 from tribunalbot.llm.errors import ProviderUnavailable
 from tribunalbot.llm.replies import KIND_CHARS
@@ -48,16 +49,20 @@ async def test_empty_replies_and_500s_cost_turns_never_the_game(
 
 
 @pytest.mark.fakellm
-async def test_a_seat_that_only_ever_answers_empty_loses_its_review(
+async def test_a_model_that_only_ever_answers_empty_is_played_by_the_offline_reviewer(
         fake_llm: FakeLLMServer, make_llm: Factory) -> None:
+    """Every turn of every seat failed: each is the offline reviewer's, nothing is lost, and
+    the reveal counts them all (DESIGN §2.7: faults are role-blind)."""
     fake_llm.flaky(empty_every=1)  # every single reply is empty
     result = await run_game(setup(3), make_llm("openai"), RecordingTable(), clock=FixedClock())
-    assert isinstance(result.events[-1], ev.Revealed)
-    texts = {e.text for e in result.events if isinstance(e, ev.Statement | ev.Accusation)}
-    assert texts == {LOST_TEXT}
+    revealed = result.events[-1]
+    assert isinstance(revealed, ev.Revealed)
+    said = [e for e in result.events if isinstance(e, ev.Statement | ev.Accusation)]
+    assert said and all(e.text != LOST_TEXT and e.stand_in == "offline" for e in said)
     votes = [e for e in result.events if isinstance(e, ev.AIVotes)]
-    assert votes and all(v.votes == () for v in votes)  # everyone abstained
-    assert all("abstained" in note for v in votes for note in v.notes.values())
+    assert votes and all(len(v.votes) == len(v.stand_ins) > 0 for v in votes)
+    assert len(revealed.stand_ins) == len(said) + sum(len(v.votes) for v in votes)
+    assert revealed.ledger  # the Troublemaker's model never leaked: it played its role
 
 
 @pytest.mark.fakellm
@@ -145,18 +150,20 @@ async def test_every_seat_target_is_sent_as_an_enum_of_the_seats_in_play(
 
 
 @pytest.mark.fakellm
-async def test_a_target_outside_the_candidates_is_asked_again_once_then_abstains(
+async def test_a_target_outside_the_candidates_is_asked_again_once_then_stood_in_for(
         fake_llm: FakeLLMServer, make_llm: Factory) -> None:
     vote = json.dumps({"target": 99, "reason": "Seat 99 did it."})
     fake_llm.script("openai", *[Scripted(text=vote)] * 2)
     panel, dealt = deal(1, 0.0)
-    seating = players.Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
+    seating = Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
                               "x = 1\n", "python")
     seen = {"candidates": (4, 6), "statements": {}, "accusations": ()}
-    outcome = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
-    assert outcome == (None, "abstained: unusable replies")
+    vote, note, stand_in = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
+    # the offline reviewer casts the seat's vote, for a candidate, and the note says so
+    assert vote is not None and vote.target in (4, 6) and stand_in == "offline"
+    assert "offline reviewer" in note
     bodies = fake_llm.bodies("openai")
-    assert len(bodies) == 2  # asked, asked again once, then gave up
+    assert len(bodies) == 2  # asked, asked again once, then gave up on the model
     assert requested_schema("openai", bodies[0])["properties"]["target"]["enum"] == [1, 4, 6]
 
 
@@ -166,10 +173,10 @@ async def test_a_seat_that_names_itself_is_asked_again(
     fake_llm.script("openai", Scripted(text=json.dumps({"target": 1, "reason": "Me."})),
                     Scripted(text=json.dumps({"target": 6, "reason": "Line 2 is wrong."})))
     panel, dealt = deal(1, 0.0)
-    seating = players.Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
+    seating = Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
                               "x = 1\n", "python")
     seen = {"candidates": (4, 6), "statements": {}, "accusations": ()}
-    vote, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
+    vote, _, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
     assert vote is not None and vote.target == 6
     retry = prompt_text("openai", fake_llm.bodies("openai")[1])
     assert "target 1 is not one of the candidates [4, 6]" in retry

@@ -114,10 +114,13 @@ async def test_prime_then_fan_out(fake_llm: FakeLLMServer, monkeypatch: pytest.M
                                   ) -> None:
     config = _config(fake_llm)
     config.providers["local"].prime_then_fan_out = True
-    fake_llm.script("ollama", Scripted("first", delay=0.05), *[Scripted("x", delay=0.02)] * 4)
+    # The other four answer only once all four are in flight together, however loaded the
+    # machine is (a 20 ms overlap of sleeps was not always an overlap under load).
+    fake_llm.script("ollama", Scripted("first", delay=0.05),
+                    *[Scripted("x", hold_until_in_flight=4) for _ in range(4)])
     llm = build_llm(config)
     await asyncio.gather(*(llm.generate(_prompt("p")) for _ in range(5)))
-    # The primer ran alone; the other four then ran together.
+    # The primer ran alone (else five would have been in flight); the other four together.
     assert fake_llm.max_in_flight == 4
     await llm.aclose()
 

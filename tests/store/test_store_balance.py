@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.store.store_helpers import (
+    TOO_EASY,
     FixedClock,
     VotingTable,
     comparable,
@@ -66,9 +67,12 @@ async def test_the_next_lean_follows_the_guilds_games_and_can_be_turned_off(
         store: Store) -> None:
     settings = BalanceSettings()
     assert await store.balance.lean("g", settings) == Lean()
-    await play_balanced(store, "g", [True] * 6)
+    await play_balanced(store, "g", [True] * 7)
+    noisy = await store.balance.lean("g", settings)  # seven games are not evidence enough
+    assert noisy is not None and noisy.boldness == 0 and noisy.human_rate == 1.0
+    await play_balanced(store, "g", [True] * 3, first_seed=200)
     lean = await store.balance.lean("g", settings)
-    assert lean is not None and lean.boldness == -1 and lean.human_rate == 1.0
+    assert lean is not None and lean.boldness == -1 and lean.games == 10
     assert await store.balance.lean("g", BalanceSettings(enabled=False)) is None
     assert await store.balance.lean("elsewhere", settings) == Lean()  # guilds stay apart
 
@@ -86,7 +90,7 @@ async def test_a_seed_already_dealt_is_found_with_its_lean(store: Store) -> None
 async def test_a_resumed_game_deals_what_it_dealt_though_the_stats_moved(tmp_path: Path) -> None:
     path, settings = tmp_path / "t.db", BalanceSettings()
     async with open_store(path) as store:
-        await play_balanced(store, "g", [False] + [True] * 6)  # too easy: it leans subtler
+        await play_balanced(store, "g", TOO_EASY)  # too easy: it leans subtler
         lean = await store.balance.lean("g", settings)
         assert lean is not None and lean.leans
         seed = next(s for s in range(200)
@@ -121,3 +125,27 @@ async def test_a_resumed_game_deals_what_it_dealt_though_the_stats_moved(tmp_pat
     briefs = [p.personal for p in llm.calls if p.task.kind == "speak" and p.task.seat == tm]
     level = BOLDNESS[lean.boldness]
     assert all(level in brief for brief in briefs)
+
+
+async def test_votes_cast_after_the_early_stop_do_not_count(store: Store) -> None:
+    """A vote cast after the tribunal stopped on the Troublemaker scored nothing (it was a
+    free answer, DESIGN §2.6), and it says nothing about how hard the game was either."""
+    def score(user: str, seat: int, after_stop: bool = False) -> ev.Score:
+        return ev.Score(user_id=user, user_name=user, seat=seat, correct=seat == 1,
+                        points=0, jury_missed_bonus=False, early_bonus=False,
+                        after_stop=after_stop)
+
+    games = {  # oldest first; the Troublemaker sits at seat 1
+        "a-late-only": (score("u1", 1, after_stop=True),),
+        "b-late-tips-it": (score("u1", 1), score("u2", 2), score("u3", 1, after_stop=True)),
+        "c-early": (score("u1", 1), score("u2", 1, after_stop=True)),
+    }
+    for game_id, scores in games.items():
+        await store.create_game(make_setup(game_id), "g")
+        await store.game_sink(game_id)(0, ev.Revealed(
+            troublemaker=1, persona="architect", strategy="deep_thinker",
+            strategy_name="Deep Thinker", caught_round=1, ledger=(), event_details={},
+            scores=scores, verdict=(), struck=()))
+    rows = await store.balance.outcomes("g", 10)
+    # newest first; the game with only a late vote is left out, the late votes uncounted
+    assert [(o.human_caught, o.voters) for o in rows] == [(True, 1), (False, 2)]

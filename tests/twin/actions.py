@@ -51,8 +51,9 @@ def attach_files(core: Core, channel_id: int, body: dict[str, Any],
         result.append(core.store_file(channel_id, meta.get("filename", upload.filename),
                                       upload.data, upload.content_type,
                                       meta.get("description")))
-    # A longer `attachments` list already failed the form check (50035, the spec's
-    # maxItems); this catches files[n] parts beyond it, and edits adding to kept files.
+    # A longer `attachments` list already failed the form check (50035, the twin's limits and
+    # the spec's maxItems); this catches files[n] parts beyond it, and edits adding to kept
+    # files.
     if len(result) > MAX_ATTACHMENTS:
         raise errors.DiscordError(400, MAX_ATTACHMENTS_REACHED,
                                   "Maximum number of attachments in a message reached "

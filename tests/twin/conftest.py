@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 
 import pytest
 
 from .core import Violation
-from .spec import missing_spec_reason
 from .twin import Twin
-
-
-def require_spec() -> None:
-    reason = missing_spec_reason()
-    if reason is None:
-        return
-    if os.environ.get("TRIBUNAL_REQUIRE_SPECS") == "1":
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 @pytest.fixture
@@ -26,8 +15,10 @@ async def twin() -> AsyncIterator[Twin]:
     """A started, unseeded twin. Call `twin.seed()`, then `await twin.start_client(bot)`.
 
     Teardown fails the test when a client crashed, when a twin reply broke the spec, or when
-    a request was refused, unless the test called `twin.expect_violations()`."""
-    require_spec()
+    a request was refused, unless the test called `twin.expect_violations()`.
+
+    Bodies are checked against Discord's spec when it is found (tests/specs.py); without it
+    the twin's own checks still run."""
     server = Twin()
     await server.start()
     try:

@@ -45,7 +45,7 @@ class LoggedRequest:
 @dataclass
 class Core:
     world: World
-    spec: DiscordSpec
+    spec: DiscordSpec | None  # None: no spec file found, the twin's own checks alone
     limiter: RateLimiter = field(default_factory=RateLimiter)
     events: EventSink | None = None
     base_url: str = ""

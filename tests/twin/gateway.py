@@ -70,6 +70,7 @@ class GatewayLog:
     resumes: int = 0
     received_ops: list[int] = field(default_factory=list)
     sent_events: list[str] = field(default_factory=list)
+    heartbeats_asked: int = 0  # op 1 sent to a client whose own heartbeat was overdue
 
 
 class GatewayHub:
@@ -81,6 +82,7 @@ class GatewayHub:
         self.guilds_per_shard = GUILDS_PER_SHARD
         self._sockets: set[web.WebSocketResponse] = set()
         self._dropped: set[web.WebSocketResponse] = set()
+        self._last_beat: dict[web.WebSocketResponse, float] = {}  # on the loop's clock
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
         guild_id = _guild_of(event, data)
@@ -105,6 +107,8 @@ class GatewayHub:
         self.log.connections += 1
         session: Session | None = None
         writer: asyncio.Task[None] | None = None
+        self._last_beat[socket] = asyncio.get_running_loop().time()
+        asker = asyncio.create_task(self._ask_overdue_heartbeats(socket))
         try:
             await socket.send_json({"op": HELLO, "d": {"heartbeat_interval":
                                                         HEARTBEAT_INTERVAL_MS},
@@ -118,6 +122,8 @@ class GatewayHub:
                     writer = asyncio.create_task(self._drain(session, socket))
         finally:
             self._sockets.discard(socket)
+            self._last_beat.pop(socket, None)
+            asker.cancel()
             if writer is not None:
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -135,12 +141,27 @@ class GatewayHub:
         op = frame.get("op")
         self.log.received_ops.append(int(op or -1))
         if op == HEARTBEAT:
+            self._last_beat[socket] = asyncio.get_running_loop().time()
             await socket.send_json({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY and session is None:
             return await self._identify(socket, frame["d"])
         elif op == RESUME and session is None:
             return await self._resume(socket, frame["d"])
         return None
+
+    async def _ask_overdue_heartbeats(self, socket: web.WebSocketResponse) -> None:
+        """Discord may ask a client for a heartbeat at once (op 1, api:events/gateway.mdx).
+        The twin asks when one is overdue on the loop's clock. discord.py beats from a thread
+        on real time but times out a silent socket on the loop's clock (60 s): on the virtual
+        clock a quiet minute passes in milliseconds, and without the ask it would reconnect."""
+        interval = HEARTBEAT_INTERVAL_MS / 1000
+        loop = asyncio.get_running_loop()
+        while not socket.closed:
+            await asyncio.sleep(interval)
+            if loop.time() - self._last_beat.get(socket, 0.0) >= interval and not socket.closed:
+                self.log.heartbeats_asked += 1
+                with contextlib.suppress(ConnectionError):
+                    await socket.send_json({"op": HEARTBEAT, "d": None, "s": None, "t": None})
 
     async def _identify(self, socket: web.WebSocketResponse,
                         data: dict[str, Any]) -> Session | None:

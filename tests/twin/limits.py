@@ -13,6 +13,8 @@ MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
 EMBED_TEXT_LIMITS = {"title": 256, "description": 4096}
 MAX_FIELDS = 25
+MAX_ATTACHMENTS = 10  # the `attachments` list of a message body (facts §1.1)
+LISTS_OF_OBJECTS = ("embeds", "components", "attachments")
 MAX_ROWS = 5
 MAX_BUTTONS_PER_ROW = 5
 MAX_LABEL = 80
@@ -27,13 +29,27 @@ def too_long(path: tuple[str | int, ...], limit: int) -> FieldError:
 
 
 def check_message(body: dict[str, Any]) -> list[FieldError]:
+    shape = check_lists(body)
+    if shape:  # the checks below read these lists; with the spec this is caught first
+        return shape
     problems: list[FieldError] = []
+    attachments = body.get("attachments") or []
+    if len(attachments) > MAX_ATTACHMENTS:
+        problems.append(too_long(("attachments",), MAX_ATTACHMENTS))
     content = body.get("content")
     if isinstance(content, str) and len(content) > MAX_CONTENT:
         problems.append(too_long(("content",), MAX_CONTENT))
     problems += check_embeds(body.get("embeds") or [])
     problems += check_components(body.get("components") or [])
     return problems
+
+
+def check_lists(body: dict[str, Any]) -> list[FieldError]:
+    """The body's lists are lists of objects: the twin's own shape check, so that it answers
+    400 without the spec too, never a crash."""
+    return [FieldError((key,), "BASE_TYPE_BAD_TYPE", "Must be a list of objects.")
+            for key in LISTS_OF_OBJECTS if body.get(key) is not None
+            and not (isinstance(body[key], list) and all(isinstance(v, dict) for v in body[key]))]
 
 
 def check_embeds(embeds: list[dict[str, Any]]) -> list[FieldError]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import itertools
 import secrets
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from tests.virtual_clock import loop_epoch
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -59,13 +60,14 @@ class Perm:
 
 
 class Snowflakes:
-    """Current-time snowflakes: discord.py derives created_at/expires_at from them."""
+    """Current-time snowflakes: discord.py derives created_at/expires_at from them. The time
+    is the test loop's wall clock (tests/virtual_clock.py), which the bot's clock reads too."""
 
     def __init__(self) -> None:
         self._counter = itertools.count()
 
     def next(self) -> int:
-        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        millis = int(loop_epoch() * 1000) - DISCORD_EPOCH_MS
         return (millis << 22) | (next(self._counter) % (1 << 22))
 
     def next_on_shard(self, shard_id: int, shard_count: int) -> int:
@@ -83,7 +85,7 @@ def shard_of(guild_id: int, shard_count: int) -> int:
 
 
 def iso_now() -> str:
-    return datetime.now(UTC).isoformat()
+    return datetime.fromtimestamp(loop_epoch(), UTC).isoformat()
 
 
 def new_token(length: int = 68) -> str:

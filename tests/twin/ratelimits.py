@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from tests.virtual_clock import loop_epoch, loop_monotonic
 
 SHARED_RULES = frozenset({"channel"})
 USER_MESSAGE = "You are being rate limited."
@@ -93,7 +94,7 @@ def bucket_hash(route: str) -> str:
 class RateLimiter:
     """Fixed windows per bucket, as Discord resets them: the window opens on first use."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = loop_monotonic) -> None:
         self.clock = clock
         self.rules = default_rules()
         self.global_rule: Rule | None = Rule(50, 1.0)  # per bot, or per IP without a token
@@ -190,7 +191,7 @@ class RateLimiter:
         return {
             "X-RateLimit-Limit": str(rule.limit),
             "X-RateLimit-Remaining": str(max(rule.limit - window.used, 0)),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset": f"{loop_epoch() + reset_after:.3f}",
             "X-RateLimit-Reset-After": f"{reset_after:.3f}",
             "X-RateLimit-Bucket": bucket_hash(bucket.route),
         }

@@ -69,7 +69,8 @@ async def serve_route(request: web.Request, *, core: Core, route: Route) -> web.
 def _finish(core: Core, entry: LoggedRequest, body: Any, status: int,
             headers: dict[str, str]) -> web.Response:
     entry.status, entry.response, entry.headers = status, body, headers
-    problems = core.spec.check_response(entry.method, entry.route, status, body)
+    problems = [] if core.spec is None else \
+        core.spec.check_response(entry.method, entry.route, status, body)
     for problem in problems:
         _record(core, entry, "response-spec", problem.describe())
     if body is None:
@@ -128,7 +129,7 @@ async def _read_multipart(request: web.Request) -> tuple[Any, list[UploadedFile]
 
 
 def _check_request_spec(call: Call) -> None:
-    if call.body is None:
+    if call.body is None or call.core.spec is None:
         return
     problems = call.core.spec.check_request(call.method, call.route, call.body)
     if problems:

@@ -1,9 +1,10 @@
-"""Check bodies against Discord's official OpenAPI spec (../shared/specs/discord-openapi.json)."""
+"""Check bodies against Discord's official OpenAPI spec (discord-openapi.json, found as
+tests/specs.py says). Without the file the twin runs on its own checks alone (limits, rate
+limits, deadlines) and `DiscordSpec.load()` answers None."""
 
 from __future__ import annotations
 
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,26 +12,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from tests import specs
+
 from .errors import FieldError
 
-SPEC_FILE = "discord-openapi.json"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+SPEC_FILE = specs.DISCORD
+REPO_ROOT = specs.REPO_ROOT
 SHAPE_KEYWORDS = frozenset({"required", "additionalProperties", "type"})
-
-
-def specs_dir() -> Path:
-    override = os.environ.get("TRIBUNAL_SPECS_DIR")
-    return Path(override) if override else REPO_ROOT.parent / "shared" / "specs"
-
-
-def missing_spec_reason() -> str | None:
-    """None when the spec is there; otherwise a sentence saying where to put it."""
-    path = specs_dir() / SPEC_FILE
-    if path.is_file():
-        return None
-    return (f"Discord's OpenAPI spec is missing: put {SPEC_FILE} (from github.com/discord/"
-            f"discord-api-spec, specs/openapi.json) at {path}, or point TRIBUNAL_SPECS_DIR at "
-            "the folder holding it")
 
 
 class DiscordSpec:
@@ -42,8 +30,11 @@ class DiscordSpec:
         self._validators: dict[tuple[str, ...], Draft202012Validator | None] = {}
 
     @classmethod
-    def load(cls) -> DiscordSpec:
-        return _load_cached(str(specs_dir() / SPEC_FILE))
+    def load(cls) -> DiscordSpec | None:
+        """The spec when it is found; None runs the twin without the conformance layer
+        (under TRIBUNAL_REQUIRE_SPECS=1 a missing spec fails the test instead)."""
+        path = specs.use(SPEC_FILE)
+        return None if path is None else _load_cached(str(path))
 
     def has_operation(self, method: str, spec_path: str) -> bool:
         return method.lower() in self._document["paths"].get(spec_path, {})

@@ -13,8 +13,10 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests import specs
+
 from . import payloads
-from .conftest import require_spec, unexcused_violations
+from .conftest import unexcused_violations
 from .model import User
 from .spec import REPO_ROOT
 from .twin import Twin
@@ -47,13 +49,13 @@ async def test_expected_refusal(twin):
 
 
 def test_teardown_fails_a_test_with_unexpected_violations(tmp_path: Path) -> None:
-    require_spec()  # the probe's own twin fixture would skip: skip (or fail in CI) here too
     (tmp_path / "conftest.py").write_text("from tests.twin.conftest import twin  # noqa\n")
     (tmp_path / "test_probe.py").write_text(textwrap.dedent(PROBE_TESTS))
     # Only the asyncio plugin: autoloading every installed plugin doubles the start-up time.
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "pytest_asyncio.plugin",
+         "-p", "xdist.plugin", "-n", "0",  # the project's addopts ask for workers
          "-p", "no:cacheprovider", "-c",
          str(REPO_ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
         capture_output=True, text=True, env=env, timeout=120, check=False)
@@ -65,6 +67,7 @@ def test_teardown_fails_a_test_with_unexpected_violations(tmp_path: Path) -> Non
     assert "[limit] POST" in run.stdout and "content: BASE_TYPE_MAX_LENGTH" in run.stdout
 
 
+@pytest.mark.spec(specs.DISCORD)
 async def test_every_twin_reply_goes_through_the_spec_check_and_is_never_excused(
         twin: Twin, monkeypatch: pytest.MonkeyPatch) -> None:
     twin.seed()

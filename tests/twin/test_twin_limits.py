@@ -8,9 +8,10 @@ from typing import Any
 import discord
 import pytest
 
-from . import conftest
+from tests import specs
+
 from .model import Perm
-from .spec import missing_spec_reason
+from .spec import DiscordSpec
 from .tinybot import ready_channel
 from .twin import Twin
 
@@ -78,7 +79,8 @@ def oversized_view(custom_ids: list[str], label: str = "ok") -> discord.ui.View:
 
 @pytest.mark.parametrize(("view", "complaint"), [
     (oversized_view(["a", "a"]), "cannot be duplicated"),
-    (oversized_view(["v" * 101]), "custom_id: Must be 100 or fewer"),
+    # The spec's maxLength words it one way, the twin's own check (facts §2.3) the other.
+    (oversized_view(["v" * 101]), "custom_id: Must be (100 or fewer|between 1 and 100)"),
     (oversized_view(["a"], label="L" * 81), "label: Must be 80 or fewer"),
 ])
 async def test_component_limits_are_enforced(twin: Twin, view: discord.ui.View,
@@ -89,6 +91,7 @@ async def test_component_limits_are_enforced(twin: Twin, view: discord.ui.View,
         await channel.send("vote", view=view)
 
 
+@pytest.mark.spec(specs.DISCORD)
 async def test_a_malformed_body_is_caught_by_the_openapi_schema(twin: Twin) -> None:
     bot, channel = await ready_channel(twin)
     twin.expect_violations()
@@ -128,6 +131,7 @@ async def test_unknown_ids_are_404s_with_discords_codes(twin: Twin) -> None:
         10003, 10008, 10015)
 
 
+@pytest.mark.spec(specs.DISCORD)
 async def test_the_twins_own_replies_are_checked_against_the_spec(twin: Twin) -> None:
     _, channel = await ready_channel(twin)
     sent = await channel.send("hello")
@@ -141,18 +145,33 @@ async def test_the_twins_own_replies_are_checked_against_the_spec(twin: Twin) ->
     assert sent.content == "hello"
 
 
-def test_a_missing_spec_skips_with_directions_or_fails_in_ci(
+def test_a_missing_spec_turns_conformance_off_with_directions_or_fails_in_ci(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
     monkeypatch.setenv("TRIBUNAL_SPECS_DIR", str(tmp_path))
-    reason = missing_spec_reason()
+    reason = specs.missing_reason(specs.DISCORD)
     assert reason is not None and str(tmp_path) in reason
 
     monkeypatch.delenv("TRIBUNAL_REQUIRE_SPECS", raising=False)
-    with pytest.raises(pytest.skip.Exception):
-        conftest.require_spec()
+    assert DiscordSpec.load() is None  # the twin runs on its own checks
+    with pytest.raises(pytest.skip.Exception, match="TRIBUNAL_SPECS_DIR"):
+        specs.need(specs.DISCORD)  # a conformance test skips, saying where the file goes
     monkeypatch.setenv("TRIBUNAL_REQUIRE_SPECS", "1")
     with pytest.raises(pytest.fail.Exception):
-        conftest.require_spec()
+        DiscordSpec.load()
+    with pytest.raises(pytest.fail.Exception):
+        specs.need(specs.DISCORD)
+
+
+async def test_without_the_spec_the_twin_still_refuses_what_breaks_a_limit(
+        twin: Twin) -> None:
+    """The limits the spec leaves out are the twin's own: they hold with no spec at all."""
+    twin.core.spec = None
+    _, channel = await ready_channel(twin)
+    twin.expect_violations()
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x" * 2001)
+    assert refused.value.status == 400 and refused.value.code == 50035
+    assert [v.kind for v in twin.violations] == ["limit"]
 
 
 async def test_an_endpoint_the_twin_lacks_is_reported_not_faked(twin: Twin) -> None:

@@ -10,6 +10,8 @@ import aiohttp
 import discord
 import pytest
 
+from tests import specs
+
 from . import humans
 from .tinybot import ready_channel
 from .twin import Twin
@@ -83,6 +85,7 @@ async def refused_raw(twin: Twin, method: str, path: str, body: Any,
         return found
 
 
+@pytest.mark.spec(specs.DISCORD)
 async def test_the_schema_check_guards_webhook_sync_and_callback_routes(twin: Twin) -> None:
     bot, channel = await ready_channel(twin)
     assert twin.seeded is not None

@@ -15,6 +15,7 @@ import yarl
 from aiohttp import web
 
 from . import actions, humans, payloads
+from .clients import client_options
 from .controls import Controls, HasId, thing_id
 from .core import Core, LoggedRequest, Violation
 from .gateway import GatewayHub
@@ -284,9 +285,7 @@ class Twin(Controls):
     @staticmethod
     def client_options() -> dict[str, Any]:
         """Keyword arguments for a discord.py Client/Bot that suit the twin (facts §9.6)."""
-        return {"intents": discord.Intents.default(),
-                "allowed_mentions": discord.AllowedMentions.none(),
-                "guild_ready_timeout": 0.05}
+        return client_options()
 
     async def start_client(self, client: discord.Client, timeout: float = 10.0) -> None:  # noqa: ASYNC109 (a plain seconds budget is the test API)
         """Log `client` in against the twin and return once it is ready."""

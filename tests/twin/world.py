@@ -40,6 +40,10 @@ class Application:
     bot_token: str
 
 
+OUTSIDE_EVERY = 0.02  # seconds between re-checks of a condition the world is not told of
+OUTSIDE_EVERY_VIRTUAL = 1.0
+
+
 @dataclass
 class World:
     """Every record the twin knows, keyed by id, plus a change signal for waiters."""
@@ -65,10 +69,12 @@ class World:
         self._changed = asyncio.Event()
 
     async def wait_until(self, probe: Callable[[], T | None], timeout: float) -> T:  # noqa: ASYNC109 (a plain seconds budget is the test API)
-        """Re-check `probe` on every state change (and every 20 ms, for conditions outside the
-        world, like a test's own list) until it returns something truthy."""
+        """Re-check `probe` on every state change, and every 20 ms for conditions outside the
+        world, like a test's own list (every second of the loop's clock on the virtual clock,
+        where each re-check is a jump of the clock: tests/virtual_clock.py)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        every = OUTSIDE_EVERY_VIRTUAL if getattr(loop, "skip_idle", False) else OUTSIDE_EVERY
         while True:
             found = probe()
             if found:
@@ -78,7 +84,7 @@ class World:
                 raise TimeoutError(f"condition not met within {timeout}s")
             signal = self._changed
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(signal.wait(), min(remaining, 0.02))
+                await asyncio.wait_for(signal.wait(), min(remaining, every))
 
     # ---- application and seeding ---------------------------------------------------------
 

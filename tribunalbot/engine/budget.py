@@ -133,7 +133,14 @@ def _cut(piece: str, room: float) -> str:
         if used + weight + (1.0 if weight < 1 else 0.0) > room:
             break
         end, used = match.end(), used + weight
-    return piece[:end].rstrip(" \t,;:、，") + ELLIPSIS
+    return _marked(piece[:end])
+
+
+def _marked(kept: str) -> str:
+    """A cut text ending with one ellipsis: a word already shortened ends with its own, and a
+    second would make it one character longer than any word may be."""
+    kept = kept.rstrip(" \t,;:、，")
+    return kept if kept.endswith(ELLIPSIS) else kept + ELLIPSIS
 
 
 def fit_words(text: str, budget: int) -> tuple[str, str]:
@@ -193,7 +200,7 @@ def _fit_chars(text: str, limit: int) -> tuple[str, str]:
             if match.end() > limit - len(ELLIPSIS):
                 break
             end = match.end()
-        kept = text[:end].rstrip(" \t,;:、，") + ELLIPSIS
+        kept = _marked(text[:end])
     return kept, f"(published text cut from {len(text):,} to {len(kept):,} characters: " \
                  f"limit {limit:,})"
 

@@ -87,13 +87,21 @@ class PhaseStarted(Record):
     round: int = 0
 
 
+# Who played a turn whose model failed every attempt (engine/players.py): "" the seat's own
+# model; "offline" the offline reviewer, in the seat's role; "cover" the offline reviewer as
+# the Troublemaker's honest cover (its model outed it), with no plant. Private until the reveal.
+StandIn = Literal["", "offline", "cover"]
+
+
 class Statement(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "ungarbled"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "ungarbled",
+                                                          "stand_in"})
     kind: Literal["statement"] = "statement"
     seat: int
     text: str
     notes: str = ""
     planted: tuple[LedgerEntry, ...] = ()  # only ever filled for the Troublemaker
+    stand_in: StandIn = ""
     # The text as the player wrote it, when an event (the Cosmic Ray) garbled `text`; kept
     # so that the verdict, also after a resume, lists findings, not noise. "" otherwise.
     ungarbled: str = ""
@@ -105,7 +113,7 @@ class Statement(Record):
 
 
 class Accusation(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "stand_in"})
     kind: Literal["accusation"] = "accusation"
     round: int
     seat: int
@@ -114,6 +122,7 @@ class Accusation(Record):
     text: str
     notes: str = ""
     planted: tuple[LedgerEntry, ...] = ()
+    stand_in: StandIn = ""
 
 
 class AIVote(BaseModel):
@@ -125,11 +134,12 @@ class AIVote(BaseModel):
 
 
 class AIVotes(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "stand_ins"})
     kind: Literal["ai_votes"] = "ai_votes"
     round: int
     votes: tuple[AIVote, ...]  # a seat that abstained has no vote here
     notes: dict[int, str] = Field(default_factory=dict)  # seat -> what the engine did, privately
+    stand_ins: dict[int, StandIn] = Field(default_factory=dict)  # seat -> who cast its vote
 
 
 class Elimination(Record):
@@ -178,6 +188,9 @@ class Score(BaseModel):
     # The vote named an honest player who made a checkable mistake: no point (scoring stays
     # DESIGN §2.6), but the reveal says it was "a fair catch, wrong player".
     fair_catch: bool = False
+    # Cast or changed after the tribunal stopped early on the Troublemaker's elimination,
+    # which gives the answer away: no point, and the reveal says why (DESIGN §2.6).
+    after_stop: bool = False
 
 
 class HonestError(BaseModel):
@@ -222,6 +235,17 @@ class VoteRoundStory(BaseModel):
     tally: dict[int, int] = Field(default_factory=dict)
 
 
+class StandInTurn(BaseModel):
+    """A turn the offline reviewer played for a seat whose model failed it, told at the reveal
+    (counted in the usage line; a Troublemaker's honest cover said as such)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: int
+    phase: Literal["speak", "debate", "vote"]
+    round: int  # 0 for a review
+    cover: bool = False  # the Troublemaker's turn, played honestly: no plant
+
+
 class Revealed(Record):
     kind: Literal["revealed"] = "revealed"
     troublemaker: int
@@ -239,6 +263,7 @@ class Revealed(Record):
     honest_errors: tuple[HonestError, ...] | None = None
     fair_catches: tuple[FairCatch, ...] = ()  # AI accusations that hit an honest error
     vote_story: tuple[VoteRoundStory, ...] = ()  # the AI votes, round by round
+    stand_ins: tuple[StandInTurn, ...] = ()  # turns the offline reviewer played
 
 
 class GameAborted(Record):

@@ -20,6 +20,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.personas import EVENT_BY_KEY, PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.prompts import Briefing
+from tribunalbot.engine.seating import Seating
 from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
@@ -77,7 +78,7 @@ class _Game:
         self.settings = setup.settings
         self.log = prior
         self.state = GameState.from_events(prior)
-        self.seating: players.Seating | None = None
+        self.seating: Seating | None = None
 
     async def play(self) -> None:
         if self.state.revealed is not None or self.state.aborted is not None:
@@ -132,7 +133,7 @@ class _Game:
             await self._emit(ev.EventTriggered(event=event.key, name=event.name,
                                                announcement=announcement))
 
-    def _seat(self) -> players.Seating:
+    def _seat(self) -> Seating:
         assert self.state.dealt is not None
         dealt = self.state.dealt
         personas = {p.seat: PERSONA_BY_KEY[p.persona] for p in self.state.players}
@@ -142,7 +143,7 @@ class _Game:
         briefing = Briefing(self.setup.code, self.setup.language, roster,
                             self.setup.context_shared, event, dealt.focus, dealt.future_commit,
                             change, self.settings.language)
-        return players.Seating(self.setup.game_id, self.settings, personas, dealt,
+        return Seating(self.setup.game_id, self.settings, personas, dealt,
                                self.setup.code, self.setup.language,
                                self.setup.context_jurors, briefing, change)
 
@@ -193,8 +194,10 @@ class _Game:
                 players.vote(self.llm, seating, shared, s, rnd, players.seen_by(s, active, *seen))
                 for s in active])
             await self._emit(ev.AIVotes(
-                round=rnd, votes=tuple(v for v, _ in ballots if v),
-                notes={s: note for s, (_, note) in zip(active, ballots, strict=True) if note}))
+                round=rnd, votes=tuple(v for v, _, _ in ballots if v),
+                notes={s: note for s, (_, note, _) in zip(active, ballots, strict=True) if note},
+                stand_ins={s: who for s, (_, _, who) in zip(active, ballots, strict=True)
+                           if who}))
         counts, out = rules.tally(self.state.votes[rnd].votes)
         await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
 
@@ -287,12 +290,19 @@ class _Game:
             event_details=self._event_details(),
             scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
                                caught, rules.early_cutoff(state.eliminations),
-                               erred={e.seat for e in errors}),
+                               erred={e.seat for e in errors}, stop=self._early_stop()),
             # nothing worth acting on cites code that is not there
             verdict=rules.verdict(state.statements, [*planted, *(e.claim for e in failed)]),
             struck=tuple(planted), honest_errors=errors,
             fair_catches=claims.fair_catches(errors, state.accusations),
-            vote_story=vote_story(state)))
+            vote_story=vote_story(state), stand_ins=_stand_ins(state)))
+
+    def _early_stop(self) -> datetime | None:
+        """When the tribunal stopped early on the Troublemaker's elimination (rules)."""
+        state = self.state
+        assert state.dealt is not None and state.started is not None
+        return rules.early_stop(state.eliminations, state.dealt.troublemaker,
+                                state.started.max_rounds, len(state.players))
 
     def _event_details(self) -> dict[str, str]:
         dealt = self.state.dealt
@@ -308,13 +318,25 @@ class _Game:
         return details
 
 
-VoteOutcome = tuple[ev.AIVote | None, str]  # the vote (None: abstained), a private note
-
-
-async def _gather(coros: list[Coroutine[Any, Any, VoteOutcome]]) -> list[VoteOutcome]:
+async def _gather(coros: list[Coroutine[Any, Any, players.VoteTurn]]
+                  ) -> list[players.VoteTurn]:
     tasks = [asyncio.ensure_future(c) for c in coros]
     try:
         return list(await asyncio.gather(*tasks))
     finally:
         for task in tasks:
             task.cancel()
+
+
+def _stand_ins(state: GameState) -> tuple[ev.StandInTurn, ...]:
+    """Every turn the offline reviewer played, in the order the game played them."""
+    turns = [ev.StandInTurn(seat=s.seat, phase="speak", round=0, cover=s.stand_in == "cover")
+             for s in state.statements.values() if s.stand_in]
+    for rnd in sorted({a.round for a in state.accusations} | set(state.votes)):
+        turns += [ev.StandInTurn(seat=a.seat, phase="debate", round=rnd,
+                                 cover=a.stand_in == "cover")
+                  for a in state.accusations if a.round == rnd and a.stand_in]
+        votes = state.votes.get(rnd)
+        turns += [ev.StandInTurn(seat=seat, phase="vote", round=rnd, cover=who == "cover")
+                  for seat, who in sorted(votes.stand_ins.items())] if votes else []
+    return tuple(turns)

@@ -1,18 +1,23 @@
 """One player's turn in each phase: prompt, call, validate, retry, keep the secret.
 
-A model that misbehaves costs a seat its turn, never the game (DESIGN §5.1): a reply that is
-empty, unparseable, off-schema or leaking after the allowed attempts becomes lost words (a
-review or an accusation) or an abstention (a vote). Only a provider that is down raises: every
-`ProviderError` other than `InvalidReply` goes up to the caller, which pauses the game.
+A model that misbehaves costs neither the game nor the seat its turn (DESIGN §2.7, §5.1): a
+reply that is empty, unparseable, off-schema or leaking after the allowed attempts is replaced
+by the offline reviewer's turn, in the seat's persona, on the same code, so every seat reviews,
+accuses and votes whatever its model did, and no public trace marks a failing seat. The record
+notes it privately (`stand_in`) and the reveal counts it. A Troublemaker whose model outed it
+plays that turn as its honest cover: the offline reviewer plants nothing for it. Only a
+provider that is down raises: every `ProviderError` other than `InvalidReply` goes up to the
+caller, which pauses the game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
+import logging
+from functools import cache
+from typing import Literal
 
-from tribunalbot.config import GameSettings
-from tribunalbot.diffs import Change
+from pydantic import BaseModel
+
 from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.budget import (
@@ -25,12 +30,13 @@ from tribunalbot.engine.budget import (
     reply_tokens,
     with_note,
 )
-from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
-from tribunalbot.engine.rules import keyword_hits, rng_for
+from tribunalbot.engine.rules import keyword_hits
+from tribunalbot.engine.seating import Seating
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
 from tribunalbot.languages import is_english
-from tribunalbot.llm.base import LLM, Model, Prompt, Task
+from tribunalbot.llm.base import LLM, LLMError, Model, Prompt
 from tribunalbot.llm.errors import InvalidReply
+from tribunalbot.llm.offline.provider import OfflineLLM
 from tribunalbot.llm.replies import (
     DebateReply,
     ParsedReview,
@@ -40,71 +46,14 @@ from tribunalbot.llm.replies import (
     vote_schema,
 )
 
+log = logging.getLogger(__name__)
 
-@dataclass
-class Seating:
-    """Everything about the players a turn needs; built once per game from the deal."""
 
-    game_id: str
-    settings: GameSettings
-    personas: dict[int, Persona]
-    dealt: ev.Dealt
-    code: str
-    language: str
-    context_jurors: str = ""
-    briefing: prompts.Briefing = field(default_factory=lambda: prompts.Briefing("", "", ""))
-    change: Change | None = None  # the change under review, when the code is a diff
-
-    @cached_property
-    def nonce(self) -> str:
-        stream = rng_for(self.dealt.seed, "llm-nonce")
-        return stream.getrandbits(64).to_bytes(8, "big").hex()
-
-    def is_troublemaker(self, seat: int) -> bool:
-        return seat == self.dealt.troublemaker
-
-    def task(self, kind: str, seat: int, rnd: int, attempt: int, **extra: object) -> Task:
-        tm = self.is_troublemaker(seat)
-        seats = self.dealt.event_seats
-        ally = None
-        if self.dealt.event == "great_minds" and seat in seats:
-            ally = next(s for s in seats if s != seat)
-        return Task(
-            kind=kind,  # type: ignore[arg-type]
-            game_id=self.game_id, nonce=self.nonce, seat=seat,
-            persona=self.personas[seat].key, round=rnd,
-            attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
-            code=self.code, language=self.language, change=self.change,
-            focus=self.dealt.focus,
-            hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
-            ally_seat=ally, future_commit=self.dealt.future_commit,
-            names={s: p.name for s, p in self.personas.items()},
-            personas={s: p.key for s, p in self.personas.items()},
-            **extra,  # type: ignore[arg-type]
-        )
-
-    def personal(self, seat: int, phase: str, task_text: str, retry_note: str) -> str:
-        """The per-player suffix: persona card, hidden nudges, role brief, task."""
-        persona = self.personas[seat]
-        parts = [prompts.persona_card(persona, seat)]
-        if self.dealt.event == "robot_rebellion" and seat in self.dealt.event_seats:
-            parts.append("Assume the author of this code is hostile: hunt for attack vectors "
-                         "and hidden backdoors.")
-        if self.dealt.event == "great_minds" and seat in self.dealt.event_seats:
-            ally = next(s for s in self.dealt.event_seats if s != seat)
-            parts.append(f"You find seat {ally} ({self.personas[ally].name}) convincing: "
-                         "support their points where you can.")
-        if self.is_troublemaker(seat):
-            strategy = STRATEGY_BY_KEY[self.dealt.strategy]
-            boldness = self.dealt.lean.boldness if self.dealt.lean else 0
-            parts.append(prompts.troublemaker_brief(strategy, boldness) if phase == "speak"
-                         else prompts.TROUBLEMAKER_DEBATE)
-        elif self.context_jurors:
-            parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")
-        parts.append(task_text)
-        if retry_note:
-            parts.append(retry_note)
-        return "\n\n".join(parts)
+@cache
+def offline_reviewer() -> LLM:
+    """The stand-in for a seat whose model failed a turn: one per process, so the analysis
+    of a game's code is made once for all its failing turns."""
+    return OfflineLLM()
 
 
 LOST_NOTE = "(redacted: unusable replies)"
@@ -125,24 +74,32 @@ def _planted(seating: Seating, seat: int, phase: str, rnd: int,
 
 
 async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statement:
-    """A review, validated for format, secrecy and persona keywords, at most N attempts,
-    published within the word budget."""
+    """A review, validated for format, secrecy and persona keywords, at most N attempts, then
+    the offline reviewer's; published within the word budget."""
     words = seating.settings.word_budget
-    parsed = await _review(llm, seating, shared, seat, words)
-    if parsed is None:  # every attempt was empty, broke the format or leaked: publish nothing
+    parsed, leaked = await _review(llm, seating, shared, seat, words)
+    stand_in: StandIn = ""
+    if parsed is None:  # every attempt was empty, broke the format or leaked
+        stand_in = _stand_in_kind(seating, seat, leaked)
+        parsed = await _stand_in_review(seating, shared, seat, words, stand_in == "cover")
+        stand_in = _noted_stand_in(seating, seat, "speak", 0, stand_in, parsed is not None)
+    if parsed is None:  # the stand-in failed too: publish nothing
         return ev.Statement(seat=seat, text=LOST_TEXT, notes=LOST_NOTE)
     text, cut = fit_words(_clean(parsed.public), words)
-    claims = [(p.claim, p.why_wrong, p.kind) for p in parsed.planted]
-    return ev.Statement(seat=seat, text=text, notes=with_note(parsed.notes, cut),
-                        planted=_planted(seating, seat, "speak", 0, claims))
+    claims = [(p.claim, p.why_wrong, p.kind) for p in parsed.planted if stand_in != "cover"]
+    return ev.Statement(seat=seat, text=text,
+                        notes=with_note(_with_stand_in(parsed.notes, stand_in), cut),
+                        planted=_planted(seating, seat, "speak", 0, claims), stand_in=stand_in)
 
 
 async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
-                  words: int) -> ParsedReview | None:
-    """The last well-formed, non-leaking review; the first one on the persona's topic."""
+                  words: int) -> tuple[ParsedReview | None, bool]:
+    """The last well-formed, non-leaking review; the first one on the persona's topic. And
+    whether any attempt leaked the role."""
     persona = seating.personas[seat]
     note = ""
     last = None
+    leaked = False
     task_text = prompts.speak_task(words, change=seating.change is not None)
     writes = seating.settings.language
     for attempt in range(1, seating.settings.persona_attempts + 1):
@@ -155,7 +112,9 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
             note = prompts.reinforcement("format", persona)
             continue
         parsed = parse_review(completion.text)
-        if not parsed.well_formed or leaks(parsed.public):
+        outed = bool(leaks(parsed.public))
+        leaked = leaked or outed
+        if not parsed.well_formed or outed:
             note = prompts.reinforcement("format", persona)
             continue
         last = parsed
@@ -166,7 +125,54 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
                 or keyword_hits(parsed.public, persona) >= 2):
             break
         note = prompts.reinforcement("keywords", persona)
-    return last
+    return last, leaked
+
+
+# ---- the stand-in: the offline reviewer plays a turn the seat's model could not -------------
+
+StandIn = Literal["", "offline", "cover"]  # "": the seat's model; "cover": honest, no plant
+
+
+def _stand_in_kind(seating: Seating, seat: int, leaked: bool) -> StandIn:
+    """A Troublemaker whose model outed it plays its cover honestly: a plant written for it
+    would be the offline reviewer's, not the model's, and its model showed it cannot keep
+    the secret on this turn. Any other failed turn is played in the seat's own role."""
+    return "cover" if leaked and seating.is_troublemaker(seat) else "offline"
+
+
+async def _stand_in_review(seating: Seating, shared: str, seat: int, words: int,
+                           cover: bool) -> ParsedReview | None:
+    task_text = prompts.speak_task(words, change=seating.change is not None)
+    personal = seating.personal(seat, "speak", task_text, "", cover=cover)
+    task = seating.stand_in_task("speak", seat, 0, cover, words=words)
+    try:
+        completion = await offline_reviewer().generate(Prompt(
+            shared, personal, task, max_tokens=reply_tokens(words, seating.settings.language)))
+    except LLMError:
+        return None
+    parsed = parse_review(completion.text)
+    return parsed if parsed.well_formed and not leaks(parsed.public) else None
+
+
+def _noted_stand_in(seating: Seating, seat: int, phase: str, rnd: int, stand_in: StandIn,
+                    played: bool) -> StandIn:
+    """Log a failed turn (privately: the operator's log names the seat, never its role) and
+    return the stand-in that played it ("" when the stand-in could not either)."""
+    log.info("game %s: seat %d's %s (round %d) %s", seating.game_id, seat, phase, rnd,
+             "was played by the offline reviewer" if played else "was lost: the offline "
+             "reviewer could not play it either")
+    return stand_in if played else ""
+
+
+_STAND_IN_NOTES = {
+    "offline": "[Played by the offline reviewer: every reply of the model was unusable.]",
+    "cover": "[Played by the offline reviewer as an honest cover, no plant: every reply of "
+             "the model outed its role.]",
+}
+
+
+def _with_stand_in(notes: str, stand_in: StandIn) -> str:
+    return f"{_STAND_IN_NOTES[stand_in]}\n{notes}".strip() if stand_in else notes
 
 
 # A seat outside the candidates is asked again once, then the seat gives up its turn: a model
@@ -176,13 +182,15 @@ TARGET_ATTEMPTS = 2
 
 async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
                              shared: str, task_text: str, schema: type[Model],
-                             seen: dict[str, object]) -> Model | None:
+                             seen: dict[str, object]) -> tuple[Model | None, bool]:
     """A structured reply whose target is a valid candidate and whose text does not leak;
-    None when every allowed attempt failed (the model answered badly each time)."""
+    None when every allowed attempt failed (the model answered badly each time). And whether
+    any attempt leaked the role."""
     note = ""
     persona = seating.personas[seat]
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     wrong_targets = 0
+    leaked = False
     for attempt in range(1, seating.settings.persona_attempts + 1):
         personal = seating.personal(seat, kind, task_text, note)
         task = seating.task(kind, seat, rnd, attempt, **seen)
@@ -197,17 +205,46 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
         if target not in candidates:
             wrong_targets += 1
             if wrong_targets >= TARGET_ATTEMPTS:
-                return None
+                return None, leaked
             note = prompts.reinforcement(
                 "schema", persona, f"target {target} is not one of the candidates "
                 f"{list(candidates)}")
             continue
-        public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument",
-                                                                       "reason"))
-        if not leaks(public):
-            return reply
+        if not _outs(reply):
+            return reply, leaked
+        leaked = True
         note = prompts.reinforcement("format", persona, "the public text mentions hidden roles")
-    return None
+    return None, leaked
+
+
+def _outs(reply: BaseModel) -> bool:
+    public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument", "reason"))
+    return bool(leaks(public))
+
+
+async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
+                           shared: str, task_text: str, schema: type[Model],
+                           seen: dict[str, object]) -> tuple[Model | None, StandIn]:
+    """The seat's structured reply, or after its failed attempts the offline reviewer's; and
+    which stand-in played it. None: neither gave a usable reply."""
+    reply, leaked = await _json_with_retries(llm, seating, seat, kind, rnd, shared, task_text,
+                                             schema, seen)
+    if reply is not None:
+        return reply, ""
+    stand_in = _stand_in_kind(seating, seat, leaked)
+    cover = stand_in == "cover"
+    personal = seating.personal(seat, kind, task_text, "", cover=cover)
+    task = seating.stand_in_task(kind, seat, rnd, cover, **seen)
+    prompt = Prompt(shared, personal, task, max_tokens=json_reply_tokens(
+        seating.settings.language))
+    try:
+        reply = await offline_reviewer().generate_json(prompt, schema)
+    except LLMError:
+        reply = None
+    candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
+    if reply is not None and (getattr(reply, "target", None) not in candidates or _outs(reply)):
+        reply = None
+    return reply, _noted_stand_in(seating, seat, kind, rnd, stand_in, reply is not None)
 
 
 def _in_play(seat: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
@@ -233,7 +270,8 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     names = [(s, seating.personas[s].name) for s in candidates]
     words = accusation_words(seating.settings.word_budget)
     task_text = prompts.debate_task(names, words)
-    reply: DebateReply | None = await _json_with_retries(
+    reply: DebateReply | None
+    reply, stand_in = await _structured_turn(
         llm, seating, seat, "debate", rnd, shared, task_text,
         debate_schema(_in_play(seat, candidates)), seen)
     if reply is None:
@@ -243,26 +281,32 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     if not quote or _squash(quote) not in _squash(statements.get(reply.target, "")):
         quote = ""  # a misquote is not shown as a quote
     text, cut = fit_words(_clean(redact(reply.argument)), words)
-    claims = [(p.claim, p.why_wrong, p.kind) for p in reply.planted]
+    claims = [(p.claim, p.why_wrong, p.kind) for p in reply.planted if stand_in != "cover"]
     return ev.Accusation(round=rnd, seat=seat, target=reply.target, quote=quote, text=text,
-                         notes=with_note(reply.private_notes, cut),
-                         planted=_planted(seating, seat, "debate", rnd, claims))
+                         notes=with_note(_with_stand_in(reply.private_notes, stand_in), cut),
+                         planted=_planted(seating, seat, "debate", rnd, claims),
+                         stand_in=stand_in)
+
+
+VoteTurn = tuple[ev.AIVote | None, str, StandIn]  # the vote (None: abstained), a note, who
 
 
 async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
-               seen: dict[str, object]) -> tuple[ev.AIVote | None, str]:
-    """The seat's vote (None: it abstains) and a private note about what was done to it."""
+               seen: dict[str, object]) -> VoteTurn:
+    """The seat's vote (None: it abstains), a private note about what was done to it, and
+    the stand-in that cast it ("" for the seat's own model)."""
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
-    reply: VoteReply | None = await _json_with_retries(
+    reply: VoteReply | None
+    reply, stand_in = await _structured_turn(
         llm, seating, seat, "vote", rnd, shared, prompts.vote_task(names, VOTE_REASON_WORDS),
         vote_schema(_in_play(seat, candidates)), seen)
     if reply is None:
-        return None, "abstained: unusable replies"
+        return None, "abstained: unusable replies, the offline reviewer's too", ""
     lucky = seating.dealt.event == "lucky_wheel" and seat in seating.dealt.event_seats
     reason, cut = fit_words(_clean(redact(reply.reason)), VOTE_REASON_WORDS)
-    return ev.AIVote(seat=seat, target=reply.target, reason=reason,
-                     weight=2 if lucky else 1), cut
+    return (ev.AIVote(seat=seat, target=reply.target, reason=reason, weight=2 if lucky else 1),
+            _with_stand_in(cut, stand_in), stand_in)
 
 
 def _squash(text: str) -> str:

@@ -116,23 +116,44 @@ def early_cutoff(state_eliminations: dict[int, ev.Elimination]) -> datetime | No
     return ordered[-1].at if ordered else None
 
 
+def early_stop(eliminations: dict[int, ev.Elimination], troublemaker: int, max_rounds: int,
+               players: int) -> datetime | None:
+    """When the tribunal stopped early because the AI jury eliminated the Troublemaker: the
+    stop itself names it, so from that moment on a vote is a free answer. None when the
+    tribunal ran its course: a Troublemaker out in the last round (or with two players left)
+    ends a tribunal that was ending anyway, which tells nobody anything."""
+    remaining = players
+    for rnd, elim in sorted(eliminations.items()):
+        if elim.seat is None:
+            continue
+        remaining -= 1
+        if elim.seat == troublemaker:
+            return elim.at if rnd < max_rounds and remaining > 2 else None
+    return None
+
+
 def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | None,
-          cutoff: datetime | None, erred: Collection[int] = ()) -> tuple[ev.Score, ...]:
+          cutoff: datetime | None, erred: Collection[int] = (),
+          stop: datetime | None = None) -> tuple[ev.Score, ...]:
     """DESIGN §2.6: 1 for the right seat, +1 if the AI jury missed, +1 if cast early.
 
     A wrong vote for a seat in `erred` (honest players whose cited code was not there) is a
     fair catch: said at the reveal, worth no point, so the scores and the leaderboard keep
-    meaning one thing, naming the saboteur."""
+    meaning one thing, naming the saboteur. A vote cast or changed at or after `stop` (the
+    early stop, `early_stop`) scores nothing: waiting for the answer never pays."""
     scores = []
     for vote in votes:
         correct = vote.seat == troublemaker
+        after_stop = stop is not None and vote.at >= stop
         missed = correct and caught_round is None
         early = correct and (cutoff is None or vote.at < cutoff)
-        points = int(correct) + int(missed) + int(early)
+        points = 0 if after_stop else int(correct) + int(missed) + int(early)
         scores.append(ev.Score(user_id=vote.user_id, user_name=vote.user_name, seat=vote.seat,
-                               correct=correct, points=points, jury_missed_bonus=missed,
-                               early_bonus=early,
-                               fair_catch=not correct and vote.seat in erred))
+                               correct=correct, points=points,
+                               jury_missed_bonus=missed and not after_stop,
+                               early_bonus=early and not after_stop,
+                               fair_catch=not correct and vote.seat in erred,
+                               after_stop=after_stop))
     return tuple(scores)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import json
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -35,8 +37,10 @@ def next_mode(mode: Mode, floor: tuple[Mode, ...] = LADDER) -> Mode | None:
     return floor[index + 1] if index + 1 < len(floor) else None
 
 
+@lru_cache(maxsize=512)
 def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:
-    """`schema`'s JSON schema rewritten for strict servers.
+    """`schema`'s JSON schema rewritten for strict servers, built once per reply type: the
+    result is shared by every call that asks for that type, so it must never be modified.
 
     References are inlined, every object gets `additionalProperties: false` and lists all of its
     properties as required (optional fields keep their null branch from pydantic), `oneOf`
@@ -48,7 +52,28 @@ def strict_schema(schema: type[BaseModel]) -> dict[str, Any]:
     defs = raw.pop("$defs", {})
     result = _rewrite(raw, defs, depth=0)
     assert isinstance(result, dict)
+    if len(_KNOWN) >= _KNOWN_LIMIT:
+        _KNOWN.clear()
+    _KNOWN[id(result)] = _Known(result, _dump(result), _compatible(result))
     return result
+
+
+@dataclass(frozen=True)
+class _Known:
+    """What every call asks of a cached strict schema, worked out once."""
+
+    schema: dict[str, Any]  # held, so that its id names it as long as the entry lives
+    text: str
+    compatible: bool
+
+
+_KNOWN: dict[int, _Known] = {}
+_KNOWN_LIMIT = 2048
+
+
+def _known(schema: dict[str, Any]) -> _Known | None:
+    found = _KNOWN.get(id(schema))
+    return found if found is not None and found.schema is schema else None
 
 
 def _rewrite(node: Any, defs: dict[str, Any], depth: int) -> Any:
@@ -81,8 +106,13 @@ def _rewrite(node: Any, defs: dict[str, Any], depth: int) -> Any:
 
 def strict_compatible(schema: Any) -> bool:
     """Whether every object in `schema` is closed, as strict servers require."""
+    known = _known(schema) if isinstance(schema, dict) else None
+    return known.compatible if known is not None else _compatible(schema)
+
+
+def _compatible(schema: Any) -> bool:
     if isinstance(schema, list):
-        return all(strict_compatible(item) for item in schema)
+        return all(_compatible(item) for item in schema)
     if not isinstance(schema, dict):
         return True
     if isinstance(schema.get("additionalProperties"), dict):
@@ -90,7 +120,7 @@ def strict_compatible(schema: Any) -> bool:
     children = [value for key, value in schema.items()
                 if key not in ("enum", "const", "required", "properties")]
     children += list((schema.get("properties") or {}).values())  # names are data, not keywords
-    return all(strict_compatible(child) for child in children)
+    return all(_compatible(child) for child in children)
 
 
 def strip_think(text: str) -> tuple[str, bool]:
@@ -157,7 +187,13 @@ def parse_json_reply(text: str, schema: type[Model]) -> Model:
 
 
 def schema_text(schema: dict[str, Any]) -> str:
-    """Deterministic serialisation, so identical calls stay byte-identical."""
+    """Deterministic serialisation, so identical calls stay byte-identical (a cached strict
+    schema's is made once)."""
+    known = _known(schema)
+    return known.text if known is not None else _dump(schema)
+
+
+def _dump(schema: dict[str, Any]) -> str:
     return json.dumps(schema, sort_keys=True, separators=(",", ":"))
 
 

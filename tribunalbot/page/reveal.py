@@ -9,7 +9,14 @@ from __future__ import annotations
 from tribunalbot.engine import events as ev
 from tribunalbot.page.cast import Cast
 from tribunalbot.page.text import esc, scrolling
-from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import (
+    FAIR_CATCH,
+    cover_line,
+    fair_catch_lines,
+    said_where,
+    score_note,
+    story_grid,
+)
 from tribunalbot.wording import event_summary, plural
 
 # Struck text is read out as if it stood; screen readers get the strike in words.
@@ -65,14 +72,15 @@ def _where(entry: ev.LedgerEntry) -> str:
 
 
 def _ledger(e: ev.Revealed, cast: Cast) -> str:
+    cover = f'<p class="note">{esc(cover_line(e))}</p>' if cover_line(e) else ""
     if not e.ledger:
         return ('<h3 id="ledger">The sabotage ledger</h3>'
-                '<p class="note">No planted claim was recorded.</p>')
+                f'<p class="note">No planted claim was recorded.</p>{cover}')
     items = "".join(
         f"<li>{STRUCK}<del>{cast.inline(x.claim)}</del>"
         f'<span class="why"><strong>Why it is wrong:</strong> {cast.inline(x.why_wrong)}'
         f'</span><span class="meta">{esc(x.kind)} · {_where(x)}</span></li>' for x in e.ledger)
-    return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>'
+    return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>{cover}'
 
 
 def _humans(e: ev.Revealed, cast: Cast) -> str:
@@ -86,7 +94,7 @@ def _humans(e: ev.Revealed, cast: Cast) -> str:
         bonus = [b for b, on in (("the AI jury missed it", s.jury_missed_bonus),
                                  ("early and unchanged", s.early_bonus)) if on]
         extra = f" (+1 {', +1 '.join(bonus)})" if bonus else ""
-        fair = f": {FAIR_CATCH}" if s.fair_catch else ""
+        fair = f": {esc(score_note(s))}" if score_note(s) else ""
         items.append(f"<li><strong>{esc(s.user_name)}</strong> named {cast.name(s.seat)}: "
                      f"{mark}, {plural(s.points, 'point')}{extra}{fair}</li>")
     return f'<h3 id="humans">Human verdicts</h3><ul>{"".join(items)}</ul>'

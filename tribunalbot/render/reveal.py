@@ -8,6 +8,42 @@ from collections.abc import Mapping
 from tribunalbot.engine import events as ev
 
 FAIR_CATCH = "a fair catch, wrong player"
+# Why a vote cast or changed after the early stop scored nothing (DESIGN §2.6).
+AFTER_STOP = "voted after the tribunal stopped early, which gave the answer away"
+
+
+def score_note(score: ev.Score) -> str:
+    """What a human's score needs said beside right or wrong and its points, or ""."""
+    if score.after_stop:
+        return AFTER_STOP
+    return FAIR_CATCH if score.fair_catch else ""
+
+
+def stand_in_count(e: ev.Revealed) -> str:
+    """"2 turns played by the offline reviewer", or "" when every model played its own."""
+    n = len(e.stand_ins)
+    return f"{n} turn{'s' * (n != 1)} played by the offline reviewer" if n else ""
+
+
+def with_stand_ins(usage: str, e: ev.Revealed) -> str:
+    """The game's usage line with its stand-in turns counted at the end."""
+    return ", ".join(part for part in (usage, stand_in_count(e)) if part)
+
+
+def _turn(turn: ev.StandInTurn) -> str:
+    return {"speak": "its review", "debate": f"its accusation in round {turn.round}",
+            "vote": f"its vote in round {turn.round}"}[turn.phase]
+
+
+def cover_line(e: ev.Revealed) -> str:
+    """Which of the Troublemaker's turns the offline reviewer played as its honest cover,
+    because its model outed it on every attempt; "" when none."""
+    turns = [_turn(t) for t in e.stand_ins if t.cover]
+    if not turns:
+        return ""
+    listed = turns[0] if len(turns) == 1 else f"{', '.join(turns[:-1])} and {turns[-1]}"
+    return (f"Its model gave itself away on every attempt at {listed}, so the offline reviewer "
+            "played that as its honest cover: no plant.")
 
 
 def said_where(error: ev.HonestError) -> str:

@@ -152,7 +152,8 @@ class Store:
     # ---- accounting and guild state --------------------------------------------------------
 
     async def record_call(self, call: CallLike) -> None:
-        await self.ops.record_call(call)
+        """Queued, not awaited: see `OpsRepo.record_call` (async for `OnCall`'s sake)."""
+        self.ops.record_call(call)
 
     async def guild_settings(self, guild: str) -> dict[str, Any] | None:
         return await self.ops.guild_settings(guild)

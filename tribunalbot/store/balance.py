@@ -9,27 +9,18 @@ from tribunalbot.engine.balance import Lean, Outcome, compute_lean
 from tribunalbot.store.db import Db
 from tribunalbot.store.games import decode_event
 
-# The last finished games of a guild in which at least one human voted, newest first; per
-# game: its disguise, whether the humans' strict plurality named the Troublemaker (as
-# `VoteRepo.catch_rates` counts it), whether the AI jury caught it, and its private deal.
+# The last finished games of a guild that humans voted in, newest first; per game: its
+# disguise, its Troublemaker, whether the AI jury caught it, its reveal (the scores: which
+# votes counted) and its private deal (the level it was dealt with).
 _OUTCOMES = """
-WITH recent AS (
-    SELECT g.id, g.troublemaker, g.strategy, g.caught_round, g.finished_at FROM games g
-    WHERE g.guild_id = ? AND g.status = 'finished'
-      AND EXISTS (SELECT 1 FROM human_votes v WHERE v.game_id = g.id)
-    ORDER BY g.finished_at DESC, g.id DESC LIMIT ?),
-tallies AS (
-    SELECT v.game_id, v.seat, count(*) AS n FROM human_votes v
-    JOIN recent r ON r.id = v.game_id GROUP BY v.game_id, v.seat)
-SELECT r.strategy, r.caught_round,
-       CASE WHEN EXISTS (
-           SELECT 1 FROM tallies t WHERE t.game_id = r.id AND t.seat = r.troublemaker
-           AND t.n > coalesce((SELECT max(o.n) FROM tallies o
-                               WHERE o.game_id = t.game_id AND o.seat != t.seat), 0))
-       THEN 1 ELSE 0 END,
-       (SELECT e.private_payload FROM events e WHERE e.game_id = r.id AND e.kind = 'dealt'
+SELECT g.strategy, g.troublemaker, g.caught_round,
+       (SELECT e.public_payload FROM events e WHERE e.game_id = g.id AND e.kind = 'revealed'
+        ORDER BY e.seq DESC LIMIT 1),
+       (SELECT e.private_payload FROM events e WHERE e.game_id = g.id AND e.kind = 'dealt'
         ORDER BY e.seq LIMIT 1)
-FROM recent r ORDER BY r.finished_at DESC, r.id DESC
+FROM games g
+WHERE g.guild_id = ? AND g.status = 'finished' AND g.human_voters > 0
+ORDER BY g.finished_at DESC, g.id DESC LIMIT ?
 """
 
 
@@ -38,11 +29,20 @@ class BalanceRepo:
         self._db = db
 
     async def outcomes(self, guild: str, limit: int) -> list[Outcome]:
-        """The guild's last `limit` finished games the humans voted in, newest first."""
-        rows = await self._db.fetchall(_OUTCOMES, (guild, limit))
-        return [Outcome(strategy=str(strategy), ai_caught=caught_round is not None,
-                        human_caught=bool(humans), boldness=_boldness(_lean_of(private)))
-                for strategy, caught_round, humans, private in rows]
+        """The guild's last finished games (at most `limit`) with a counted human vote,
+        newest first. A vote cast after the early stop gave the answer away does not count
+        (it scored nothing, DESIGN §2.6): a game with only such votes says nothing about how
+        hard the game was, and is left out."""
+        found = []
+        for strategy, troublemaker, caught_round, revealed, private in await self._db.fetchall(
+                _OUTCOMES, (guild, limit)):
+            counted = [s.seat for s in _scores(revealed) if not s.after_stop]
+            if counted:
+                found.append(Outcome(
+                    strategy=str(strategy), ai_caught=caught_round is not None,
+                    human_caught=_plurality_names(counted, int(troublemaker)),
+                    boldness=_boldness(_lean_of(private)), voters=len(counted)))
+        return found
 
     async def lean(self, guild: str, settings: BalanceSettings) -> Lean | None:
         """The lean of the guild's next deal; None when balancing is off."""
@@ -72,3 +72,15 @@ def _lean_of(private: str | None) -> Lean | None:
 
 def _boldness(lean: Lean | None) -> int:
     return lean.boldness if lean is not None else 0
+
+
+def _scores(revealed: str | None) -> tuple[ev.Score, ...]:
+    record = decode_event(revealed, None) if revealed is not None else None
+    return record.scores if isinstance(record, ev.Revealed) else ()
+
+
+def _plurality_names(seats: list[int], troublemaker: int) -> bool:
+    """Whether the strict plurality of the votes names the Troublemaker (a tie names nobody),
+    as `VoteRepo.catch_rates` counts a game."""
+    named = seats.count(troublemaker)
+    return named > 0 and all(seats.count(seat) < named for seat in set(seats) - {troublemaker})

@@ -18,16 +18,20 @@ import contextlib
 import importlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
-Row = tuple[Any, ...]
-Params = Sequence[Any] | dict[str, Any]
+from tribunalbot.store.writer import Params, Row, Writer
+
+T = TypeVar("T")
+__all__ = ["POSTGRES", "SQLITE", "Database", "Db", "Params", "Row", "StoreError",
+           "Transaction"]
 
 BUSY_TIMEOUT_SECONDS = 15.0
 # Memory-mapped reads make sqlite-vec's chunk scans markedly faster than page-cache copies.
@@ -72,6 +76,14 @@ class Db(Protocol):
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
     async def execute(self, sql: str, params: Params = ()) -> int: ...
+    async def run(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """One transaction whose body awaits nothing but its own statements: the fast path
+        for the writes games make (committed in batches on SQLite)."""
+        ...
+    def defer(self, sql: str, rows: Sequence[Params]) -> None:
+        """Write `rows` soon, without waiting: committed with or before the next write."""
+        ...
+    async def flush(self) -> None: ...  # every write so far, deferred ones too, committed
     def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
     async def read_parallel(self, queries: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         ...
@@ -121,6 +133,7 @@ def check_path(path: Path) -> Path:
 _READER_PRAGMAS = (
     f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}",
     "PRAGMA query_only = ON",
+    "PRAGMA foreign_keys = ON",  # no effect on reads; set so every connection reports alike
     f"PRAGMA mmap_size = {MMAP_BYTES}",
 )
 
@@ -147,19 +160,21 @@ def _connector(driver: ModuleType, ext: str, path: Path, mode: str
 
 
 class Database:
-    """One aiosqlite connection. Every statement runs under a lock, so the transactions of
-    concurrent games never interleave on the shared connection; writers take SQLite's write
-    lock up front (BEGIN IMMEDIATE) so another process makes them wait, not fail."""
+    """SQLite: one write connection on a thread of its own (`writer.Writer`: the queued writes
+    commit in batches, each body whole, in one hop), and read-only connections for the reads
+    outside a transaction, which in WAL mode never wait for the writer nor it for them. A
+    `transaction()` block (migrations, imports, rare repairs) holds the writer for its whole
+    length; writers take SQLite's write lock up front (BEGIN IMMEDIATE) so another process
+    makes them wait, not fail."""
 
     dialect = SQLITE
 
-    def __init__(self, conn: aiosqlite.Connection, driver: ModuleType, path: Path,
-                 extension: str) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+    def __init__(self, writer: Writer, driver: ModuleType, path: Path, extension: str) -> None:
+        self._writer = writer
         self._extension = extension
         self._readers: list[aiosqlite.Connection] = []
         self._readers_lock = asyncio.Lock()
+        self._turn = 0  # the reader the next read goes to
         self.driver = driver
         self.path = path
         self.error: type[Exception] = driver.Error
@@ -169,59 +184,63 @@ class Database:
         driver = sqlite_driver()
         ext = _vec_extension_path()
         path = await asyncio.to_thread(check_path, path)
+        thread = ThreadPoolExecutor(1, thread_name_prefix="tribunal-sqlite-writer")
         # mode=rw for an existing file: never fall back to read-only silently.
-        conn = aiosqlite.Connection(
-            _connector(driver, ext, path, "rw" if path.exists() else "rwc"), iter_chunk_size=256)
+        connect = _connector(driver, ext, path, "rw" if path.exists() else "rwc")
         try:
-            await conn  # on failure aiosqlite stops its worker thread itself
+            conn = await asyncio.get_running_loop().run_in_executor(thread, connect)
         except (driver.Error, OSError) as exc:
+            thread.shutdown(wait=False)
             raise StoreError(f"cannot open database {path}: {exc}") from None
-        db = cls(conn, driver, path, ext)
+        db = cls(Writer(conn, thread), driver, path, ext)
         try:
-            await db._configure()
+            await db._writer.call(db._configure)
         except StoreError:
-            await conn.close()
+            await db._close_writer()
             raise
         except driver.Error as exc:
-            await conn.close()
+            await db._close_writer()
             raise StoreError(
                 f"database {path} is not a usable Tribunal database ({exc}); "
                 "it was left untouched: move it aside or point storage.database elsewhere"
             ) from None
         return db
 
-    async def _configure(self) -> None:
+    def _configure(self) -> None:
+        """On the writer's thread, before anything else uses the connection."""
+        conn = self._writer.conn
         # quick_check reads every page once: a damaged file is reported now, not mid-game.
-        rows = await self._conn.execute_fetchall("PRAGMA quick_check(1)")
-        verdict = next(iter(rows))[0] if rows else "no answer"
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+        verdict = rows[0][0] if rows else "no answer"
         if verdict != "ok":
             raise self.driver.DatabaseError(f"integrity check failed: {verdict}")
-        await self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-        await self._refuse_foreign()
-        mode = next(iter(await self._conn.execute_fetchall("PRAGMA journal_mode = WAL")))[0]
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        self._refuse_foreign(conn)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise self.driver.DatabaseError(f"cannot switch to WAL journal mode (got {mode})")
         # NORMAL is durable against a killed process in WAL mode; only power loss may lose the
         # last commits, and it avoids an fsync per game event.
-        await self._conn.execute("PRAGMA synchronous = NORMAL")
-        await self._conn.execute("PRAGMA foreign_keys = ON")
-        await self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
-    async def _refuse_foreign(self) -> None:
+    def _refuse_foreign(self, conn: sqlite3.Connection) -> None:
         """Another program's SQLite file has tables but no schema version: leave it alone
         (checked before switching to WAL, which would already rewrite its header)."""
-        version = next(iter(await self._conn.execute_fetchall("PRAGMA user_version")))[0]
-        tables = await self._conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1")
-        if version == 0 and list(tables):
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute(
+            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1").fetchall()
+        if version == 0 and tables:
             raise StoreError(
                 f"{self.path} is a SQLite database of some other program (it has tables but "
                 "no Tribunal schema version); it was left untouched: point storage.database "
                 "elsewhere")
 
     async def open_readers(self, count: int) -> None:
-        """Open `count` read-only connections for `read_parallel` (after the migrations, once
-        the file is in WAL mode: its readers never wait for the writer, nor it for them)."""
+        """Open `count` read-only connections for the reads and `read_parallel` (after the
+        migrations, once the file is in WAL mode: its readers never wait for the writer,
+        nor it for them)."""
         async with self._readers_lock:
             while len(self._readers) < count:
                 reader = aiosqlite.Connection(
@@ -240,7 +259,7 @@ class Database:
         """Run each read-only query on its own reader connection, all at once; the rows of
         each, in order. The driver releases the GIL while a statement runs, so on several
         cores the queries really run side by side. Each sees the last committed state when
-        it starts; the write connection and its lock are not involved."""
+        it starts; the writer is not involved."""
         await self.open_readers(len(queries))
 
         async def one(reader: aiosqlite.Connection, sql: str, params: Params) -> list[Row]:
@@ -251,21 +270,38 @@ class Database:
               for reader, (sql, params) in zip(self._readers, queries, strict=False))))
 
     async def close(self) -> None:
+        await self._writer.drained()  # the queued writes, deferred ones too, are committed
         async with self._readers_lock:
             readers, self._readers = self._readers, []
         for reader in readers:
             await reader.close()
-        await self._conn.close()
+        await self._close_writer()
+
+    async def _close_writer(self) -> None:
+        writer = self._writer
+        if writer.closed:  # closing twice is harmless
+            return
+        writer.closed = True
+        await writer.call(writer.conn.close)
+        writer.thread.shutdown(wait=True)
 
     async def checkpoint(self) -> None:
         """Fold the write-ahead log into the main file (after a bulk load, so reads and the
         file's size reflect the data, not a growing WAL)."""
-        async with self._lock:
-            await self._conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        async with self._writer.lock:
+            await self._writer.call(
+                lambda: self._writer.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._lock:
-            rows = await self._conn.execute_fetchall(sql, params)
+        """A read outside any transaction, on a reader: it sees every write committed before
+        it starts (a caller's own writes included, once it was told they are stored). Before
+        the readers open (while migrating) it runs on the write connection."""
+        if not self._readers:
+            async with self._writer.lock:
+                return await self._writer.call(
+                    lambda: [tuple(r) for r in self._writer.conn.execute(sql, params)])
+        self._turn = (self._turn + 1) % len(self._readers)
+        rows = await self._readers[self._turn].execute_fetchall(sql, params)
         return [tuple(r) for r in rows]
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
@@ -274,60 +310,89 @@ class Database:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """One write statement in its own transaction; returns the number of changed rows."""
-        async with self.transaction() as tx:
+        async def body(tx: Transaction) -> int:
             return await tx.execute(sql, params)
+
+        return cast(int, await self.run(body))
+
+    async def run(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """Commit `body` (which awaits nothing but its statements) in one transaction; its
+        result, once committed. See `writer.Writer`."""
+        return cast(T, await self._writer.run(body))
+
+    def defer(self, sql: str, rows: Sequence[Params]) -> None:
+        """Write `rows` with the next batch, without waiting: committed with or before every
+        write queued after this call (or by `flush`, or at `close`)."""
+        async def body(tx: Transaction) -> None:
+            await tx.executemany(sql, rows)
+
+        self._writer.defer(body)
+
+    async def flush(self) -> None:
+        """Until every write queued so far, deferred ones included, is committed."""
+        await self._writer.flush()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTransaction]:
-        async with self._lock:
+        writer = self._writer
+        async with writer.lock:
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                yield SqliteTransaction(self._conn)
-                await self._conn.execute("COMMIT")
+                await writer.call(lambda: writer.conn.execute("BEGIN IMMEDIATE"))
+                yield SqliteTransaction(writer)
+                await writer.call(lambda: writer.conn.execute("COMMIT"))
             except BaseException:
                 # Also after a failed COMMIT, and after a cancellation that interrupted the
-                # BEGIN itself: the shared connection must never be left inside a transaction,
-                # or every later game's BEGIN would fail.
+                # BEGIN itself: the write connection must never be left inside a transaction,
+                # or every later write would fail.
                 await self._rollback()
                 raise
 
     async def _rollback(self) -> None:
-        """Queued on the connection's thread behind anything still running there (a BEGIN
-        whose caller was cancelled still executes), so it always lands last; shielded so a
-        second cancellation cannot skip it. 'No transaction is active' means nothing to undo.
-        """
+        """Queued on the writer's thread behind anything still running there (a BEGIN whose
+        caller was cancelled still executes), so it always lands last; shielded so a second
+        cancellation cannot skip it."""
+        conn = self._writer.conn
+
+        def undo() -> None:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+
         with contextlib.suppress(Exception):
-            await asyncio.shield(self._conn.execute("ROLLBACK"))
+            await asyncio.shield(self._writer.call(undo))
 
     async def script(self, sql: str) -> None:
         """Run a multi-statement script (it manages its own transaction)."""
-        async with self._lock:
+        conn = self._writer.conn
+
+        def run_script() -> None:
             try:
-                await self._conn.executescript(sql)
+                conn.executescript(sql)
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
+
+        async with self._writer.lock:
+            await self._writer.call(run_script)
 
 
 class SqliteTransaction:
-    """The statements of one open transaction; only valid inside `Database.transaction()`."""
+    """The statements of one open transaction; only valid inside `Database.transaction()`.
+    Each statement is one hop to the writer's thread."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        cursor = await self._conn.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        return await self._writer.call(lambda: self._writer.conn.execute(sql, params).rowcount)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        await self._conn.executemany(sql, rows)
+        batch = list(rows)
+        await self._writer.call(lambda: self._writer.conn.executemany(sql, batch))
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        rows = await self._conn.execute_fetchall(sql, params)
-        return [tuple(r) for r in rows]
+        return await self._writer.call(
+            lambda: [tuple(r) for r in self._writer.conn.execute(sql, params).fetchall()])
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self.fetchall(sql, params)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from tribunalbot.engine.experience import ExperienceRecord
 from tribunalbot.store import ranking
-from tribunalbot.store.db import POSTGRES, Db
+from tribunalbot.store.db import POSTGRES, Db, Transaction
 from tribunalbot.store.embedding import DIMENSIONS, embed_async, to_blob
 from tribunalbot.store.games import now_iso
 
@@ -106,8 +106,9 @@ class ExperienceRepo:
         record whose embedding is all zeros is stored without a vector (never retrieved)."""
         blobs = [unit_blob(blob) for _, blob in items]
         postgres = self._db.dialect == POSTGRES
-        async with self._db.transaction() as tx:
-            # The write lock is held, so nobody else can take the ids handed out here. On
+
+        async def body(tx: Transaction) -> list[int]:
+            # The writer is held, so nobody else can take the ids handed out here. On
             # PostgreSQL this lock does that: other writers of experiences wait, readers not.
             if postgres:
                 await tx.execute("LOCK TABLE experiences IN SHARE ROW EXCLUSIVE MODE")
@@ -129,7 +130,9 @@ class ExperienceRepo:
                 await tx.executemany(
                     "INSERT INTO experience_vectors (rowid, guild_id, shard, embedding) "
                     "VALUES (?,?,?,?)", [(i, guild, shard_of(i), blob) for i, blob in stored])
-        return ids
+            return ids
+
+        return await self._db.run(body)
 
     async def similar(
         self, guild: str, code: str, k: int, *, language: str = ""

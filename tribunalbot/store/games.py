@@ -178,9 +178,12 @@ class GameRepo:
         return write
 
     async def append(self, game_id: str, seq: int, record: ev.Record) -> None:
+        """Commit the event and its projection in one transaction (in the next batch of
+        writes on SQLite): once this returns, the event is stored, and only then shown."""
         public, private = encode_event(record)
         kind = str(getattr(record, "kind", type(record).__name__))
-        async with self._db.transaction() as tx:
+
+        async def body(tx: Transaction) -> None:
             await lock_game(self._db, tx, game_id)
             exists = await tx.fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
             if exists is None:
@@ -194,6 +197,8 @@ class GameRepo:
                 await _check_same(tx, game_id, seq, public, private)
                 return  # a replay of an event already written: nothing to project again
             await project(tx, game_id, str(exists[0]), record)
+
+        await self._db.run(body)
 
 
 async def lock_game(db: Db, tx: Transaction, game_id: str) -> None:

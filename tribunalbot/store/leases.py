@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from tribunalbot.store.db import Db
+from tribunalbot.store.db import Db, Row, Transaction
 from tribunalbot.store.games import iso
 
 
@@ -40,14 +40,16 @@ class LeaseRepo:
         if not game_ids:
             return set()
         marks = ", ".join("?" for _ in game_ids)
-        async with self._db.transaction() as tx:
+
+        async def body(tx: Transaction) -> list[Row]:
             await tx.execute(
                 f"UPDATE game_leases SET expires_at = ? WHERE owner = ? AND game_id IN ({marks})",
                 (iso(until), owner, *game_ids))
-            rows = await tx.fetchall(
+            return await tx.fetchall(
                 f"SELECT game_id FROM game_leases WHERE owner = ? AND game_id IN ({marks})",
                 (owner, *game_ids))
-        return {str(r[0]) for r in rows}
+
+        return {str(r[0]) for r in await self._db.run(body)}
 
     async def release(self, game_id: str, owner: str) -> None:
         await self._db.execute("DELETE FROM game_leases WHERE game_id = ? AND owner = ?",

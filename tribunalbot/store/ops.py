@@ -74,17 +74,22 @@ class OpsRepo:
     def __init__(self, db: Db) -> None:
         self._db = db
 
-    async def record_call(self, call: CallLike) -> None:
-        await self._db.execute(
+    def record_call(self, call: CallLike) -> None:
+        """Queue the call's row; the reply goes on to the game at once. The row is committed
+        with the next write (on SQLite, with or before every write queued after it: no event
+        a reply made is stored without the reply's call), and every read of the calls below
+        waits for it."""
+        self._db.defer(
             "INSERT INTO llm_calls (game_id, seat, phase, provider, model, input_tokens, "
             "cached_tokens, output_tokens, latency_ms, outcome, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (call.game_id or "", call.seat, call.phase, call.provider, call.model,
-             call.input_tokens, call.cached_tokens, call.output_tokens, float(call.latency_ms),
-             call.outcome, now_iso()),
+            [(call.game_id or "", call.seat, call.phase, call.provider, call.model,
+              call.input_tokens, call.cached_tokens, call.output_tokens, float(call.latency_ms),
+              call.outcome, now_iso())],
         )
 
     async def usage(self, game_id: str | None = None) -> UsageTotals:
         where, params = ("WHERE game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        await self._db.flush()
         row = await self._db.fetchone(
             "SELECT count(*), coalesce(sum(CASE WHEN outcome != 'ok' THEN 1 ELSE 0 END), 0), "
             "coalesce(sum(input_tokens), 0), "
@@ -104,6 +109,7 @@ class OpsRepo:
         return int(row[0]) if row else 0
 
     async def spend_of_game(self, game_id: str) -> list[Spend]:
+        await self._db.flush()
         rows = await self._db.fetchall(
             f"SELECT {_SPEND_COLUMNS} FROM llm_calls c WHERE c.game_id = ? "
             "GROUP BY c.provider, c.model ORDER BY c.provider, c.model", (game_id,))
@@ -115,6 +121,7 @@ class OpsRepo:
         that runs past midnight belongs to the day it began."""
         where, params = ("g.guild_id = ?", (guild,)) if guild is not None else (
             "g.guild_id != ''", ())
+        await self._db.flush()
         rows = await self._db.fetchall(
             f"SELECT {_SPEND_COLUMNS} FROM games g JOIN llm_calls c ON c.game_id = g.id "
             f"WHERE {where} AND g.created_at >= ? GROUP BY c.provider, c.model "
@@ -127,6 +134,7 @@ class OpsRepo:
         and model. A call counts toward when its game started; a call whose game is gone
         (its server purged) counts toward when it was made, under the guild None."""
         when = "WHERE coalesce(g.created_at, c.at) >= ?" if since is not None else ""
+        await self._db.flush()
         rows = await self._db.fetchall(
             f"SELECT g.guild_id, {_SPEND_COLUMNS} FROM llm_calls c "
             f"LEFT JOIN games g ON g.id = c.game_id {when} "

@@ -19,20 +19,24 @@ from __future__ import annotations
 import array
 import asyncio
 import importlib
+import logging
 import re
 import struct
 import sys
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
-from tribunalbot.store.db import POSTGRES, Params, Row, StoreError
+from tribunalbot.store.db import POSTGRES, Params, Row, StoreError, Transaction
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 POOL_SIZE = 10
+DEFER_SECONDS = 0.1  # how long deferred rows may wait for a write to go with
 CONNECT_SECONDS = 15.0
 CLOSE_SECONDS = 10.0
 # float32 values on the wire are big-endian; sqlite-vec's blobs are native (little-endian).
@@ -165,6 +169,8 @@ class PgDatabase:
 
     def __init__(self, pool: Any, url: str, driver: ModuleType) -> None:
         self._pool = pool
+        self._deferred: list[tuple[str, list[Params]]] = []
+        self._flushing: asyncio.Task[None] | None = None
         self._url = url
         self.path = redact(url)
         self.error: type[Exception] = driver.PostgresError
@@ -202,6 +208,50 @@ class PgDatabase:
         async with self._pool.acquire() as conn, conn.transaction():
             yield PgTransaction(conn)
 
+    async def run(self, body: Callable[[Transaction], Coroutine[Any, Any, T]]) -> T:
+        """`body` in one transaction on a pooled connection, after the deferred rows waiting
+        so far (so they are committed with it, or before it)."""
+        deferred, self._deferred = self._deferred, []
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                if deferred:
+                    await self._write_deferred(conn, deferred)
+                return await body(PgTransaction(conn))
+        except BaseException:
+            self._deferred[:0] = deferred  # not stored: they go with the next write
+            raise
+
+    async def _write_deferred(self, conn: Any, deferred: list[tuple[str, list[Params]]]
+                              ) -> None:
+        """In a savepoint: rows that fail are logged and dropped, never the caller's write."""
+        try:
+            async with conn.transaction():
+                tx = PgTransaction(conn)
+                for sql, rows in deferred:
+                    await tx.executemany(sql, rows)
+        except self.error:
+            log.exception("dropping %d deferred row(s) the database refused",
+                          sum(len(rows) for _, rows in deferred))
+
+    def defer(self, sql: str, rows: Sequence[Params]) -> None:
+        """Write `rows` with the next write, or within `DEFER_SECONDS` when none comes."""
+        self._deferred.append((sql, list(rows)))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(
+                self._flush_soon(), name="tribunal-store-deferred")
+
+    async def _flush_soon(self) -> None:
+        await asyncio.sleep(DEFER_SECONDS)
+        try:
+            await self.flush()
+        except Exception:  # kept for the next write; the log says why this one failed
+            log.exception("writing the deferred rows failed")
+
+    async def flush(self) -> None:
+        """Until the deferred rows are committed."""
+        if self._deferred:
+            await self.run(_nothing)
+
     async def read_parallel(self, queries: Sequence[tuple[str, Params]]) -> list[list[Row]]:
         """Each query on its own pooled connection, at once, in a read-only transaction."""
 
@@ -221,9 +271,17 @@ class PgDatabase:
 
     async def close(self) -> None:
         try:
+            await asyncio.wait_for(self.flush(), CLOSE_SECONDS)
+        except Exception:
+            log.exception("the deferred rows could not be written before closing")
+        try:
             await asyncio.wait_for(self._pool.close(), CLOSE_SECONDS)
         except TimeoutError:  # a connection still busy: do not hang the shutdown
             self._pool.terminate()
+
+
+async def _nothing(_tx: Transaction) -> None:
+    return None
 
 
 class PgTransaction:

@@ -73,17 +73,18 @@ class VoteRepo:
 
         Clicking the same seat again keeps the original time, so a repeated click never costs
         the early-commitment bonus."""
-        async with self._db.transaction() as tx:
+        async def body(tx: Transaction) -> int:
             await lock_game(self._db, tx, game_id)  # a ballot closing meanwhile waits, or won
             await _check_ballot(tx, game_id, seat)
-            changed = await tx.execute(
+            return await tx.execute(
                 "INSERT INTO human_votes (game_id, user_id, user_name, seat, first_at, "
                 "changed_at) VALUES (?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
                 "seat = excluded.seat, user_name = excluded.user_name, "
                 "changed_at = excluded.changed_at WHERE human_votes.seat != excluded.seat",
                 (game_id, user_id, user_name, seat, iso(at), iso(at)),
             )
-        return changed > 0
+
+        return await self._db.run(body) > 0
 
     async def for_game(self, game_id: str) -> list[HumanVote]:
         """Each user's current vote, in the order they were last changed."""

@@ -30,6 +30,7 @@ from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.page import page_file_name
 from tribunalbot.policy.routing import language_notice, route_recorder
+from tribunalbot.render.reveal import with_stand_ins
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
 from tribunalbot.terminal.history import TERMINAL_GUILD
@@ -252,7 +253,7 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
                   f"{setup.game_id}{session.store_flags}`.", file=session.table.out)
         raise
-    _footer(session.table, setup, session.ledger, session.config)
+    _footer(session.table, setup, session.ledger, session.config, result.revealed)
     if store is not None:
         _how_to_share(session, setup.game_id)
         await _remember(store, session.llm, setup, result.events)
@@ -323,7 +324,7 @@ def _note_left_out(table: TerminalTable, setup: GameSetup) -> None:
 
 
 def _footer(table: TerminalTable, setup: GameSetup, ledger: UsageLedger,
-            config: Config) -> None:
+            config: Config, revealed: ev.Revealed) -> None:
     kinds = {config.providers[r.provider].kind for r in ledger.records
              if r.provider in config.providers}
     print(file=table.out)
@@ -331,7 +332,8 @@ def _footer(table: TerminalTable, setup: GameSetup, ledger: UsageLedger,
         table.note(f"Usage: {plural(len(ledger.records), 'call')} to the offline reviewer, "
                    "nothing billed.")
     elif ledger.records:
-        table.note(f"Usage: {ledger.summary(prices_from_config(config.providers))}")
+        usage = with_stand_ins(ledger.summary(prices_from_config(config.providers)), revealed)
+        table.note(f"Usage: {usage}")
     table.note(f"Replay this game with --seed {setup.seed}.")
 
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from tribunalbot.engine import events as ev
-from tribunalbot.render.reveal import FAIR_CATCH, fair_catch_lines, said_where, story_grid
+from tribunalbot.render.reveal import (
+    cover_line,
+    fair_catch_lines,
+    said_where,
+    score_note,
+    story_grid,
+)
 from tribunalbot.terminal.layout import NBSP
 from tribunalbot.wording import event_summary, plural
 
@@ -48,14 +54,16 @@ def reveal_lines(e: ev.Revealed, names: Names, width: int) -> Iterator[Line]:
         yield _item(f"“{entry.claim}” ({entry.kind}) — {entry.why_wrong}", "✗")
     if not e.ledger:
         yield _item("(no planted claim was recorded)")
+    if cover_line(e):
+        yield _item(cover_line(e))
     yield from _honest_errors(e, names)
     if e.scores:
         yield BLANK
     for score in e.scores:
         verdict = "right" if score.correct else "wrong"
-        fair = f" ({FAIR_CATCH})" if score.fair_catch else ""
+        note = f" ({score_note(score)})" if score_note(score) else ""
         yield (f"{score.user_name} named {name(score.seat)}: {verdict}, "
-               f"{plural(score.points, 'point')}{fair}", "  ", "    ", False)
+               f"{plural(score.points, 'point')}{note}", "  ", "    ", False)
     yield from vote_story_lines(e, names, width)
     yield from _heading("Verdict: findings worth acting on")
     for finding in e.verdict:

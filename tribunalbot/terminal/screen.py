@@ -77,6 +77,8 @@ class TerminalTable:
         self.painter = Painter({}, self.colour)
         self.choice: int | None = None
         self.committed_at: datetime | None = None
+        self.stopped_early = False  # the last elimination ended the tribunal before its time
+        self._rounds_left = self._in_play = 0
 
     @property
     def width(self) -> int:
@@ -172,6 +174,9 @@ class TerminalTable:
             self._blank()
             self._say(f"The tribunal is over. Your verdict? {question}", indent="",
                       hanging="", bold=True)
+            if self.stopped_early:  # DESIGN §2.6: the stop gave the answer away
+                self._say("It stopped early: a vote cast or changed now scores no point.",
+                          indent="", hanging="")
             self.choice = await asyncio.to_thread(self._ask_seat, seats, "Your vote: ", kept)
             self.pacer.posted()
             if self.choice != kept:
@@ -209,6 +214,7 @@ class TerminalTable:
                   indent="   ", hanging="   ")
         seats = ", ".join(f"{p.seat}{NBSP}{self._name(p.seat)}" for p in e.players)
         self._say(f"Seats, in speaking order: {seats}.", indent="   ", hanging="     ")
+        self._rounds_left, self._in_play = e.max_rounds, len(e.players)
 
     def _show_event_triggered(self, e: ev.EventTriggered) -> None:
         self._blank()
@@ -245,6 +251,10 @@ class TerminalTable:
 
     def _show_elimination(self, e: ev.Elimination) -> None:
         tally = ", ".join(f"{self._name(s)} {n}" for s, n in e.tally.items())
+        self._rounds_left -= 1
+        self._in_play -= e.seat is not None
+        # Only the Troublemaker's elimination ends the tribunal while rounds and players remain.
+        self.stopped_early = e.seat is not None and self._rounds_left > 0 and self._in_play > 2
         self._blank()
         if e.seat is None:
             self._say(f"Tie ({tally}): nobody is eliminated.", bold=True)
