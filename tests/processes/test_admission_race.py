@@ -19,7 +19,6 @@ from tests.chaos.process import Launcher
 from tests.processes.test_two_shards import seed_two_guilds
 from tests.samples import CODE
 from tests.store.backends import Backend
-from tests.twin.conftest import require_spec
 from tests.twin.model import Channel, Interaction, User
 from tests.twin.twin import Twin
 
@@ -59,7 +58,6 @@ async def start(twin: Twin, launcher: Launcher, shard: int) -> None:
 
 async def race(workdir: Path, store_url: str) -> tuple[list[tuple[int, User, str]], Twin]:
     """Every (server index, member, the bot's answer) once the twenty are answered."""
-    require_spec()
     twin = Twin()
     await twin.start()
     launchers: list[Launcher] = []

@@ -29,7 +29,6 @@ from tests.chaos.botstart import CAUGHT
 from tests.chaos.harness import MAX_ROUNDS, SEED, Played
 from tests.chaos.process import Launcher, Life
 from tests.samples import CODE
-from tests.twin.conftest import require_spec
 from tests.twin.model import Message
 from tests.twin.twin import Twin
 from tribunalbot.store import open_store
@@ -82,7 +81,6 @@ async def sigterm_when(life: Life, ready: Callable[[], bool], timeout: float = 2
 
 
 async def with_twin(body: Callable[[Twin], object]) -> None:
-    require_spec()
     twin = Twin()
     await twin.start()
     try:

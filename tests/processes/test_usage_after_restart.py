@@ -23,7 +23,6 @@ from tests.chaos.process import Launcher
 from tests.providers.conftest import openai_validator, play
 from tests.providers.fake_server import FakeLLMServer, Scripted
 from tests.samples import CODE
-from tests.twin.conftest import require_spec
 from tests.twin.twin import Twin
 from tribunalbot.store import open_store
 
@@ -67,7 +66,6 @@ async def stored_calls(db: Path) -> list[tuple[str, str]]:
 
 async def test_calls_cut_short_and_asked_again_after_a_restart_are_all_counted(
         provider: FakeLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    require_spec()
     monkeypatch.setenv(KEY, "sk-test-0123456789abcdef0123456789")
     provider.script("openai", *(Scripted(delay=d) for d in DELAYS))
     twin = Twin()

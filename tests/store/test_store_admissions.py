@@ -48,6 +48,7 @@ async def finished_game(store: Store, game_id: str, guild: int, dollars: float,
                                                            game_id))
     await store.record_call(CallRecord(game_id, 1, "speak", "priced", "",
                                        int(dollars * 1_000_000), 0, 0))
+    await store.db.flush()  # usage rows are written soon, not at once
 
 
 async def test_a_ticket_holds_the_cap_until_its_game_is_stored_or_it_expires(
