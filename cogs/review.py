@@ -1,13 +1,15 @@
-"""`/review` and the "Send to Tribunal" message command: check the code, open the thread,
-start the game. Every refusal is one ephemeral sentence, before anything is spent."""
+"""`/review` and the "Send to Tribunal" message command: check the code, reserve the game's
+place, open the thread, start the game. Every refusal is one ephemeral sentence, before
+anything is spent; a failure before the runner has the game is told privately, logged with
+the game's id, and frees its place."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections.abc import Awaitable
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Awaitable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
@@ -18,8 +20,16 @@ from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
 from tribunalbot.ids import new_game_id, new_seed
-from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, link_in, parse_link
+from tribunalbot.inputs.pullrequest import BUSY as FETCH_BUSY
+from tribunalbot.inputs.pullrequest import MEMBERS as FETCHING
+from tribunalbot.inputs.pullrequest import (
+    PullRequestError,
+    fetch_submission,
+    link_in,
+    parse_link,
+)
 from tribunalbot.inputs.submission import DIFF_SUFFIXES, CodeInputError, Submission, check_code
+from tribunalbot.policy.admission import Refused
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -64,7 +74,6 @@ def submitted_text(data: Any, custom_id: str) -> str:
 class Review(commands.Cog):
     def __init__(self, bot: TribunalClient) -> None:
         self.bot = bot
-        self.last_game: dict[int, float] = {}  # user id -> monotonic time of their last game
         # Servers only, like /review: a game needs a channel, a thread and a webhook.
         self.menu = app_commands.guild_only(
             app_commands.ContextMenu(name="Send to Tribunal", callback=self.from_message))
@@ -122,30 +131,37 @@ class Review(commands.Cog):
 
     async def _from_link(self, interaction: Interaction, url: str) -> None:
         """A pull or merge request link: refuse what can be refused at once (any other link
-        too), then answer (deferred) before the fetch, which may take longer than 3 s."""
+        too), reserve the game's place, then answer (deferred) before the fetch, which may
+        take longer than 3 s."""
         problem = await self._why_not(interaction)
         if problem is None:
             try:
                 parse_link(url, self.bot.config.pull_requests)
             except PullRequestError as exc:
                 problem = f"{exc}."
+        if problem is None and interaction.user.id in FETCHING:  # before any place is held
+            problem = f"{FETCH_BUSY}."
         if problem is not None:
             await _refuse(interaction, problem)
             return
-        await interaction.response.defer(thinking=True)
-        limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
-        try:
-            submission = await fetch_submission(url, self.bot.config, limit=limit,
-                                                member=interaction.user.id)
-        except (PullRequestError, CodeInputError) as exc:
-            await _refuse_deferred(interaction, f"{exc}.")
-            return
-        await self._convene(interaction, submission)
+        async with self._admitted(interaction) as held:
+            if held is None:
+                return
+            if not interaction.response.is_done():  # the admission may have deferred it
+                await interaction.response.defer(thinking=True)
+            limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+            try:
+                submission = await fetch_submission(url, self.bot.config, limit=limit,
+                                                    member=interaction.user.id)
+            except (PullRequestError, CodeInputError) as exc:
+                await _refuse_deferred(interaction, f"{exc}.")
+                return
+            await self._convene(interaction, submission, held)
 
     async def _from_attachment(self, interaction: Interaction,
                                attachment: discord.Attachment) -> None:
-        """Refuse what can be refused at once; answer (deferred) before the download, which
-        may take longer than Discord's 3 seconds."""
+        """Refuse what can be refused at once, reserve the game's place, and answer
+        (deferred) before the download, which may take longer than Discord's 3 seconds."""
         limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
         problem = await self._why_not(interaction)
         # A diff may be larger: it is cut to the limit, its most-changed files first.
@@ -157,31 +173,46 @@ class Review(commands.Cog):
         if problem is not None:
             await _refuse(interaction, problem)
             return
-        await interaction.response.defer(thinking=True)
-        try:
-            data = await attachment.read()
-        except discord.HTTPException:
-            await _refuse_deferred(interaction, f"I could not download {attachment.filename}; "
-                                   "try again in a moment.")
-            return
-        await self.begin(interaction, data, attachment.filename, checked=True)
+        async with self._admitted(interaction) as held:
+            if held is None:
+                return
+            if not interaction.response.is_done():  # the admission may have deferred it
+                await interaction.response.defer(thinking=True)
+            try:
+                data = await attachment.read()
+            except discord.HTTPException:
+                await _refuse_deferred(interaction, f"I could not download "
+                                       f"{attachment.filename}; try again in a moment.")
+                return
+            submission = await self._checked(interaction, data, attachment.filename)
+            if submission is not None:
+                await self._convene(interaction, submission, held)
 
-    async def begin(self, interaction: Interaction, data: bytes, name: str, *,
-                    checked: bool = False) -> None:
-        """Check the code and convene; `checked`: the member's right was checked and the
-        interaction deferred already."""
-        vetting = self._vet(interaction, data, name, checked)
-        problem, submission = await (vetting if checked else _in_time(interaction, vetting))
+    async def begin(self, interaction: Interaction, data: bytes, name: str) -> None:
+        """Code given in the command, a paste or a message: check it, then convene."""
+        problem, submission = await _in_time(interaction, self._vet(interaction, data, name))
         if problem is not None or submission is None:
-            refuse = _refuse_deferred if interaction.response.is_done() else _refuse
-            await refuse(interaction, problem or "")
+            await _tell_privately(interaction, problem or "")
             return
-        await self._convene(interaction, submission)
+        async with self._admitted(interaction) as held:
+            if held is not None:
+                await self._convene(interaction, submission, held)
 
-    async def _vet(self, interaction: Interaction, data: bytes, name: str, checked: bool
+    async def _checked(self, interaction: Interaction, data: bytes,
+                       name: str) -> Submission | None:
+        """The code as a submission, or None once the member was told what is wrong."""
+        try:
+            limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
+            return check_code(data, name, limit,
+                              diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+        except CodeInputError as exc:
+            await _tell_privately(interaction, f"{exc}.")
+            return None
+
+    async def _vet(self, interaction: Interaction, data: bytes, name: str
                    ) -> tuple[str | None, Submission | None]:
         """(why not, None), or (None, the submission)."""
-        problem = None if checked else await self._why_not(interaction)
+        problem = await self._why_not(interaction)
         if problem is not None:
             return problem, None
         try:
@@ -192,7 +223,8 @@ class Review(commands.Cog):
             return f"{exc}.", None
 
     async def _why_not(self, interaction: Interaction) -> str | None:
-        """The first reason this member cannot start a game here, in plain words."""
+        """The first reason a game cannot start here at all, in plain words: what the
+        member's limits and the budgets say is `services.admit`'s, reserved at once."""
         channel = interaction.channel
         if self.bot.runner.closing:
             return "The Tribunal is restarting; start your game again in a minute."
@@ -207,30 +239,45 @@ class Review(commands.Cog):
         if missing:
             return ("I need these permissions in this channel first: " + ", ".join(missing)
                     + ".")
-        wait = await self._cooldown_left(interaction.user.id)
-        if wait > 0:
-            return f"You can start another game in {int(wait) + 1} s."
-        cap = await services.max_concurrent_games(interaction.guild_id)
-        if await self.bot.store.leases.running_in(str(interaction.guild_id)) >= cap:
-            return f"{cap} games are already running here; wait for one to finish."
-        # Last, after the cheap checks: the operator's budgets, before anything is spent.
-        refusal = await services.refusal(interaction.guild_id)
-        return refusal.text if refusal is not None else None
+        return await services.unusable_provider(interaction.guild_id)
 
-    async def _cooldown_left(self, user_id: int) -> float:
-        """Seconds until the member may start another game: from the games stored (so it
-        holds in every process and across restarts), and from this process's own last
-        convening (a second click lands before the first game is stored)."""
-        cooldown = self.bot.config.discord.user_cooldown_seconds
-        if not cooldown:
-            return 0.0
-        local = self.last_game.get(user_id, -1e9) + cooldown - time.monotonic()
-        started = await self.bot.store.leases.last_started(str(user_id))
-        stored = ((started - datetime.now(UTC)).total_seconds() + cooldown
-                  if started is not None else 0.0)
-        return max(local, stored)
+    @asynccontextmanager
+    async def _admitted(self, interaction: Interaction) -> AsyncIterator[Held | None]:
+        """The game's place, reserved before anything is downloaded or fetched (None: the
+        member was told which limit refuses it). Until the runner takes the game over, any
+        way out of the block frees the place again; a failure is logged with the game's id
+        and told to the member privately."""
+        assert interaction.guild_id is not None
+        game_id = new_game_id()
+        try:
+            admitting = self.bot.services.admit(game_id, interaction.guild_id,
+                                                interaction.user.id)
+            # A write: on a busy store it may take long, and Discord waits 3 s at most.
+            outcome = await (admitting if interaction.response.is_done()
+                             else _in_time(interaction, admitting))
+        except Exception:
+            log.exception("game %s: admission failed", game_id)
+            await _tell_privately(interaction, _could_not_start(game_id))
+            yield None
+            return
+        if isinstance(outcome, Refused):
+            await _tell_privately(interaction, outcome.text)
+            yield None
+            return
+        held = Held(game_id)
+        try:
+            yield held
+        except Exception:
+            log.exception("game %s could not be convened", game_id)
+            held.handed_over = False  # the runner never raises: if it did, free the place
+            await _tell_privately(interaction, _could_not_start(game_id),
+                                  keep_original=held.announced)
+        finally:
+            if not held.handed_over:
+                await self.bot.services.release(game_id)
 
-    async def _convene(self, interaction: Interaction, submission: Submission) -> None:
+    async def _convene(self, interaction: Interaction, submission: Submission,
+                       held: Held) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         lines = len(submission.code.splitlines())
         embed = announcement(submission.language, lines, interaction.user.display_name)
@@ -246,22 +293,46 @@ class Review(commands.Cog):
             response = await interaction.response.send_message(embed=embed)
             assert isinstance(response.resource, discord.InteractionMessage)
             message = response.resource
-        self.last_game[interaction.user.id] = time.monotonic()
-        game_id = new_game_id()
-        try:
-            # From the message: a public thread (a channel thread without a type is private).
-            thread = await message.create_thread(
-                name=clip(f"Tribunal · {submission.name} · {game_id[:6]}", 100),
-                auto_archive_duration=1440)
-            await self.bot.runner.start(guild_id=interaction.guild_id,
-                                        channel_id=interaction.channel_id, thread_id=thread.id,
-                                        starter=interaction.user, submission=submission,
-                                        game_id=game_id, seed=new_seed())
-        except Exception:
-            log.exception("could not convene game %s", game_id)
-            await interaction.followup.send(
-                "I could not open the tribunal here (the operator's log says why). Nothing "
-                "was spent; try again in a moment.", ephemeral=True)
+        held.announced = True
+        # From the message: a public thread (a channel thread without a type is private).
+        thread = await message.create_thread(
+            name=clip(f"Tribunal · {submission.name} · {held.game_id[:6]}", 100),
+            auto_archive_duration=1440)
+        held.handed_over = True  # from here on a failure is the runner's to tell and free
+        await self.bot.runner.start(guild_id=interaction.guild_id,
+                                    channel_id=interaction.channel_id, thread_id=thread.id,
+                                    starter=interaction.user, submission=submission,
+                                    game_id=held.game_id, seed=new_seed())
+
+
+@dataclass
+class Held:
+    """A game admitted and not yet handed to the runner."""
+
+    game_id: str
+    announced: bool = False  # the public announcement is out
+    handed_over: bool = False  # the runner owns the game (and its place) now
+
+
+def _could_not_start(game_id: str) -> str:
+    return (f"I could not start the game (`{game_id}`); the operator's log says why. "
+            "Nothing was spent; try again in a moment.")
+
+
+async def _tell_privately(interaction: Interaction, text: str, *,
+                          keep_original: bool = False) -> None:
+    """A private line to the member, however far the interaction got; a "thinking…"
+    deferral goes (unless it became the announcement). Never raises: an expired
+    interaction is logged."""
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
+        elif keep_original:
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await _refuse_deferred(interaction, text)
+    except discord.HTTPException as exc:
+        log.warning("could not tell member %s: %s", interaction.user.id, exc)
 
 
 async def _in_time(interaction: Interaction, checks: Awaitable[T]) -> T:

@@ -1,4 +1,5 @@
-"""Owns every running game: starts, resumes after a restart, ends, and takes votes.
+"""Owns every running game: starts, resumes after a restart, and ends it (what humans do to
+a running game is `cogs.humans`, a part of the runner).
 
 Each game runs in one task that this runner awaits or cancels; a failure is logged and told
 to the players in the thread, and the game is closed, never left stuck."""
@@ -8,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 
 import discord
 
+from cogs.humans import HumanActions
+from cogs.live import LiveGame
 from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
 from cogs.text import clip
@@ -26,29 +28,17 @@ from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.policy.routing import route_recorder
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import StoredGame
-from tribunalbot.store.votes import VoteRejected
 
 log = logging.getLogger(__name__)
 OUTAGE_WAITS = (60.0, 300.0, 900.0)  # seconds before each new try after a provider outage
 SHUTDOWN_GRACE = 5.0  # seconds the post in flight gets to finish at shutdown
 
 
-@dataclass
-class LiveGame:
-    game_id: str
-    guild_id: int
-    starter_id: int
-    thread_id: int
-    table: DiscordTable
-    task: asyncio.Task[None] | None = None
-    lost: bool = False  # its lease went to another process: stop, touch nothing
-
-
 def every_guild(guild_id: int) -> bool:
     return True
 
 
-class GameRunner:
+class GameRunner(HumanActions):
     def __init__(self, client: discord.Client, services: GuildServices, *,
                  owns: Callable[[int], bool] = every_guild,
                  metrics: BotMetrics | None = None, now: Clock = utc_now) -> None:
@@ -62,6 +52,9 @@ class GameRunner:
         # Games `start` is storing and spawning: stored already, not yet live, and not for
         # `resume_all` (the lease watcher's) to start a second time.
         self._starting: set[str] = set()
+        # Games that failed here and whose log could not be closed (the store failed too):
+        # not resumed by this process's lease watch, which would only fail them again.
+        self._unclosed: set[str] = set()
         self.outage_waits: tuple[float, ...] = OUTAGE_WAITS
         self.closing = False  # set at shutdown: no new game starts
         self._webhook_locks: dict[int, asyncio.Lock] = {}  # parent channel -> its lock
@@ -69,38 +62,88 @@ class GameRunner:
                                   services.config.discord.lease_seconds, clock=now)
         self._watching: asyncio.Task[None] | None = None
 
-    def game_in_thread(self, thread_id: int) -> LiveGame | None:
-        return next((g for g in self.live.values() if g.thread_id == thread_id), None)
-
     # ---- starting and resuming -----------------------------------------------------------
 
     async def start(self, *, guild_id: int, channel_id: int, thread_id: int,
                     starter: discord.abc.User, submission: Submission, game_id: str,
                     seed: int) -> None:
+        """Store and spawn an admitted game. Never raises: a failure at any step is told in
+        the thread in one line, logged with the game's id, and frees the game's place (its
+        admission, its lease, its stored record closed)."""
+        self._starting.add(game_id)
+        stored = False
+        try:
+            setup = await self._setup(guild_id, submission, game_id, seed)
+            # Built before anything is stored: an unusable provider stops the game here.
+            await self.services.llm_for(guild_id)
+            await self.store.create_game(setup, str(guild_id), str(channel_id),
+                                         str(starter.id), starter_name=starter.display_name,
+                                         thread=str(thread_id))
+            stored = True
+            self.metrics.game_started()
+            await self.keeper.take(game_id)  # a new game: nobody else can hold it
+            self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
+                        interval=await self.services.post_interval(guild_id))
+        except Exception as exc:
+            log.exception("game %s could not start", game_id)
+            if stored:
+                self.metrics.game_aborted("provider" if isinstance(exc, LLMError)
+                                          else "internal")
+            await self._failed_start(game_id, thread_id, stored, _failure(exc))
+        finally:
+            self._starting.discard(game_id)
+
+    async def _setup(self, guild_id: int, submission: Submission, game_id: str,
+                     seed: int) -> GameSetup:
         settings = await self.services.game_settings(guild_id)
         shared, jurors = await self.store.experience_context(
             str(guild_id), submission.code, submission.language)
         lean = await self.store.balance.lean(str(guild_id), self.services.config.balance)
-        setup = GameSetup(game_id, submission.code, submission.language, seed, settings,
-                          shared, jurors, lean)
-        self._starting.add(game_id)
+        return GameSetup(game_id, submission.code, submission.language, seed, settings,
+                         shared, jurors, lean)
+
+    async def _failed_start(self, game_id: str, thread_id: int, stored: bool,
+                            reason: str) -> None:
+        """A game that never got to play: its record closed, one line in its thread, its
+        place free. Each step is tried on its own: the store may be what failed."""
+        if stored:
+            try:
+                await self._append(game_id, ev.GameAborted(reason=reason))
+                await self.store.outbox.mark_shown(game_id)  # told below, not by a table
+            except Exception:
+                log.exception("game %s: could not close its record", game_id)
+                self._unclosed.add(game_id)
+            await self._forget(game_id)
+        await self._say_in_thread(thread_id, game_id, f"⚠️ This game could not start: "
+                                  f"{reason}")
+        await self.services.release(game_id)
+
+    async def _say_in_thread(self, thread_id: int, game_id: str, line: str) -> None:
         try:
-            await self.store.create_game(setup, str(guild_id), str(channel_id),
-                                         str(starter.id), starter_name=starter.display_name,
-                                         thread=str(thread_id))
-            await self.keeper.take(game_id)  # a new game: nobody else can hold it
-            self.metrics.game_started()
-            self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],
-                        interval=await self.services.post_interval(guild_id))
-        finally:
-            self._starting.discard(game_id)
+            thread = (self.client.get_channel(thread_id)
+                      or await self.client.fetch_channel(thread_id))
+            if isinstance(thread, discord.Thread):
+                await thread.send(clip(line, 2000))
+                return
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not post in thread %s: %s", game_id, thread_id, exc)
+            return
+        log.warning("game %s: thread %s is not a thread", game_id, thread_id)
+
+    async def _forget(self, game_id: str) -> None:
+        """Drop this process's lease of a game that stopped here (never raises)."""
+        try:
+            await self.keeper.drop(game_id)
+        except Exception:
+            log.exception("game %s: could not drop its lease", game_id)
 
     async def resume_all(self) -> None:
         """Every Discord game of this process's guilds whose thread does not show its whole
         log and that no other live process runs: unfinished games continue; finished ones
         whose last posts were lost get them."""
         for game_id in await self.store.outbox.to_project():
-            if game_id in self.live or game_id in self._starting or self.closing:
+            if (game_id in self.live or game_id in self._starting or game_id in self._unclosed
+                    or self.closing):
                 continue
             try:
                 game = await self.store.load_game(game_id)
@@ -155,6 +198,9 @@ class GameRunner:
                starter_id: int, prior: list[ev.Record], interval: float) -> None:
         if setup.game_id in self.live:  # one task per game, however it was asked for twice
             return
+        if self.closing:  # stored already: the next start resumes it
+            log.info("game %s not started here: the bot is stopping", setup.game_id)
+            return
         lock = self._webhook_locks.setdefault(channel_id, asyncio.Lock())
         per_minute = self.services.config.discord.max_thread_messages_per_minute
         poster = ThreadPoster(self.client, self.store, guild_id, channel_id, thread_id,
@@ -166,13 +212,11 @@ class GameRunner:
                                         name=f"tribunal-{setup.game_id}")
 
     async def _play(self, live: LiveGame, setup: GameSetup, prior: list[ev.Record]) -> None:
-        llm = await self.services.llm_for(live.guild_id)
-        provider = await self.services.provider_for(live.guild_id)
-        model = await self.services.model_for(live.guild_id)
-        sinks = [self.store.game_sink(setup.game_id), live.table.sink(),
-                 route_recorder(self.store, self.services.config, setup.game_id, provider,
-                                model), self._usage_for_reveal(live), self._count_reveal()]
+        """The game's task. Ends only by finishing, by a failure told in the thread (with
+        its place freed), or by a cancellation (shutdown, /tribunal end, a lost lease)."""
         try:
+            llm = await self.services.llm_for(live.guild_id)
+            sinks = await self._sinks(live, setup)
             if _is_over(prior):  # only its last posts were lost
                 await live.table.catch_up(prior)
                 await self.store.outbox.mark_shown(setup.game_id)
@@ -182,19 +226,39 @@ class GameRunner:
         except asyncio.CancelledError:
             raise
         except LLMError as exc:
-            await self._abort(live, f"the model provider failed: {exc}", why="provider")
+            log.warning("game %s: the model provider failed: %s", setup.game_id, exc)
+            await self._fail(live, f"the model provider failed: {exc}", why="provider")
             return
         except Exception:
             log.exception("game %s failed", setup.game_id)
-            await self._abort(live, "an internal error stopped it (the operator's log says more)",
-                              why="internal")
+            await self._fail(live, "an internal error stopped it (the operator's log says "
+                             f"more: game `{setup.game_id}`)", why="internal")
             return
         finally:
             live.table.stop()
             self.live.pop(setup.game_id, None)
             if not live.lost and not self.closing:
-                await self.keeper.drop(setup.game_id)
+                await self._forget(setup.game_id)
         await self._remember(live, setup, result.events, llm)
+
+    async def _sinks(self, live: LiveGame, setup: GameSetup) -> list[EventSink]:
+        provider = await self.services.provider_for(live.guild_id)
+        model = await self.services.model_for(live.guild_id)
+        return [self.store.game_sink(setup.game_id), live.table.sink(),
+                route_recorder(self.store, self.services.config, setup.game_id, provider,
+                               model), self._usage_for_reveal(live), self._count_reveal()]
+
+    async def _fail(self, live: LiveGame, reason: str, *, why: str) -> None:
+        """A game that failed: closed in its log and told in its thread (directly, if the
+        store is what failed), and its admission released. Never raises."""
+        try:
+            await self._abort(live, reason, why=why)
+        except Exception:
+            log.exception("game %s: could not record that it stopped", live.game_id)
+            self._unclosed.add(live.game_id)
+            await self._say_in_thread(live.thread_id, live.game_id,
+                                      f"⚠️ This game was stopped: {reason}")
+        await self.services.release(live.game_id)
 
     def _usage_for_reveal(self, live: LiveGame) -> EventSink:
         """A sink: the reveal is shown after every sink has run, so it carries the game's
@@ -279,51 +343,6 @@ class GameRunner:
         await self.store.game_sink(game_id)(seq, record)
         return seq
 
-    # ---- humans --------------------------------------------------------------------------
-
-    def heard(self, channel_id: int) -> None:
-        """A player's message landed in a channel: if it is a game's thread, its poster
-        counts it against the thread's minute."""
-        live = self.game_in_thread(channel_id)
-        if live is not None:
-            live.table.poster.heard()
-
-    async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str:
-        try:
-            # On the bot's clock, which the engine's early stop is stamped on too.
-            changed = await self.store.cast_vote(game_id, str(user.id), user.display_name, seat,
-                                                 at=self.now())
-        except VoteRejected as exc:
-            return str(exc)
-        live = self.live.get(game_id)
-        name = live.table.roster.name(seat) if live else f"seat {seat}"
-        if live is not None:
-            live.table.refresh_soon()
-        verb = "is now" if changed else "stays"
-        return f"Your vote {verb} **{name}**. You can change it until the ballot closes."
-
-    async def close_ballot_early(self, game_id: str, user: discord.abc.User,
-                                 moderator: bool) -> str:
-        live = self.live.get(game_id)
-        if live is None:
-            return "This game is over."
-        if not (moderator or user.id == live.starter_id):
-            return "Only the game's starter or a moderator can close the ballot."
-        live.table.closed_early.set()
-        return "The ballot will close as soon as the AI tribunal has finished."
-
-    async def end(self, thread_id: int, user: discord.abc.User, moderator: bool) -> str:
-        live = self.game_in_thread(thread_id)
-        if live is None:
-            return "There is no running game in this thread."
-        if not (moderator or user.id == live.starter_id):
-            return "Only the game's starter or a moderator can end it."
-        if live.task is not None:
-            live.task.cancel()
-            await asyncio.gather(live.task, return_exceptions=True)
-        await self._abort(live, f"ended by {user.display_name}", why="ended")
-        return "The game is ended."
-
     async def shutdown(self) -> None:
         """Graceful stop: no new game, the post in flight finishes, then every game task is
         cancelled. Their logs and outboxes are in the store; they resume at the next start."""
@@ -346,6 +365,13 @@ class GameRunner:
         except Exception:
             log.exception("could not hand the game leases over at shutdown; they expire in "
                           "%.0f s", self.keeper.seconds)
+
+
+def _failure(exc: Exception) -> str:
+    """What the players are told of a failure: the provider's own words, else a pointer."""
+    if isinstance(exc, LLMError):
+        return f"the model provider cannot be used ({clip(str(exc), 300)})."
+    return "an internal error stopped it (the operator's log says more)."
 
 
 def _is_over(log: list[ev.Record]) -> bool:

@@ -1,3 +1,3 @@
-from tribunalbot.terminal.cli import main
+from tribunalbot.terminal.launch import main
 
 raise SystemExit(main())

@@ -9,7 +9,6 @@ import hashlib
 import json
 import logging
 import os
-import signal
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -24,15 +23,16 @@ from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.engine.game import Clock, utc_now
+from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, discord_trace
 from tribunalbot.policy.services import GuildServices
+from tribunalbot.stopping import STOP
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.review", "cogs.tribunal")
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PURGE_EVERY_SECONDS = 24 * 3600.0
 
 
@@ -184,20 +184,40 @@ class ShardedTribunalBot(TribunalBot, commands.AutoShardedBot):
 
 def run_bot(config: Config, db: Path | None, sync_guild: int | None,
             **client_options: Any) -> int:
-    """Run until SIGTERM or SIGINT, then stop gracefully (exit 0). The token comes only from
-    the environment and is never logged. `client_options` go to the discord.py client
-    (`shard_ids` and `shard_count` make it one shard-owning process of several)."""
+    """Run until SIGTERM or SIGINT, then stop gracefully (exit 0), whenever the signal comes
+    (twice or more, too). The token comes only from the environment and is never logged.
+    `client_options` go to the discord.py client (`shard_ids` and `shard_count` make it one
+    shard-owning process of several)."""
     configure_logging(config.logging, secrets_of(config))  # every record redacted
+    if STOP.requested:  # `tribunalbot bot` caught the signals before its imports
+        log.info("stop signal received while starting: nothing was opened")
+        return 0
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
               "to your bot token", file=sys.stderr)
+        return 2
+    # Every game builds the default provider (and the persona routes): a bot that could not
+    # build it would accept /review and then fail every game.
+    problem = provider_problem(config)
+    if problem is not None:
+        print(f"tribunalbot: error: {problem}", file=sys.stderr)
         return 2
     return asyncio.run(_serve(config, db, sync_guild, token, client_options))
 
 
 async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str,
                  client_options: dict[str, Any]) -> int:
+    stop = asyncio.Event()
+    STOP.watch(stop)
+    try:
+        return await _open_and_run(config, db, sync_guild, token, client_options, stop)
+    finally:
+        STOP.unwatch()
+
+
+async def _open_and_run(config: Config, db: Path | None, sync_guild: int | None, token: str,
+                        client_options: dict[str, Any], stop: asyncio.Event) -> int:
     from tribunalbot.config import default_db_path
 
     path = store_target(db or config.storage.location() or default_db_path())
@@ -207,10 +227,15 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     timed = metrics.statement if config.metrics.enabled else None
     try:
         kind = ShardedTribunalBot if "shard_count" in client_options else TribunalBot
-        async with open_store(path, config.storage, on_statement=timed) as store, \
-                kind(config, store, sync_guild=sync_guild, metrics=metrics,
-                     **client_options) as bot:
-            await _until_stopped(bot, token)
+        # The store opens whole (a migration is never cut short), then a stop that came
+        # meanwhile closes it again before the bot connects.
+        async with open_store(path, config.storage, on_statement=timed) as store:
+            if stop.is_set():
+                log.info("stop signal received while opening the store: closing")
+                return 0
+            async with kind(config, store, sync_guild=sync_guild, metrics=metrics,
+                            **client_options) as bot:
+                await _until_stopped(bot, token, stop)
     except (StoreError, MetricsError) as exc:
         print(f"tribunalbot: error: {exc}", file=sys.stderr)
         return 1
@@ -224,13 +249,10 @@ async def _serve(config: Config, db: Path | None, sync_guild: int | None, token:
     return 0
 
 
-async def _until_stopped(bot: TribunalBot, token: str) -> None:
+async def _until_stopped(bot: TribunalBot, token: str, stop: asyncio.Event) -> None:
     """Run the bot until it ends by itself or a stop signal arrives; on a signal, close it
-    (games pause, the gateway and then the database close) and return normally."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, stop.set)
+    (games pause, the gateway and then the database close) and return normally, however
+    far its start had got (a start cut short by the close is not a failure)."""
     running = asyncio.create_task(bot.start(token), name="tribunal-bot")
     stopping = asyncio.create_task(stop.wait(), name="tribunal-stop-signal")
     try:
@@ -238,12 +260,15 @@ async def _until_stopped(bot: TribunalBot, token: str) -> None:
         if stop.is_set():
             log.info("stop signal received: pausing games and closing")
             await bot.close()
-        await running  # re-raises a failure to start (bad token, unreachable Discord)
+        try:
+            await running  # re-raises a failure to start (bad token, unreachable Discord)
+        except Exception as exc:
+            if not stop.is_set():
+                raise
+            log.info("the bot's start was cut short by the stop: %s", type(exc).__name__)
     finally:
         stopping.cancel()
         if not running.done():
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await running
-        for sig in STOP_SIGNALS:
-            loop.remove_signal_handler(sig)

@@ -274,6 +274,7 @@ class LimitsSettings(Strict):
     are estimates from the providers' prices; a budget left unset has no limit."""
 
     games_per_server_per_day: int | None = Field(50, ge=1)
+    games_per_member_per_day: int | None = Field(20, ge=1)  # in each server; it may go lower
     dollars_per_server_per_day: float | None = Field(None, gt=0)
     dollars_per_month: float | None = Field(None, gt=0)  # every server together
     # Providers server admins may pick (default: every configured one) and, per provider,

@@ -178,7 +178,7 @@ async def test_cooldown_and_the_guild_cap(arena: Arena) -> None:
     again = await twin.slash(alice, "review", code=CODE)
     assert "You can start another game in" in (await answered(twin, again))[0].content
     other = await twin.slash(bob, "review", code=CODE)
-    assert "1 games are already running" in (await answered(twin, other))[0].content
+    assert "1 game is already running" in (await answered(twin, other))[0].content
     assert len(threads(arena)) == 1
 
 
@@ -195,7 +195,7 @@ async def test_a_failure_to_convene_is_told_privately(arena: Arena) -> None:
     interaction = await twin.slash(alice, "review", code=CODE)
     notice = await twin.wait_for(lambda: next(
         (m for m in twin.replies(interaction) if m.visible_to == alice.id), None))
-    assert "could not open the tribunal" in notice.content
+    assert "could not start the game" in notice.content
     assert "disk full" not in notice.content
 
 

@@ -25,7 +25,9 @@ NAMES = {p.name for p in PERSONAS}
 def config(pacing: float, **game: Any) -> Config:
     return Config.model_validate({
         "game": {"vote_window_seconds": 1, "event_chance": 0.0, "max_rounds": 1, **game},
-        "discord": {"post_interval_seconds": pacing, "user_cooldown_seconds": 0},
+        # Three games at once in one server (the default cap is two).
+        "discord": {"post_interval_seconds": pacing, "user_cooldown_seconds": 0,
+                    "max_concurrent_games_per_guild": 3},
     })
 
 

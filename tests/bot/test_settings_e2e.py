@@ -67,7 +67,8 @@ async def test_settings_that_multiply_spend_are_capped(arena: Arena) -> None:
     mod = moderator(arena)
     for key, value, cap in (("persona_attempts", "5", 3), ("max_rounds", "10", 5),
                             ("word_budget", "600", 300), ("max_code_bytes", "50000", 40000),
-                            ("max_concurrent_games", "5", 2)):
+                            ("max_concurrent_games", "5", 2),
+                            ("games_per_member_per_day", "50", 20)):
         refused = await setting(twin, mod, key, value)
         assert f"{cap}" in refused and "operator's cap" in refused, refused
     assert await overrides(arena) == {}
@@ -82,7 +83,8 @@ async def test_every_setting_can_be_reset_to_its_default(arena: Arena) -> None:
               "word_budget": "100", "max_code_bytes": "1000", "persona_attempts": "2",
               "allowed_channels": f"<#{twin.seeded.channel.id}>", "provider": "offline",
               "model": "house-model", "post_interval_seconds": "1",
-              "max_concurrent_games": "1", "language": "German"}
+              "max_concurrent_games": "1", "language": "German",
+              "games_per_member_per_day": "3"}
     assert set(values) == set(KEYS)
     for key, value in values.items():
         assert "is now" in await setting(twin, mod, key, value), key

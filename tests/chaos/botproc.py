@@ -41,6 +41,7 @@ class Env:
     max_rounds: int
     shard: tuple[int, int] | None = None  # (id, count): one process of several
     store_url: str = ""  # a PostgreSQL store (storage.url); "" is the workdir's SQLite file
+    settings: str = ""  # the whole config file, instead of `config_toml`'s
 
     @classmethod
     def read(cls) -> Env:
@@ -50,7 +51,8 @@ class Env:
                    Path(get(PREFIX + "WORKDIR")), int(get(PREFIX + "GUILD")),
                    get(PREFIX + "GAME_ID"), int(get(PREFIX + "SEED")),
                    int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")),
-                   _shard(shard) if shard else None, os.environ.get(PREFIX + "STORE", ""))
+                   _shard(shard) if shard else None, os.environ.get(PREFIX + "STORE", ""),
+                   os.environ.get(PREFIX + "SETTINGS", ""))
 
     def variables(self) -> dict[str, str]:
         """The inverse of `read`, for the test process that spawns the bot."""
@@ -63,6 +65,8 @@ class Env:
             found[PREFIX + "SHARD"] = f"{self.shard[0]}/{self.shard[1]}"
         if self.store_url:
             found[PREFIX + "STORE"] = self.store_url
+        if self.settings:
+            found[PREFIX + "SETTINGS"] = self.settings
         return found
 
     def shard_options(self) -> dict[str, Any]:
@@ -93,8 +97,11 @@ def point_discord_py_at(env: Env) -> None:
 
 
 def fix_identity(env: Env) -> None:
-    """The game id and seed the test expects. cogs.review imports both names at load time
-    (load_extension executes it afresh), so the source module is what must change."""
+    """The game id and seed the test expects (no game id: each game its own). cogs.review
+    imports both names at load time (load_extension executes it afresh), so the source
+    module is what must change."""
+    if not env.game_id:
+        return
     ids.new_game_id = lambda: env.game_id
     ids.new_seed = lambda: env.seed
     review = sys.modules.get("cogs.review")
@@ -119,7 +126,7 @@ def main() -> int:
     fix_identity(env)
     # Several processes may share the workdir (and its database): one config file each.
     path = env.workdir / f"tribunal-{env.guild_id}.toml"
-    path.write_text(config_toml(env), encoding="utf-8")
+    path.write_text(env.settings or config_toml(env), encoding="utf-8")
     config = load_config(path)
     db = None if env.store_url else env.workdir / "bot.db"  # a URL comes from the config
     return run_bot(config, db, env.guild_id, **client_options(), **env.shard_options())

@@ -80,7 +80,7 @@ class Launcher:
                      "PYTHONUNBUFFERED": "1"}
         with log.open("wb") as sink:  # the child keeps its own descriptor
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tests.chaos.botproc", cwd=ROOT, env=variables,
+                sys.executable, "-m", "tests.chaos.botstart", cwd=ROOT, env=variables,
                 stdin=asyncio.subprocess.DEVNULL, stdout=sink, stderr=sink)
         life = Life(number, process, log, sessions_before)
         self.lives.append(life)

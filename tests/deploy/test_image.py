@@ -22,8 +22,8 @@ from tests.deploy.files import (
     last_exec_form,
     pyproject,
 )
-from tribunalbot.bot import STOP_SIGNALS
 from tribunalbot.config import MetricsSettings, default_db_path
+from tribunalbot.stopping import STOP_SIGNALS
 from tribunalbot.terminal.cli import build_parser
 
 

@@ -22,8 +22,8 @@ from tests.deploy.files import (
     unit_value,
     variables_the_code_reads,
 )
-from tribunalbot.bot import STOP_SIGNALS
 from tribunalbot.config import default_db_path
+from tribunalbot.stopping import STOP_SIGNALS
 from tribunalbot.terminal.cli import build_parser
 from tribunalbot.terminal.exits import EXIT_USAGE
 

@@ -4,7 +4,7 @@ through the command line and read back through the PostgreSQL store."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +44,8 @@ async def _fill(store: Store) -> None:
     lease_until = datetime(2026, 2, 1, 12, tzinfo=UTC)
     await store.leases.acquire("paused", "host|pid:[1]|7|99", lease_until, lease_until)
     await PrivacyRepo(store.db).record_departure("gone", datetime(2026, 2, 1, tzinfo=UTC))
+    async with store.admissions.desk("guild", "u2") as desk:  # the paused game's ticket
+        await desk.hold("paused", lease_until, lease_until + timedelta(minutes=3))
     rng = np.random.default_rng(4)
     for i in range(12):  # experiences: real code, and random directions around it
         record = ExperienceRecord(code_pattern=f"pattern {i}", language="python")

@@ -7,6 +7,7 @@ JSON with pydantic and asks once for a repair, and emits a `CallRecord` for ever
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from abc import ABC, abstractmethod
@@ -16,7 +17,7 @@ from typing import Any, Self
 from tribunalbot.config import ProviderSettings
 from tribunalbot.llm.base import Completion, Model, Prompt, Usage
 from tribunalbot.llm.errors import BadRequest, InvalidReply, ProviderError
-from tribunalbot.llm.http import JSON, ErrorContext, Transport
+from tribunalbot.llm.http import JSON, SENT, ErrorContext, Transport
 from tribunalbot.llm.limits import PrimeGate
 from tribunalbot.llm.structured import (
     LADDER,
@@ -30,6 +31,8 @@ from tribunalbot.llm.structured import (
     strip_think,
 )
 from tribunalbot.llm.usage import CallRecord, OnCall, emit
+
+CUT_SHORT = "cancelled"  # the outcome of a call given up before its answer came
 
 log = logging.getLogger(__name__)
 
@@ -212,8 +215,16 @@ class HttpLLM(ABC):
         start = self.transport.clock()
         while True:
             path, body = self.build(call)
+            sent = [0]
+            counting = SENT.set(sent)
             try:
                 data, attempts = await self.transport.request("POST", path, body, self.ctx)
+            except asyncio.CancelledError:
+                # Cut short (the bot stopping, the game ended, a sibling call failed): once
+                # sent, the provider may bill it all the same, and a resumed game asks again.
+                if sent[0]:
+                    await emit(self.on_call, self._cut_short(call, start, sent[0]))
+                raise
             except BadRequest as exc:
                 if "json_validate_failed" in exc.detail:
                     # Groq's JSON mode failed this generation: a bad reply, not a refused
@@ -229,6 +240,8 @@ class HttpLLM(ABC):
             except ProviderError as exc:
                 await emit(self.on_call, self._record(call, start, exc.attempts, exc.kind))
                 raise
+            finally:
+                SENT.reset(counting)
             decoded = self.decode(data)
             return decoded, self._record(call, start, attempts, "ok", decoded.usage)
 
@@ -265,6 +278,12 @@ class HttpLLM(ABC):
             latency_ms=round((self.transport.clock() - start) * 1000, 1),
             outcome=outcome, attempts=attempts,
         )
+
+    def _cut_short(self, call: Call, start: float, attempts: int) -> CallRecord:
+        """A call given up before its answer: no usage came back, so its input is estimated
+        from the prompt at about four characters a token; its output is unknown (0)."""
+        sent = len(call.prompt.text) + sum(len(text) for _, text in call.turns)
+        return self._record(call, start, attempts, CUT_SHORT, Usage(input_tokens=sent // 4))
 
     def _cut_off_message(self, request: Prompt) -> str:
         return (f"{self.name} ({self.model}) was cut off before answering (output limit "

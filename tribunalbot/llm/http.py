@@ -17,6 +17,7 @@ import math
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -53,6 +54,9 @@ _MODEL_WORDS = ("model_not_found", "model not found", "does not exist", "unknown
                 "not_found_error")
 _RETRY_STATUSES = frozenset({408, 409, 429, 498, 500, 502, 503, 504, 529})
 MAX_HINT = 60.0  # a longer Retry-After is capped; the call deadline still bounds the wait
+# Requests sent for the current task's call, when its caller asks (`adapter` counts a call
+# cut short only if it reached the provider, not while it waited for a slot).
+SENT: ContextVar[list[int] | None] = ContextVar("tribunal_requests_sent", default=None)
 # Connections per HTTP client. A pool checks each of its idle connections (a poll of the
 # socket) when it takes a request and when one ends, and counts its idle ones once per
 # connection: measured here, 4 a pool costs half the CPU per call of 16.
@@ -288,6 +292,8 @@ class Transport:
                                     f"({self.settings.call_deadline_seconds:.0f}s) exceeded")
             read = min(self.settings.timeout_seconds, remaining)
             limit = httpx.Timeout(read, connect=min(10.0, read))
+            if (sent := SENT.get()) is not None:
+                sent[0] += 1
             response = await self._send(method, path, body, limit)
         return self._decode(response, ctx)
 

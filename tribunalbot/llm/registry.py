@@ -31,12 +31,37 @@ def build_provider(name: str, settings: ProviderSettings, *, on_call: OnCall | N
         offline = importlib.import_module("tribunalbot.llm.offline")
         llm: LLM = offline.OfflineLLM()
         return MeteredLLM(llm, name, settings.model, on_call) if on_call else llm
-    if settings.api_key_env and not settings.api_key():
-        raise AuthError(f"provider {name!r} needs an API key: set the environment variable "
-                        f"{settings.api_key_env}")
-    if not settings.model:
-        raise LLMError(f"provider {name!r} has no model: set providers.{name}.model")
+    problem = settings_problem(name, settings)
+    if problem is not None:
+        raise problem
     return ADAPTERS[settings.kind].create(name, settings, on_call=on_call, **transport_options)
+
+
+def settings_problem(name: str, settings: ProviderSettings) -> LLMError | None:
+    """Why `build_provider` would refuse this provider, found without building it."""
+    if settings.kind == "offline":
+        return None
+    if settings.api_key_env and not settings.api_key():
+        return AuthError(f"provider {name!r} needs an API key: set the environment variable "
+                         f"{settings.api_key_env}")
+    if not settings.model:
+        return LLMError(f"provider {name!r} has no model: set providers.{name}.model")
+    return None
+
+
+def provider_problem(config: Config, provider: str | None = None) -> LLMError | None:
+    """Why a game on `provider` (default: the default provider) could not be built: the
+    provider itself, or one a persona is routed to (every game builds those too). None when
+    every one of them can be built; nothing is built or called to find out."""
+    name = provider or config.default_provider
+    for each in dict.fromkeys([name, *(r.provider for r in config.personas.values())]):
+        if each not in config.providers:
+            return LLMError(f"unknown provider {each!r} (configured: "
+                            f"{', '.join(sorted(config.providers))})")
+        problem = settings_problem(each, config.providers[each])
+        if problem is not None:
+            return problem
+    return None
 
 
 class ProviderPool:

@@ -17,12 +17,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from tribunalbot.config import Config, GameSettings
 from tribunalbot.languages import COMMON, check_language, english_only_notice, is_english
+from tribunalbot.llm.registry import provider_problem
 
 RESET = "default"
 MAX_CHOICES = 25  # Discord's limit on autocomplete choices (discord.py does not truncate)
 GAME_KEYS = tuple(GameSettings.model_fields)
 GUILD_KEYS = ("allowed_channels", "provider", "model", "post_interval_seconds",
-              "max_concurrent_games")
+              "max_concurrent_games", "games_per_member_per_day")
 KEYS = (*GAME_KEYS, *GUILD_KEYS)
 HELP = {
     "max_rounds": "debate and vote rounds",
@@ -37,7 +38,10 @@ HELP = {
     "model": "the provider's model",
     "post_interval_seconds": "seconds between posts in a game's thread",
     "max_concurrent_games": "games running at once in this server",
+    "games_per_member_per_day": "games one member may start here in a day",
 }
+# A server may set a member's daily games when the operator sets no number: up to this.
+MEMBER_QUOTA_CEILING = 1000
 _CHANNEL = re.compile(r"<#(\d+)>|(\d+)")
 _INT = TypeAdapter(int)
 _FLOAT = TypeAdapter(float)
@@ -68,9 +72,13 @@ class SettingRules:
         limits, game = self.config.limits, self.config.game
         caps = {"max_rounds": limits.max_rounds, "persona_attempts": limits.max_persona_attempts,
                 "word_budget": limits.max_word_budget, "max_code_bytes": game.max_code_bytes,
-                "max_concurrent_games": self.config.discord.max_concurrent_games_per_guild}
+                "max_concurrent_games": self.config.discord.max_concurrent_games_per_guild,
+                "games_per_member_per_day": (limits.games_per_member_per_day
+                                             or MEMBER_QUOTA_CEILING)}
         if key not in caps:
             return None
+        if key == "games_per_member_per_day":
+            return caps[key]
         return max(caps[key], int(self.default(key)))
 
     def default(self, key: str) -> Any:
@@ -80,6 +88,8 @@ class SettingRules:
                 "model": "the provider's own",
                 "post_interval_seconds": self.config.discord.post_interval_seconds,
                 "max_concurrent_games": self.config.discord.max_concurrent_games_per_guild,
+                "games_per_member_per_day": self.config.limits.games_per_member_per_day
+                or "no limit",
                 }[key]
 
     # ---- changing one key ----------------------------------------------------------------
@@ -124,7 +134,7 @@ class SettingRules:
         if key == "allowed_channels":
             return parse_channels(text)
         if key == "provider":
-            return _one_of(key, text, self.providers())
+            return self._usable(_one_of(key, text, self.providers()))
         if key == "model":
             return _one_of(key, text, self.models(self.provider_of(current)))
         if key == "post_interval_seconds":
@@ -132,6 +142,16 @@ class SettingRules:
         cap = self.cap(key) or 1
         return _number(_INT, text, 1, cap,
                        f"Give a whole number from 1 to {cap} (the bot operator's cap).")
+
+    def _usable(self, provider: str) -> str:
+        """A provider games could be played on now: its key is set, its model named."""
+        if provider_problem(self.config, provider) is None:
+            return provider
+        others = [p for p in self.providers()
+                  if p != provider and provider_problem(self.config, p) is None]
+        raise SettingError(f"`{provider}` cannot be used on this bot right now: its operator "
+                           "has not finished setting it up. Choose one of: "
+                           f"{', '.join(others) or '(none)'}.")
 
     def _game_value(self, key: str, text: str, *, clamp: bool = False) -> Any:
         try:

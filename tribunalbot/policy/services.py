@@ -4,18 +4,22 @@ operator's limits, its provider and model, the budgets, the usage lines, and the
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from tribunalbot.config import Config, GameSettings
 from tribunalbot.llm.base import LLM
-from tribunalbot.llm.registry import ProviderPool, build_llm
+from tribunalbot.llm.registry import ProviderPool, build_llm, provider_problem
 from tribunalbot.llm.usage import CallRecord, OnCall
+from tribunalbot.policy.admission import Admissions, Limits, Refused, Ticket
 from tribunalbot.policy.routing import language_notice
 from tribunalbot.policy.server_settings import SettingRules
-from tribunalbot.policy.spending import Budget, Refusal
+from tribunalbot.policy.spending import Budget
 from tribunalbot.store import Store
+
+log = logging.getLogger(__name__)
 
 
 class GuildServices:
@@ -24,6 +28,7 @@ class GuildServices:
         self.config, self.store = config, store
         self.rules = SettingRules(config)
         self.budget = Budget(config, store)
+        self.admissions = Admissions(config, store, self.budget)
         # Every call is recorded in the store; `observe_call` (the bot's metrics) sees it too.
         self.pool = ProviderPool(config, on_call=_recorded(store.record_call, observe_call))
         self._llms: dict[str, LLM] = {}  # "provider" or "provider/model" -> its router
@@ -66,9 +71,36 @@ class GuildServices:
         return language_notice(self.config, self.rules.provider_of(overrides),
                                self.rules.game_settings(overrides).language)
 
-    async def refusal(self, guild_id: int, now: datetime | None = None) -> Refusal | None:
-        """The budget a new game here would go over, or None (nothing is spent asking)."""
-        return await self.budget.refusal(str(guild_id), now)
+    async def member_quota(self, guild_id: int) -> int | None:
+        """Games a member may start here a day: the server's number within the operator's."""
+        chosen = self.rules.number(await self.overrides(guild_id), "games_per_member_per_day")
+        default = self.config.limits.games_per_member_per_day
+        return int(chosen) if chosen is not None else default
+
+    async def unusable_provider(self, guild_id: int) -> str | None:
+        """Why this server's games cannot be played on its provider now, for its members
+        (the operator's detail is logged), or None. Nothing is built or called."""
+        name = await self.provider_for(guild_id)
+        problem = provider_problem(self.config, name)
+        if problem is None:
+            return None
+        log.warning("server %s plays on %r, which cannot be used: %s", guild_id, name, problem)
+        return (f"This server plays on `{name}`, which this bot cannot use right now (its "
+                "operator's setup is incomplete). A moderator can choose another provider "
+                "with `/tribunal settings key:provider`.")
+
+    async def admit(self, game_id: str, guild_id: int, member_id: int,
+                    now: datetime | None = None) -> Ticket | Refused:
+        """Reserve a new game's place in this server, or say which limit refuses it
+        (nothing is spent asking)."""
+        limits = Limits(float(self.config.discord.user_cooldown_seconds),
+                        await self.max_concurrent_games(guild_id),
+                        await self.member_quota(guild_id), await self.provider_for(guild_id))
+        return await self.admissions.admit(game_id, guild_id, member_id, limits, now)
+
+    async def release(self, game_id: str) -> None:
+        """The game was refused after its admission, or failed: its place is free again."""
+        await self.admissions.release(game_id)
 
     async def usage_line(self, game_id: str) -> str:
         return await self.budget.game_usage(game_id)

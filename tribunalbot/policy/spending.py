@@ -1,7 +1,9 @@
 """The operator's budgets (DESIGN §5.3): games per server per day, estimated dollars per
 server per day, and estimated dollars per month for the whole bot.
 
-They are checked before a game is started, so a refusal costs nothing. Days and months are
+They are checked before a game is started, so a refusal costs nothing, and reserved with the
+other limits in one transaction (`policy.admission`), so games started at once cannot all
+slip under one budget. Days and months are
 UTC. A game counts toward the day (and month) it started in, with all its calls, even those
 made after midnight; games that ended early count too. Dollars are estimated from the
 providers' configured prices; the offline provider is free, and any provider without prices
@@ -10,11 +12,19 @@ counts as free (the config refuses a dollar budget while a paid provider has no 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from tribunalbot.config import Config
-from tribunalbot.llm.usage import Prices, dollars, prices_from_config, summarize, total_cost
+from tribunalbot.llm.usage import (
+    Prices,
+    Tokens,
+    dollars,
+    prices_from_config,
+    summarize,
+    total_cost,
+)
 from tribunalbot.store import Store
 from tribunalbot.store.ops import Spend
 from tribunalbot.wording import plural
@@ -59,41 +69,31 @@ class Budget:
         self.limits, self.store = config.limits, store
         self.prices = price_book(config)
 
-    async def refusal(self, guild: str, now: datetime | None = None) -> Refusal | None:
-        """The first budget a new game in `guild` would go over, or None."""
-        now = now or datetime.now(UTC)
-        for check in (self._games_today, self._server_today, self._bot_this_month):
-            found = await check(guild, now)
-            if found is not None:
-                return found
+    def refusal(self, now: datetime, started_today: int, server_today: float,
+                bot_month: float) -> Refusal | None:
+        """The first budget a new game would go over, given the server's games started
+        today and the dollars spent (and held) today by the server and this month by the
+        whole bot; None when there is room. `policy.admission` reads these figures under
+        the admission lock, so no other game can slip in between."""
+        games = self.limits.games_per_server_per_day
+        if games is not None and started_today >= games:
+            return Refusal("games_per_server_per_day", day_start(now) + timedelta(days=1),
+                           f"This server has started {plural(started_today, 'game')} today, "
+                           "the most this bot allows a server in a day.")
+        daily = self.limits.dollars_per_server_per_day
+        if daily is not None and server_today >= daily:
+            return Refusal("dollars_per_server_per_day", day_start(now) + timedelta(days=1),
+                           f"This server has used its daily budget of {dollars(daily)} of "
+                           "estimated model cost on this bot.")
+        monthly = self.limits.dollars_per_month
+        if monthly is not None and bot_month >= monthly:
+            return Refusal("dollars_per_month", next_month(now),
+                           f"This bot has used its monthly budget of {dollars(monthly)} of "
+                           "estimated model cost, shared by every server.")
         return None
 
-    async def _games_today(self, guild: str, now: datetime) -> Refusal | None:
-        limit = self.limits.games_per_server_per_day
-        if limit is None:
-            return None
-        started = await self.store.ops.games_since(day_start(now).isoformat(), guild)
-        if started < limit:
-            return None
-        return Refusal("games_per_server_per_day", day_start(now) + timedelta(days=1),
-                       f"This server has started {plural(started, 'game')} today, the most "
-                       "this bot allows a server in a day.")
-
-    async def _server_today(self, guild: str, now: datetime) -> Refusal | None:
-        limit = self.limits.dollars_per_server_per_day
-        if limit is None or await self.cost_since(day_start(now), guild) < limit:
-            return None
-        return Refusal("dollars_per_server_per_day", day_start(now) + timedelta(days=1),
-                       f"This server has used its daily budget of {dollars(limit)} of "
-                       "estimated model cost on this bot.")
-
-    async def _bot_this_month(self, guild: str, now: datetime) -> Refusal | None:
-        limit = self.limits.dollars_per_month
-        if limit is None or await self.cost_since(month_start(now)) < limit:
-            return None
-        return Refusal("dollars_per_month", next_month(now),
-                       f"This bot has used its monthly budget of {dollars(limit)} of "
-                       "estimated model cost, shared by every server.")
+    def cost(self, rows: Iterable[Tokens]) -> float:
+        return total_cost(list(rows), self.prices) or 0.0
 
     async def cost_since(self, since: datetime, guild: str | None = None) -> float:
         """Estimated USD of the games started since `since` (in `guild`, or everywhere)."""
@@ -101,8 +101,12 @@ class Budget:
         return total_cost(rows, self.prices) or 0.0
 
     async def game_usage(self, game_id: str) -> str:
-        """The game's usage line, e.g. "52 calls, 180k tokens, 65% cached, $0.04"."""
-        return summarize(await self.store.ops.spend_of_game(game_id), self.prices)
+        """The game's usage line, e.g. "52 calls, 180k tokens, 65% cached, $0.04". Every
+        call made is in it: those cut short (a restart, a phase stopped by a failed call)
+        are named, their input estimated; what a resumed game asked again counts again."""
+        line = summarize(await self.store.ops.spend_of_game(game_id), self.prices)
+        cut = await self.store.ops.cut_short_in_game(game_id)
+        return f"{line} ({cut} cut short)" if cut else line
 
     async def month_report(self, guild: str, now: datetime | None = None) -> str:
         """This server's month so far, and today's count against its budgets."""

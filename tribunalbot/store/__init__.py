@@ -18,6 +18,7 @@ from typing import Any
 from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
+from tribunalbot.store.admissions import AdmissionRepo
 from tribunalbot.store.balance import BalanceRepo
 from tribunalbot.store.db import Database, Db, StoreError
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
@@ -114,6 +115,7 @@ class Store:
         self.leases = LeaseRepo(db)
         self.experiences = ExperienceRepo(db, share_across_guilds=share_experience_across_guilds)
         self.balance = BalanceRepo(db)
+        self.admissions = AdmissionRepo(db)
         self.top_k = experience_top_k
 
     @property

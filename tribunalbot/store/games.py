@@ -130,6 +130,12 @@ class GameRepo:
             (provider, model, game_id, seat),
         )
 
+    async def seat_names(self, game_id: str) -> dict[int, str]:
+        """Each seat's reviewer name, as the game's ballot shows it (once it has started)."""
+        rows = await self._db.fetchall("SELECT seat, name FROM players WHERE game_id = ?",
+                                       (game_id,))
+        return {int(r[0]): str(r[1]) for r in rows}
+
     async def load(self, game_id: str) -> StoredGame:
         row = await self._db.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
                                       (game_id,))

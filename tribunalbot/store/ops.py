@@ -55,7 +55,8 @@ class Spend:
 
 _SPEND_COLUMNS = (
     "c.provider, c.model, count(*), "
-    "coalesce(sum(CASE WHEN c.outcome != 'ok' THEN 1 ELSE 0 END), 0), "
+    # A call cut short (outcome 'cancelled') did not fail: the usage line names it apart.
+    "coalesce(sum(CASE WHEN c.outcome NOT IN ('ok', 'cancelled') THEN 1 ELSE 0 END), 0), "
     "coalesce(sum(c.input_tokens), 0), coalesce(sum(c.cached_tokens), 0), "
     "coalesce(sum(c.output_tokens), 0)")
 
@@ -99,6 +100,13 @@ class OpsRepo:
         assert row is not None  # an aggregate always returns one row
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]), int(row[4]),
                            float(row[5]))
+
+    async def cut_short_in_game(self, game_id: str) -> int:
+        """The game's calls given up before their answer (outcome 'cancelled')."""
+        row = await self._db.fetchone(
+            "SELECT count(*) FROM llm_calls WHERE game_id = ? AND outcome = 'cancelled'",
+            (game_id,))
+        return int(row[0]) if row else 0
 
     async def spend_of_game(self, game_id: str) -> list[Spend]:
         await self._db.flush()

@@ -22,7 +22,7 @@ _OVER = "status IN ('finished', 'aborted')"
 # Every table holding a server's data, emptied of it when the server is purged. A game's
 # players, events, votes, scores and posts go with it (ON DELETE CASCADE).
 PURGED_BY_GUILD = ("games", "scores", "guild_settings", "webhooks", "experience_vectors",
-                   "experiences", "guild_departures")
+                   "experiences", "guild_departures", "admissions")
 # Tables with a guild column that a purge keeps, and why; a test fails on a table in neither.
 KEPT_BY_GUILD: dict[str, str] = {}
 

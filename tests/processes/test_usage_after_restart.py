@@ -1,0 +1,107 @@
+"""The usage line after a SIGTERM during the reviews (issue 16, Found 7): the real bot as a
+process, on an OpenAI-compatible provider (the loopback fake server) answering the reviews
+slowly. SIGTERM once the first review is posted: the calls still in flight are cut short,
+and the resumed game asks again for every review not yet in its log. Every request the
+provider received is a call the store counts, and the reveal's usage line counts all of them
+but the distillation that follows it, the cut-short ones named."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.chaos import thread
+from tests.chaos.botproc import Env
+from tests.chaos.harness import SEED
+from tests.chaos.process import Launcher
+from tests.providers.conftest import openai_validator, play
+from tests.providers.fake_server import FakeLLMServer, Scripted
+from tests.samples import CODE
+from tests.twin.twin import Twin
+from tribunalbot.store import open_store
+
+pytestmark = [pytest.mark.chaos]
+__all__ = ["openai_validator"]  # the fixture, used below
+GAME = "e0e0e0e0e0e0"
+KEY = "TRIBUNAL_TEST_FAKE_KEY"
+# The first two reviews come back at once, the other six take seconds: in flight at the stop.
+DELAYS = (0.05, 0.05, *([4.0] * 6))
+
+
+@pytest.fixture
+async def provider(openai_validator: Callable[[Any], list[str]]
+                   ) -> AsyncIterator[FakeLLMServer]:
+    server = FakeLLMServer(openai_validator, play)
+    await server.start()
+    yield server
+    await server.stop()
+    assert not server.violations
+
+
+def settings(url: str) -> str:
+    return (f'default_provider = "fake"\n\n[providers.fake]\nkind = "openai"\n'
+            f'base_url = "{url}/v1"\nmodel = "test-model"\napi_key_env = "{KEY}"\n'
+            "price_input_per_mtok = 1.0\nprice_output_per_mtok = 1.0\n\n"
+            "[game]\nvote_window_seconds = 2\nevent_chance = 0.0\nmax_rounds = 1\n\n"
+            "[discord]\npost_interval_seconds = 0.3\nuser_cooldown_seconds = 0\n"
+            "lease_seconds = 3.0\n")
+
+
+def chat_requests(server: FakeLLMServer) -> int:
+    return sum(1 for r in server.requests if r.path.endswith("/chat/completions"))
+
+
+async def stored_calls(db: Path) -> list[tuple[str, str]]:
+    async with open_store(db) as store:
+        rows = await store.db.fetchall(
+            "SELECT phase, outcome FROM llm_calls WHERE game_id = ?", (GAME,))
+    return [(str(p), str(o)) for p, o in rows]
+
+
+async def test_calls_cut_short_and_asked_again_after_a_restart_are_all_counted(
+        provider: FakeLLMServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEY, "sk-test-0123456789abcdef0123456789")
+    provider.script("openai", *(Scripted(delay=d) for d in DELAYS))
+    twin = Twin()
+    await twin.start()
+    try:
+        twin.set_rate_limit("channel", 1000, 60)
+        twin.set_rate_limit("webhook", 1000, 2)
+        seeded = twin.seed()
+        launcher = Launcher(Env(twin.base_url, twin.hub.url, tmp_path, seeded.guild_id, GAME,
+                                SEED, 2, 1, settings=settings(provider.url)), twin.token)
+        try:
+            life = await launcher.spawn(frozenset(twin.hub.sessions))
+            await twin.wait_for(lambda: any(s.socket is not None for s in
+                                            twin.hub.sessions.values()), 20)
+            started = await twin.slash(seeded.humans["alice"], "review", code=CODE)
+            thread_id = started.original_message_id or 0
+            await twin.wait_for(lambda: any(m.webhook_id for m in twin.messages(thread_id)), 30)
+            in_flight = provider.in_flight
+            life.send(signal.SIGTERM)
+            assert (await life.wait_exit()).code == 0
+            life = await launcher.spawn(frozenset(twin.hub.sessions))
+            reveal = await twin.wait_for_message(thread_id, thread.is_reveal, timeout=60)
+            await twin.wait_for_message(thread_id, thread.is_transcript, timeout=30)
+            await asyncio.sleep(0)  # the distillation follows the reveal: let it be asked
+            await twin.wait_for(lambda: provider.in_flight == 0, 30)
+            life.send(signal.SIGTERM)
+            assert (await life.wait_exit()).code == 0
+        finally:
+            await launcher.stop_all()
+    finally:
+        await twin.close()
+    calls = await stored_calls(tmp_path / "bot.db")
+    usage = next(f["value"] for f in reveal.embeds[0]["fields"] if f["name"] == "Model usage")
+    shown = int(re.match(r"(\d+) calls", usage).group(1))  # type: ignore[union-attr]
+    cut = sum(1 for _, outcome in calls if outcome == "cancelled")
+    assert in_flight >= 3, "the stop did not come while reviews were being asked"
+    assert len(calls) == chat_requests(provider), (calls, chat_requests(provider))
+    assert shown == sum(1 for phase, _ in calls if phase != "distill"), usage
+    assert cut >= 3 and f"{cut} cut short" in usage, usage
