@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.findings import Analysis, Finding
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
@@ -26,6 +26,7 @@ class Suspect:
     weight: float
     reason: str  # completes "but ..."; slot {match}
     dismissal: bool = False  # counts only where the analysis sees a serious problem
+    family: str = ""  # the kind of claim, as Contradiction.family
 
 
 # What the jury distrusts, as data. Honest reviewers use the same words to reject a heavy
@@ -34,20 +35,24 @@ class Suspect:
 SUSPECTS: tuple[Suspect, ...] = (
     Suspect(re.compile(r"plugin|registry|factory|extension point|pluggable|future-proof",
                        re.I), 2.0,
-            "it answers a local defect with new layers of indirection ({match})"),
+            "it answers a local defect with new layers of indirection ({match})",
+            family="abstraction"),
     Suspect(re.compile(r"message bus|event bus|ledger|kafka|microservice|event stream|"
                        r"behind a queue|own service", re.I), 2.2,
-            "it brings heavy infrastructure ({match}) to a problem a small change fixes"),
+            "it brings heavy infrastructure ({match}) to a problem a small change fixes",
+            family="infrastructure"),
     Suspect(re.compile(r"from scratch|rewrit\w*|\bport (to|this)|fresh start|wholesale|"
                        r"outgrown its design", re.I), 2.2,
-            "it throws away working code ({match}) instead of fixing the defect"),
+            "it throws away working code ({match}) instead of fixing the defect",
+            family="rewrite"),
     Suspect(re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges", re.I),
-            2.2, "it hands a deterministic check to a model at runtime ({match})"),
+            2.2, "it hands a deterministic check to a model at runtime ({match})",
+            family="model"),
     Suspect(re.compile(r"\bis fine\b|fine in context|acceptable (here|as written)|"
                        r"leave line \d+ alone|can stay as it is|not spend time on|"
                        r"no change is needed|looks worse than it is|not a (real )?concern|"
                        r"harmless", re.I), 1.0,
-            "it waves away a problem ({match})", dismissal=True),
+            "it waves away a problem ({match})", dismissal=True, family="dismissal"),
 )
 _NEGATION = re.compile(r"\b(no|not|never|without|nothing|none|nor|nobody|tempting)\b|n't\b",
                        re.I)
@@ -71,6 +76,10 @@ class Contradiction:
     line: int
     reason: str
     should: str
+    # What kind of claim was judged wrong ("abstraction", "infrastructure", "rewrite", "model",
+    # "dismissal", "rejection", "bad_line", "ungrounded"), so a debater can phrase its case.
+    family: str = ""
+    finding: Finding | None = None  # the analysis finding at the cited line it is judged by
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -114,6 +123,11 @@ def _cited_lines(sentence: str) -> list[int]:
     return [int(n) for n in _LINE_REF.findall(sentence)]
 
 
+def _worst_at(analysis: Analysis, line: int) -> Finding | None:
+    found = analysis.at(line) if line else []
+    return max(found, key=lambda f: (f.severity, -abs(f.line - line))) if found else None
+
+
 def _should(analysis: Analysis, line: int) -> str:
     found = sorted(analysis.at(line), key=lambda f: -f.severity)
     if found:
@@ -143,7 +157,8 @@ def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
             quote = quote_around(statement, start, end, start + m.start())
             found.append(Contradiction(weight, quote, line,
                                        suspect.reason.format(match=m.group(0)),
-                                       _should(analysis, line)))
+                                       _should(analysis, line), suspect.family,
+                                       _worst_at(analysis, line)))
         found += _line_checks(statement, start, end, lines, analysis)
     return found
 
@@ -155,11 +170,11 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
     for line in lines:
         if not analysis.has_line(line):
             out.append(Contradiction(BAD_LINE_WEIGHT, quote, line, _no_such_line(analysis, line),
-                                     _should(analysis, 0)))
+                                     _should(analysis, 0), "bad_line"))
         elif not analysis.at(line):
             out.append(Contradiction(UNGROUNDED_WEIGHT, quote, line,
                                      f"nothing at line {line} supports that claim",
-                                     _should(analysis, line)))
+                                     _should(analysis, line), "ungrounded"))
     return out
 
 
