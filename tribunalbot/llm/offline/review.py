@@ -127,16 +127,17 @@ def items_for(words: int) -> int:
     return ITEMS if words >= 110 else 2 if words >= 70 else 1
 
 
-def _extra(task: Task, voice: Voice, analysis: Analysis,
+def _extra(task: Task, analysis: Analysis, picks: list[Finding],
            rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
-    """The one sentence in every review that is not a plain finding: a plant or a decoy."""
+    """The one judgment call in every review, a plant or an honest one, never about a line
+    the review flags (a flag, then "leave it alone", would contradict itself)."""
+    flagged = [f.line for f in picks]
     if not task.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        return decoy(task.persona or "ghost", voice.subject, analysis, rng,
-                     cite=not task.focus), ()
+        return decoy(analysis, rng, flagged, cite=not task.focus), ()
     others = set(task.personas.values()) - {task.persona or ""}
     sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
-                            voice.subject, analysis, others, rng)
+                            analysis, others, rng, task.boldness, flagged)
     return sentence, (claim,)
 
 
@@ -153,7 +154,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
-    extra, planted = _extra(task, voice, analysis, rng)
+    extra, planted = _extra(task, analysis, picks, rng)
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, rng), *items]
     if task.future_commit and picks:
