@@ -41,8 +41,9 @@ def _markers(*pairs: tuple[str, int]) -> tuple[tuple[re.Pattern[str], int], ...]
 _HEAVY_ABSTRACTION = r"plugin|registry|factory|extension point|pluggable|future-proof"
 _HEAVY_INFRASTRUCTURE = (r"message bus|event bus|ledger|kafka|microservice|event stream|"
                          r"behind a queue|own service")
-_HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh start|wholesale|outgrown its design|"
-                  r"module on|rewrit\w* (the|this) (module|service|app|project)")
+_HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesale|"
+                  r"outgrown its design|module on|"
+                  r"rewrit\w* (the|this) (module|service|app|project)")
 
 # What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
 # never by its shape: an option is a contradiction when recommended at a line that has not

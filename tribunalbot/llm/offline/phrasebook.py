@@ -29,7 +29,7 @@ OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
         1: ("a rewrite of that block", "a fresh version of that block"),
         2: ("a rewrite of the whole function", "a fresh version of the whole function"),
         3: ("a rewrite of the module on {stack}", "a port to {stack}",
-            "a fresh start on {stack}"),
+            "a fresh codebase on {stack}"),
     },
     "model": {
         1: ("an AI assistant drafting the text for a human to edit",
@@ -47,7 +47,7 @@ OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
 MOVES: dict[str, tuple[str, ...]] = {
     "abstraction": ("put that code behind {option}", "give that code {option}"),
     "infrastructure": ("move that work onto {option}", "run that work through {option}"),
-    "rewrite": ("replace that code with {option}", "start on {option}"),
+    "rewrite": ("replace that code with {option}", "go for {option}"),
     "model": ("hand that work to {option}", "leave that part to {option}"),
 }
 

@@ -101,12 +101,20 @@ def _even_out(parts: list[str], voice: Voice, rng: random.Random,
     return parts
 
 
-def _opener(task: Task, voice: Voice, rng: random.Random) -> str:
+def true_of(texts: tuple[str, ...], analysis: Analysis) -> tuple[str, ...]:
+    """The persona's stock lines that are true of this code: talk of "every import above"
+    on a file that imports nothing is a slip (a shell script)."""
+    if analysis.imports:
+        return texts
+    return tuple(t for t in texts if "import" not in t.lower()) or texts
+
+
+def _opener(task: Task, voice: Voice, analysis: Analysis, rng: random.Random) -> str:
     if task.focus:
         return FOCUS_OPENER.format(focus=task.focus)
     if task.hostile_author:
         return HOSTILE_OPENER
-    return rng.choice(voice.openers)
+    return rng.choice(true_of(voice.openers, analysis))
 
 
 def _notes(picks: list[Finding], analysis: Analysis) -> str:
@@ -156,12 +164,13 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     target = min(TARGET_WORDS, int(words * 0.8))
     extra, planted = _extra(task, analysis, picks, rng)
     items.insert(rng.randint(0, len(items)), extra)
-    parts = [_opener(task, voice, rng), *items]
+    parts = [_opener(task, voice, analysis, rng), *items]
     if task.future_commit and picks:
         fix = picks[0].info.fix
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
     special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
-    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target, special)
+    closer = rng.choice(true_of(voice.closers, analysis))
+    parts = _even_out([*parts, closer], voice, rng, target, special)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)

@@ -44,7 +44,7 @@ def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], bo
     worst when bold, the mildest serious one when subtle."""
     serious = [f for f in analysis.ranked() if f.severity >= fit.SERIOUS]
     pool = away_from([f for f in serious if f.domain in others and f.domain != persona], avoid)
-    pool = pool or away_from(serious, avoid) or serious
+    pool = pool or away_from(serious, avoid)  # never one the review itself flags
     if boldness:
         edge = (max if boldness > 0 else min)(f.severity for f in pool) if pool else 0
         pool = [f for f in pool if f.severity == edge]
