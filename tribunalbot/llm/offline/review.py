@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from tribunalbot.llm.base import Task
+from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.decoys import decoy
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.sabotage import plant
@@ -67,20 +68,20 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
     return list(dict.fromkeys(d for d in [*order, *rest] if d))
 
 
-def render_items(voice: Voice, picks: list[Finding], own: str,
+def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
                  rng: random.Random) -> list[str]:
     """One sentence pair per finding; templates rotate so no phrasing repeats in a review."""
     mine, borrowed = list(voice.items), list(BORROWED)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
     out = []
-    for finding in picks:
+    for finding, cited in zip(picks, citations(picks, analysis, rng), strict=True):
         info = finding.info
         ref = f" ({info.ref})" if info.ref else ""
         pool = mine if finding.domain == own or own == "ghost" else borrowed
         template = pool.pop(0)
         pool.append(template)
-        out.append(template.format(line=finding.line, problem=finding.problem, fix=info.fix,
+        out.append(template.format(line=cited, problem=finding.problem, fix=info.fix,
                                    ref=ref))
     return out
 
@@ -158,7 +159,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     honest = count if count >= ITEMS else max(count - 1, 0)
     picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
-    items = render_items(voice, picks, own, rng)
+    items = render_items(voice, picks, own, analysis, rng)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
