@@ -49,14 +49,14 @@ def _dismissal(analysis: Analysis, rng: random.Random,
 
 
 def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
-           cite: bool = True) -> Judgment:
+           cite: bool = True, dismiss: bool = True) -> Judgment:
     """A judgment that is right for this code. Its subject and shape are drawn as the
     Troublemaker's are; when the code has not earned a recommendation on the subject drawn,
     another subject is tried before the shape gives way, so the shapes keep their shares."""
     if not cite:  # under Ultra Focus a line outside the focus would leave it
         return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST, None)
     first = rng.choice(SUBJECTS)
-    if first == "dismissal" and (made := _dismissal(analysis, rng, avoid)):
+    if first == "dismissal" and dismiss and (made := _dismissal(analysis, rng, avoid)):
         return made
     kind, level = draw_shape(rng)
     families = [f for f in fit.FAMILIES if f != first]

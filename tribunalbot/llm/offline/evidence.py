@@ -18,6 +18,7 @@ from tribunalbot.llm.offline.findings import Analysis, Finding
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s+[A-Z`\"(*-]|\s*$)|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d{1,7})", re.I)  # 7 digits: a change's numbers
 _CLAUSE = re.compile(r"[,;:]\s+")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
 MAX_QUOTE = 160
 
 
@@ -187,12 +188,15 @@ def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
         sentence = statement[start:end]
         lines = _cited_lines(sentence)
         line = lines[0] if lines else 0
+        # Quoted code is the code's words, not the reviewer's: a `class WidgetFactory:`
+        # quoted is no factory recommended. Blanked to the same length, so spans hold.
+        said = _CODE_SPAN.sub(lambda q: " " * len(q.group(0)), sentence)
         for suspect in SUSPECTS:
-            m = suspect.pattern.search(sentence)
+            m = suspect.pattern.search(said)
             if not m:
                 continue
             judged = (_judge_dismissal(suspect, m, analysis, line) if suspect.dismissal
-                      else _judge_option(suspect, m, sentence, analysis, line))
+                      else _judge_option(suspect, m, said, analysis, line))
             if judged is None:
                 continue
             weight, reason, family, finding = judged

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from tribunalbot.llm.base import Task
+from tribunalbot.llm.offline import decoys, sabotage
 from tribunalbot.llm.offline.citing import citations
-from tribunalbot.llm.offline.decoys import decoy
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.sabotage import plant
+from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     BORROWED,
     FOCUS_DOMAINS,
@@ -136,18 +137,45 @@ def items_for(words: int) -> int:
     return ITEMS if words >= 110 else 2 if words >= 70 else 1
 
 
-def _extra(task: Task, analysis: Analysis, picks: list[Finding],
-           rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
-    """The one judgment call in every review, a plant or an honest one, never about a line
-    the review flags (a flag, then "leave it alone", would contradict itself)."""
-    flagged = [f.line for f in picks]
+def _judgment(task: Task, analysis: Analysis, rng: random.Random,
+              dismiss: bool = True) -> Judgment:
+    """The one judgment call in every review, a plant or an honest one."""
     if not task.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        return decoy(analysis, rng, flagged, cite=not task.focus), ()
+        return decoys.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
     others = set(task.personas.values()) - {task.persona or ""}
-    sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
-                            analysis, others, rng, task.boldness, flagged)
-    return sentence, (claim,)
+    return sabotage.choose(task.strategy or "its_perfect", task.persona or "ghost", analysis,
+                           others, rng, task.boldness, dismiss=dismiss)
+
+
+def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
+    """What the review's findings may be drawn from: never the line it waves through (a flag,
+    then "leave it alone", would contradict itself)."""
+    if judgment.kind != DISMISS:
+        return analysis
+    kept = tuple(f for f in analysis.findings if abs(f.line - judgment.line) > 1)
+    return replace(analysis, findings=kept)
+
+
+def _judged(task: Task, analysis: Analysis, count: int,
+            rng: random.Random) -> tuple[Judgment, Analysis]:
+    """The judgment call, and what the findings may be drawn from. A dismissal that would
+    leave too few lines to cite gives way to another judgment, so the review keeps its
+    count of findings (a short review would tell)."""
+    judgment = _judgment(task, analysis, rng)
+    pickable = _pickable(analysis, judgment)
+    if len({f.line for f in pickable.findings}) < min(count, len(analysis.findings)):
+        judgment = _judgment(task, analysis, rng, dismiss=False)
+        pickable = analysis
+    return judgment, pickable
+
+
+def _worded(task: Task, judgment: Judgment, analysis: Analysis,
+            rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
+    sentence, option = say(judgment, analysis, rng)
+    if not task.troublemaker:
+        return sentence, ()
+    return sentence, (sabotage.ledger(judgment, sentence, option, analysis),)
 
 
 def write_review(task: Task, analysis: Analysis, rng: random.Random,
@@ -157,13 +185,14 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     # Every seat has the same shape: its findings plus one extra sentence (the Troublemaker's
     # plant, an honest decoy elsewhere), so neither length nor shape tells the roles apart.
     honest = count if count >= ITEMS else max(count - 1, 0)
-    picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
+    judgment, pickable = _judged(task, analysis, honest, rng)
+    picks = select_findings(pickable, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     items = render_items(voice, picks, own, analysis, rng)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
-    extra, planted = _extra(task, analysis, picks, rng)
+    extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, analysis, rng), *items]
     if task.future_commit and picks:

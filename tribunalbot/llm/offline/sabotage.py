@@ -68,9 +68,12 @@ def _unfit(family: str, level: int, analysis: Analysis, boldness: int) -> list[F
 
 
 def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
-           rng: random.Random, boldness: int = 0, avoid: Collection[int] = ()) -> Judgment:
+           rng: random.Random, boldness: int = 0, avoid: Collection[int] = (),
+           dismiss: bool = True) -> Judgment:
     """A judgment that is wrong for this code, in the disguise's subject."""
     family = SUBJECT.get(strategy, "dismissal")
+    if family == "dismissal" and not dismiss:
+        family = "abstraction"
     if family == "dismissal":
         pool = _bad_dismissal(analysis, persona, others, boldness, avoid)
         if pool:
@@ -112,12 +115,16 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
             f"direct fix is smaller: {fix}.")
 
 
+def ledger(judgment: Judgment, sentence: str, option: str, analysis: Analysis) -> PlantedClaim:
+    """The sabotage ledger's entry for a planted judgment as worded."""
+    kind = REFUSED_KIND if judgment.kind == REFUSE else KINDS[judgment.family]
+    return PlantedClaim(claim=sentence, why_wrong=_why(judgment, option, analysis), kind=kind)
+
+
 def plant(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
           rng: random.Random, boldness: int = 0,
           avoid: Collection[int] = ()) -> tuple[str, PlantedClaim]:
     """The public sentence and its ledger entry."""
     judgment = choose(strategy, persona, analysis, others, rng, boldness, avoid)
     sentence, option = say(judgment, analysis, rng)
-    kind = REFUSED_KIND if judgment.kind == REFUSE else KINDS[judgment.family]
-    return sentence, PlantedClaim(claim=sentence, why_wrong=_why(judgment, option, analysis),
-                                  kind=kind)
+    return sentence, ledger(judgment, sentence, option, analysis)
