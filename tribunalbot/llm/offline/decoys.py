@@ -50,18 +50,21 @@ def _dismissal(analysis: Analysis, rng: random.Random,
 
 def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
            cite: bool = True, dismiss: bool = True) -> Judgment:
-    """A judgment that is right for this code. Its subject and shape are drawn as the
-    Troublemaker's are; when the code has not earned a recommendation on the subject drawn,
-    another subject is tried before the shape gives way, so the shapes keep their shares."""
+    """A judgment that is right for this code. Its subject is drawn as a disguise is dealt (a
+    dismissal one time in five) and its shape as the Troublemaker's is; the families are
+    those the code has earned somewhere (fit.realizable), which the Troublemaker keeps to
+    as well, so neither a family nor a shape is one role's alone."""
     if not cite:  # under Ultra Focus a line outside the focus would leave it
         return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST, None)
-    first = rng.choice(SUBJECTS)
-    if first == "dismissal" and dismiss and (made := _dismissal(analysis, rng, avoid)):
+    families = fit.realizable(analysis) or list(fit.FAMILIES)
+    if dismiss and rng.random() < 1 / len(SUBJECTS) and (
+            made := _dismissal(analysis, rng, avoid)):
         return made
     kind, level = draw_shape(rng)
-    families = [f for f in fit.FAMILIES if f != first]
-    rng.shuffle(families)
-    for family in [first, *families] if first != "dismissal" else families:
+    first = rng.choice(families)
+    rest = [f for f in families if f != first]
+    rng.shuffle(rest)
+    for family in (first, *rest):
         if made := _option(family, kind, level, analysis, rng, avoid):
             return made
     for family in fit.FAMILIES:  # nothing earned anywhere: turn an option down

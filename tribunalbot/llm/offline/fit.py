@@ -70,6 +70,13 @@ def unearned(family: str, level: int, analysis: Analysis) -> list[Finding]:
     return [f for f in analysis.findings if earned(family, analysis, f.line) < level]
 
 
+def realizable(analysis: Analysis) -> list[str]:
+    """The families some line of this code has earned: the only ones an honest reviewer can
+    recommend here, so the only ones any seat's judgment call should be about (a family
+    only the Troublemaker ever names would name it)."""
+    return [family for family in FAMILIES if earning(family, 1, analysis)]
+
+
 def serious_at(analysis: Analysis, line: int) -> Finding | None:
     """The most serious finding at `line` when it must be fixed, else None."""
     found = [f for f in analysis.at(line) if f.severity >= SERIOUS]

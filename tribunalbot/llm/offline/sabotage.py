@@ -72,13 +72,15 @@ def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[s
            dismiss: bool = True) -> Judgment:
     """A judgment that is wrong for this code, in the disguise's subject."""
     family = SUBJECT.get(strategy, "dismissal")
-    if family == "dismissal" and not dismiss:
-        family = "abstraction"
-    if family == "dismissal":
+    if family == "dismissal" and dismiss:
         pool = _bad_dismissal(analysis, persona, others, boldness, avoid)
         if pool:
             return Judgment(DISMISS, family, 0, rng.choice(pool[:3]))
-        family = "abstraction"  # nothing serious to wave away: over-build instead
+    # Keep to the families an honest seat could recommend on this code: one nobody else can
+    # name here would name the Troublemaker by its vocabulary alone.
+    families = fit.realizable(analysis) or list(fit.FAMILIES)
+    if family not in families:
+        family = rng.choice(families)
     kind, level = draw_shape(rng)
     if kind == REFUSE:  # turn down what a line needs, in the disguise's family if it can
         for refused in (family, *(f for f in fit.FAMILIES if f != family)):
