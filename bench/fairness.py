@@ -18,8 +18,8 @@ Debian's scripts and sources; a file not found is skipped and said so), and prin
 
 Chance for the surface reader is one in eight. Usage, from the project root:
 
-    python bench/fairness.py [--games N] [--inputs K] [--per-seed P] [--show] [--jobs J]
-                             [--no-findings]
+    python bench/fairness.py [--games N] [--inputs K] [--per-seed P] [--show] [--tells N]
+                             [--jobs J] [--no-findings]
 
 `--show` prints the first three reviews of one game on a third-party file, public text
 only, then who the Troublemaker was and what it planted: for a person to judge.
@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 from bench.fair import behaviour  # noqa: E402
 from bench.fair.games import Game, play_all, schedule  # noqa: E402
 from bench.fair.inputs import Input, resolve  # noqa: E402
-from bench.fair.surface import surface_top1  # noqa: E402
+from bench.fair.surface import all_text, review_text, rows, surface_top1, tells  # noqa: E402
 
 SHOWN_REVIEWS = 3
 
@@ -83,6 +83,18 @@ def show(games: list[Game]) -> list[str]:
     return lines
 
 
+def tell_lines(games: list[Game], count: int) -> list[str]:
+    """What the surface reader leans on, for whoever hunts the tells down."""
+    lines = []
+    for label, text_of, with_behaviour in (("review", review_text, False),
+                                           ("all", all_text, True)):
+        lines.append(f"# heaviest {label} features: weight, share in Troublemaker / honest rows")
+        found = tells(rows(games, text_of, with_behaviour), count)
+        lines += [f"#   {weight:+.2f} {tm:.2f} / {honest:.2f}  {name!r}"
+                  for name, weight, tm, honest in found]
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games to play (at least)")
@@ -92,6 +104,8 @@ def main() -> None:
                         help="inputs each seed (each deal) is played on")
     parser.add_argument("--jobs", type=int, default=2, help="processes playing games")
     parser.add_argument("--show", action="store_true", help="print one game's first reviews")
+    parser.add_argument("--tells", type=int, default=0, metavar="N",
+                        help="print the N n-grams the surface reader weighs most")
     parser.add_argument("--no-findings", action="store_true",
                         help="skip finding_precision (the labelled set)")
     args = parser.parse_args()
@@ -104,6 +118,8 @@ def main() -> None:
     if not args.no_findings:
         from bench.findings import finding_precision
         print(f"metric finding_precision {finding_precision():.3f}")
+    if args.tells:
+        print("\n".join(tell_lines(games, args.tells)))
     if args.show:
         print("\n".join(show(games)))
     print(f"# wall time {time.perf_counter() - started:.1f} s")

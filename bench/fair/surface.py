@@ -62,6 +62,11 @@ def _rate(flags: Sequence[bool | None]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
+BEHAVIOUR = ("strong accusations", "votes for own accuser", "counter-accusations",
+             "votes as it accused", "switched targets", "review words", "accusation words",
+             "reason words")
+
+
 def behaviour_row(game: Game, seat: int) -> list[float]:
     """What a seat did, as shares of what it could have done, and its lengths in words."""
     made = [a for a in game.accusations if a.seat == seat]
@@ -97,20 +102,46 @@ def _blocks(keys: list[object], folds: int) -> dict[object, int]:
     return {key: i % min(folds, len(distinct)) for i, key in enumerate(distinct)}
 
 
+@dataclass
+class Reader:
+    """The vectorizer, the behaviour scaler and the model, fitted on some rows."""
+
+    vectorizer: CountVectorizer
+    scaler: StandardScaler | None
+    model: LogisticRegression
+
+    @classmethod
+    def fit(cls, data: Rows, train: np.ndarray) -> Reader:
+        vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
+                                     binary=True, min_df=2)
+        vectorizer.fit(np.array(data.texts, dtype=object)[train])
+        scaler = StandardScaler().fit(data.extra[train]) if data.extra.shape[1] else None
+        reader = cls(vectorizer, scaler, LogisticRegression(C=1.0, max_iter=2000,
+                                                            solver="liblinear"))
+        reader.model.fit(reader.features(data, train), data.labels[train])
+        return reader
+
+    def features(self, data: Rows, which: np.ndarray) -> csr_matrix:
+        words = self.vectorizer.transform(np.array(data.texts, dtype=object)[which])
+        if self.scaler is None:
+            return words
+        return hstack([words, csr_matrix(self.scaler.transform(data.extra[which]))]).tocsr()
+
+    def scores(self, data: Rows, which: np.ndarray) -> np.ndarray:
+        scores: np.ndarray = self.model.decision_function(self.features(data, which))
+        return scores
+
+    def heaviest(self, count: int) -> list[tuple[str, float]]:
+        """The features that most push a row towards the Troublemaker, with their weights."""
+        names = [*self.vectorizer.get_feature_names_out(),
+                 *(f"[{b}]" for b in (BEHAVIOUR if self.scaler is not None else ()))]
+        weights = self.model.coef_[0]
+        order = np.argsort(weights)[::-1][:count]
+        return [(names[i], float(weights[i])) for i in order]
+
+
 def _fit_and_score(data: Rows, train: np.ndarray, test: np.ndarray) -> np.ndarray:
-    vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
-                                 binary=True, min_df=2)
-    texts = np.array(data.texts, dtype=object)
-    x_train = vectorizer.fit_transform(texts[train])
-    x_test = vectorizer.transform(texts[test])
-    if data.extra.shape[1]:
-        scaler = StandardScaler().fit(data.extra[train])
-        x_train = hstack([x_train, csr_matrix(scaler.transform(data.extra[train]))]).tocsr()
-        x_test = hstack([x_test, csr_matrix(scaler.transform(data.extra[test]))]).tocsr()
-    model = LogisticRegression(C=1.0, max_iter=2000, solver="liblinear")
-    model.fit(x_train, data.labels[train])
-    scores: np.ndarray = model.decision_function(x_test)
-    return scores
+    return Reader.fit(data, train).scores(data, test)
 
 
 def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
@@ -135,6 +166,25 @@ def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLD
                 hits += int(data.labels[best])
                 judged += 1
     return hits / judged if judged else 0.0
+
+
+def tells(data: Rows, count: int) -> list[tuple[str, float, float, float]]:
+    """Fitted on every row: the `count` heaviest features towards the Troublemaker, each
+    with its weight and, for the Troublemaker's rows and the honest rows, the share that
+    have the n-gram (a behaviour, in brackets: its mean value)."""
+    every = np.arange(len(data.texts))
+    reader = Reader.fit(data, every)
+    words = reader.vectorizer.transform(np.array(data.texts, dtype=object)) > 0
+    vocabulary = reader.vectorizer.vocabulary_
+    tm = data.labels == 1
+    out = []
+    for name, weight in reader.heaviest(count):
+        if name in vocabulary:
+            column = words[:, vocabulary[name]].toarray().ravel()
+        else:
+            column = data.extra[:, BEHAVIOUR.index(name[1:-1])]
+        out.append((name, weight, float(column[tm].mean()), float(column[~tm].mean())))
+    return out
 
 
 def surface_top1(games: list[Game]) -> dict[str, float]:

@@ -12,7 +12,7 @@ import random
 from bench.fair import behaviour as bh
 from bench.fair.games import Accused, Game, Voted, play_input, schedule
 from bench.fair.inputs import Input
-from bench.fair.surface import review_text, rows, top1
+from bench.fair.surface import review_text, rows, tells, top1
 from bench.fair.text import NAME, QUOTE, mask, sharing_share, spans
 
 from .conftest import source
@@ -45,6 +45,12 @@ def _table(tell: str | None, games: int = 48, deals_per_word: int = 0) -> list[G
 
 def test_the_surface_reader_finds_a_constant_word_on_the_troublemakers_row() -> None:
     assert top1(rows(_table("ledger"), review_text, with_behaviour=False)) >= 0.95
+
+
+def test_the_reader_says_which_word_it_leans_on() -> None:
+    name, weight, tm_share, honest_share = tells(rows(_table("ledger"), review_text, False),
+                                                 1)[0]
+    assert (name, tm_share, honest_share) == ("ledger", 1.0, 0.0) and weight > 0
 
 
 def test_without_a_tell_the_surface_reader_is_near_chance() -> None:
