@@ -28,8 +28,10 @@ only, then who the Troublemaker was and what it planted: for a person to judge.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,8 +42,10 @@ from bench.fair import behaviour  # noqa: E402
 from bench.fair.games import Game, play_all, schedule  # noqa: E402
 from bench.fair.inputs import Input, resolve  # noqa: E402
 from bench.fair.surface import all_text, review_text, rows, surface_top1, tells  # noqa: E402
+from tribunalbot.llm.offline.findings import normalize_language  # noqa: E402
 
 SHOWN_REVIEWS = 3
+CHANCE = 1 / 8  # eight seats; a ninth only with the Ghost Reviewer event
 
 
 def measure(games: list[Game]) -> dict[str, float]:
@@ -111,7 +115,11 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     inputs, games = play(args.games, args.inputs, args.per_seed, args.jobs)
-    print(f"# inputs: {', '.join(i.name for i in inputs)}")
+    languages = Counter(normalize_language(i.language, i.code) for i in inputs).most_common()
+    print(f"# inputs, every one third-party ({', '.join(f'{k} {n}' for k, n in languages)}): "
+          f"{', '.join(i.name for i in inputs)}")
+    print(f"# chance for the surface reader {CHANCE:.3f}; one standard error at chance over "
+          f"{len(games)} games {math.sqrt(CHANCE * (1 - CHANCE) / len(games)):.3f}")
     print(f"# games played in {time.perf_counter() - started:.1f} s")
     for name, value in measure(games).items():
         print(f"metric {name} {value:.3f}")
