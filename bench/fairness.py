@@ -41,24 +41,46 @@ if str(ROOT) not in sys.path:
 from bench.fair import behaviour  # noqa: E402
 from bench.fair.games import Game, play_all, schedule  # noqa: E402
 from bench.fair.inputs import Input, resolve  # noqa: E402
-from bench.fair.surface import all_text, review_text, rows, surface_top1, tells  # noqa: E402
+from bench.fair.surface import all_text, review_text, rows, surface_guesses, tells  # noqa: E402
 from tribunalbot.llm.offline.findings import normalize_language  # noqa: E402
 
 SHOWN_REVIEWS = 3
 CHANCE = 1 / 8  # eight seats; a ninth only with the Ghost Reviewer event
 
 
-def measure(games: list[Game]) -> dict[str, float]:
-    """Every game-based metric, by its printed name."""
-    surface = surface_top1(games)
-    metrics = {"surface_top1_review": surface["review"], "surface_top1_all": surface["all"],
-               "ai_jury_catch": behaviour.ai_jury_catch(games),
-               "jury_same_across_inputs": behaviour.jury_same_across_inputs(games),
-               "shared_span_share": behaviour.shared_span_share(games)}
+def measure(games: list[Game], hits: dict[str, dict[int, bool]] | None = None
+            ) -> dict[str, float]:
+    """Every game-based metric, by its printed name (`hits`: the surface readers' guesses,
+    when already made)."""
+    hits = surface_guesses(games) if hits is None else hits
+    metrics = {f"surface_top1_{reader}": _mean(list(guessed.values()))
+               for reader, guessed in hits.items()}
+    metrics.update({"ai_jury_catch": behaviour.ai_jury_catch(games),
+                    "jury_same_across_inputs": behaviour.jury_same_across_inputs(games),
+                    "shared_span_share": behaviour.shared_span_share(games)})
     for name, (tm, honest) in behaviour.parity(games).items():
         metrics[f"{name}_tm"] = tm
         metrics[f"{name}_honest"] = honest
     return metrics
+
+
+def _mean(flags: list[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def breakdown(games: list[Game], hits: dict[str, dict[int, bool]],
+              language_of: dict[str, str]) -> list[str]:
+    """The surface readers' hit rates by the Troublemaker's strategy and by language."""
+    lines = []
+    for label, key in (("strategy", lambda g: g.strategy),
+                       ("language", lambda g: language_of[g.input])):
+        for reader, guessed in hits.items():
+            groups: dict[str, list[bool]] = {}
+            for index, hit in guessed.items():
+                groups.setdefault(key(games[index]), []).append(hit)
+            parts = [f"{k} {_mean(v):.2f} (n={len(v)})" for k, v in sorted(groups.items())]
+            lines.append(f"# surface_top1_{reader} by {label}: {', '.join(parts)}")
+    return lines
 
 
 def play(games: int, inputs: int | None, per_seed: int, jobs: int
@@ -115,14 +137,17 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     inputs, games = play(args.games, args.inputs, args.per_seed, args.jobs)
-    languages = Counter(normalize_language(i.language, i.code) for i in inputs).most_common()
+    language_of = {i.name: normalize_language(i.language, i.code) for i in inputs}
+    languages = Counter(language_of.values()).most_common()
     print(f"# inputs, every one third-party ({', '.join(f'{k} {n}' for k, n in languages)}): "
           f"{', '.join(i.name for i in inputs)}")
     print(f"# chance for the surface reader {CHANCE:.3f}; one standard error at chance over "
           f"{len(games)} games {math.sqrt(CHANCE * (1 - CHANCE) / len(games)):.3f}")
     print(f"# games played in {time.perf_counter() - started:.1f} s")
-    for name, value in measure(games).items():
+    hits = surface_guesses(games)
+    for name, value in measure(games, hits).items():
         print(f"metric {name} {value:.3f}")
+    print("\n".join(breakdown(games, hits, language_of)))
     if not args.no_findings:
         from bench.findings import finding_precision
         print(f"metric finding_precision {finding_precision():.3f}")

@@ -144,14 +144,15 @@ def _fit_and_score(data: Rows, train: np.ndarray, test: np.ndarray) -> np.ndarra
     return Reader.fit(data, train).scores(data, test)
 
 
-def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
-    """The share of held-out games whose top-scored seat is the Troublemaker."""
+def guesses(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS
+            ) -> dict[int, bool]:
+    """Per held-out game (its index), whether its top-scored seat is the Troublemaker."""
     input_block = _blocks([g.input for g in data.games], input_folds)
     seed_block = _blocks(sorted(g.seed for g in data.games), seed_folds)
     row_input = np.array([input_block[data.games[i].input] for i in data.game_of])
     row_seed = np.array([seed_block[data.games[i].seed] for i in data.game_of])
     rng = np.random.default_rng(0)  # ties (no signal at all) broken at random, not seat 1
-    hits = judged = 0
+    hits: dict[int, bool] = {}
     for fi in sorted(set(input_block.values())):
         for fs in sorted(set(seed_block.values())):
             test = np.flatnonzero((row_input == fi) & (row_seed == fs))
@@ -162,10 +163,14 @@ def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLD
             for index in sorted(set(data.game_of[test])):
                 mine = data.game_of[test] == index
                 tops = np.flatnonzero(scores[mine] == scores[mine].max())
-                best = test[mine][int(rng.choice(tops))]
-                hits += int(data.labels[best])
-                judged += 1
-    return hits / judged if judged else 0.0
+                hits[int(index)] = bool(data.labels[test[mine][int(rng.choice(tops))]])
+    return hits
+
+
+def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
+    """The share of held-out games whose top-scored seat is the Troublemaker."""
+    hits = guesses(data, input_folds, seed_folds)
+    return sum(hits.values()) / len(hits) if hits else 0.0
 
 
 def tells(data: Rows, count: int) -> list[tuple[str, float, float, float]]:
@@ -187,6 +192,12 @@ def tells(data: Rows, count: int) -> list[tuple[str, float, float, float]]:
     return out
 
 
+def surface_guesses(games: list[Game]) -> dict[str, dict[int, bool]]:
+    """Per reader (`review`, `all`), whether it named the Troublemaker of each game."""
+    return {"review": guesses(rows(games, review_text, with_behaviour=False)),
+            "all": guesses(rows(games, all_text, with_behaviour=True))}
+
+
 def surface_top1(games: list[Game]) -> dict[str, float]:
-    return {"review": top1(rows(games, review_text, with_behaviour=False)),
-            "all": top1(rows(games, all_text, with_behaviour=True))}
+    return {reader: sum(hits.values()) / len(hits) if hits else 0.0
+            for reader, hits in surface_guesses(games).items()}

@@ -39,7 +39,7 @@ def _table(tell: str | None, games: int = 48, deals_per_word: int = 0) -> list[G
             if word and seat == tm:
                 words.insert(rng.randrange(len(words)), word)
             reviews[seat] = " ".join(words)
-        out.append(Game(source_file, seed, tm, None, NAMES, reviews))
+        out.append(Game(source_file, seed, tm, "rewrite_it", None, NAMES, reviews))
     return out
 
 
@@ -101,7 +101,7 @@ def test_strong_means_the_argument_answers_the_line_the_quote_cites() -> None:
 
 
 def test_votes_for_an_accuser_and_counter_accusations_are_told_apart() -> None:
-    game = Game("f", 0, 2, None, NAMES, {s: "x" for s in (1, 2, 3)},
+    game = Game("f", 0, 2, "rewrite_it", None, NAMES, {s: "x" for s in (1, 2, 3)},
                 accusations=[_accused(1, 1, 2), _accused(1, 2, 3), _accused(1, 3, 2),
                              _accused(2, 2, 1), _accused(2, 3, 1)])
     assert bh.votes_own_accuser(game, Voted(1, 2, 1, "")) is True
@@ -114,7 +114,7 @@ def test_votes_for_an_accuser_and_counter_accusations_are_told_apart() -> None:
 
 
 def _eliminated(seed: int, name: str, seq: tuple[int | None, ...]) -> Game:
-    return Game(name, seed, 1, None, NAMES, {1: "x"}, eliminations=seq)
+    return Game(name, seed, 1, "rewrite_it", None, NAMES, {1: "x"}, eliminations=seq)
 
 
 def test_a_jury_that_repeats_itself_on_every_file_is_told_from_one_that_reads_them() -> None:
