@@ -8,6 +8,9 @@ down to.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from bench.fair import behaviour as bh
 from bench.fair.games import Accused, Game, Voted, play_input, schedule
@@ -141,3 +144,17 @@ def test_a_real_game_is_boiled_down_to_its_public_transcript() -> None:
         assert game.eliminations[-1] == game.troublemaker
     shown = [*game.reviews.values(), *(a.text for a in game.accusations)]
     assert not any("PLANTED" in text or "[NOTES]" in text for text in shown)
+
+
+def test_the_bench_prints_every_metric_and_a_game_to_judge() -> None:
+    bench = Path(__file__).resolve().parents[2] / "bench" / "fairness.py"
+    run = subprocess.run([sys.executable, str(bench), "--games", "12", "--inputs", "4",
+                          "--per-seed", "2", "--jobs", "1", "--no-findings", "--show"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    printed = {line.split()[1] for line in run.stdout.splitlines()
+               if line.startswith("metric ")}
+    assert printed >= {"surface_top1_review", "surface_top1_all", "ai_jury_catch",
+                       "jury_same_across_inputs", "shared_span_share",
+                       "votes_own_accuser_tm", "counter_accusation_honest"}
+    assert "# the Troublemaker was seat" in run.stdout and "## seat 1" in run.stdout
+    assert "# wall time" in run.stdout
