@@ -58,7 +58,9 @@ def measure(games: list[Game], hits: dict[str, dict[int, bool]] | None = None
     metrics.update({"ai_jury_catch": behaviour.ai_jury_catch(games),
                     "jury_same_across_inputs": behaviour.jury_same_across_inputs(games),
                     "shared_span_share": behaviour.shared_span_share(games)})
-    for name, (tm, honest) in behaviour.parity(games).items():
+    roles = {**behaviour.parity(games),
+             "quoted_review_words": behaviour.quoted_review_share(games)}
+    for name, (tm, honest) in roles.items():
         metrics[f"{name}_tm"] = tm
         metrics[f"{name}_honest"] = honest
     return metrics

@@ -16,7 +16,7 @@ from bench.fair import behaviour as bh
 from bench.fair.games import Accused, Game, Voted, play_input, schedule
 from bench.fair.inputs import Input
 from bench.fair.surface import review_text, rows, tells, top1
-from bench.fair.text import NAME, QUOTE, mask, sharing_share, spans
+from bench.fair.text import NAME, QUOTE, mask, quoted_share, sharing_share, spans
 
 from .conftest import source
 
@@ -91,6 +91,11 @@ def test_a_span_shared_only_inside_quotations_is_not_counted() -> None:
              'Architect wrote "the cache is never invalidated on write", I disagree.']
     assert sharing_share(texts, NAMES) == 0.0
     assert not spans('a b c "d e f" g h i', NAMES)  # no run crosses a quotation
+
+
+def test_the_words_hidden_from_the_readers_in_quotations_are_counted() -> None:
+    assert quoted_share('a b "c d" e `f`') == 0.5
+    assert quoted_share("no quotation here") == 0.0
 
 
 def _accused(rnd: int, seat: int, target: int, text: str = "") -> Accused:
