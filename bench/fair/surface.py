@@ -131,14 +131,6 @@ class Reader:
         scores: np.ndarray = self.model.decision_function(self.features(data, which))
         return scores
 
-    def heaviest(self, count: int) -> list[tuple[str, float]]:
-        """The features that most push a row towards the Troublemaker, with their weights."""
-        names = [*self.vectorizer.get_feature_names_out(),
-                 *(f"[{b}]" for b in (BEHAVIOUR if self.scaler is not None else ()))]
-        weights = self.model.coef_[0]
-        order = np.argsort(weights)[::-1][:count]
-        return [(names[i], float(weights[i])) for i in order]
-
 
 def _fit_and_score(data: Rows, train: np.ndarray, test: np.ndarray) -> np.ndarray:
     return Reader.fit(data, train).scores(data, test)
@@ -173,23 +165,27 @@ def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLD
     return sum(hits.values()) / len(hits) if hits else 0.0
 
 
-def tells(data: Rows, count: int) -> list[tuple[str, float, float, float]]:
-    """Fitted on every row: the `count` heaviest features towards the Troublemaker, each
-    with its weight and, for the Troublemaker's rows and the honest rows, the share that
-    have the n-gram (a behaviour, in brackets: its mean value)."""
-    every = np.arange(len(data.texts))
-    reader = Reader.fit(data, every)
-    words = reader.vectorizer.transform(np.array(data.texts, dtype=object)) > 0
-    vocabulary = reader.vectorizer.vocabulary_
+def tells(data: Rows, count: int, common: float = 0.05
+          ) -> list[tuple[str, float, float, float]]:
+    """Fitted on every row: the `count` heaviest features towards the Troublemaker among
+    those at least `common` of its rows have (a rare n-gram's weight says little), each with
+    its weight and, for the Troublemaker's rows and the honest rows, the share that have it
+    (a behaviour, in brackets: its mean value)."""
+    reader = Reader.fit(data, np.arange(len(data.texts)))
+    present = (reader.vectorizer.transform(np.array(data.texts, dtype=object)) > 0)
     tm = data.labels == 1
-    out = []
-    for name, weight in reader.heaviest(count):
-        if name in vocabulary:
-            column = words[:, vocabulary[name]].toarray().ravel()
-        else:
-            column = data.extra[:, BEHAVIOUR.index(name[1:-1])]
-        out.append((name, weight, float(column[tm].mean()), float(column[~tm].mean())))
-    return out
+    tm_share = np.asarray(present[tm].mean(axis=0)).ravel()
+    honest_share = np.asarray(present[~tm].mean(axis=0)).ravel()
+    names = list(reader.vectorizer.get_feature_names_out())
+    if reader.scaler is not None:
+        names += [f"[{b}]" for b in BEHAVIOUR]
+        tm_share = np.concatenate([tm_share, data.extra[tm].mean(axis=0)])
+        honest_share = np.concatenate([honest_share, data.extra[~tm].mean(axis=0)])
+    weights = reader.model.coef_[0]
+    kept = [i for i, name in enumerate(names) if name.startswith("[") or tm_share[i] >= common]
+    kept.sort(key=lambda i: -weights[i])
+    return [(names[i], float(weights[i]), float(tm_share[i]), float(honest_share[i]))
+            for i in kept[:count]]
 
 
 def surface_guesses(games: list[Game]) -> dict[str, dict[int, bool]]:

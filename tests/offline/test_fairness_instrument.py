@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.fair import behaviour as bh
 from bench.fair.games import Accused, Game, Voted, play_input, schedule
 from bench.fair.inputs import Input
@@ -53,7 +55,8 @@ def test_the_surface_reader_finds_a_constant_word_on_the_troublemakers_row() -> 
 def test_the_reader_says_which_word_it_leans_on() -> None:
     name, weight, tm_share, honest_share = tells(rows(_table("ledger"), review_text, False),
                                                  1)[0]
-    assert (name, tm_share, honest_share) == ("ledger", 1.0, 0.0) and weight > 0
+    assert name == "ledger" and weight > 0
+    assert tm_share == pytest.approx(1.0) and honest_share == pytest.approx(0.0)
 
 
 def test_without_a_tell_the_surface_reader_is_near_chance() -> None:
