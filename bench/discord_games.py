@@ -100,7 +100,7 @@ from discord_load import (  # noqa: E402
     wait_ready,
 )
 
-from tribunalbot.bot import TribunalBot  # noqa: E402
+from tribunalbot.bot import TribunalBot, tune_garbage_collector  # noqa: E402
 from tribunalbot.store import Store, connect_store  # noqa: E402
 
 GUILDS, HUMANS_PER_GUILD, CAP = 5, 20, 20
@@ -314,6 +314,7 @@ def main() -> None:
     failures: list[str] = []
     metrics: list[tuple[str, str]] = []
     if not args.two_processes_postgres:
+        tune_garbage_collector()  # the bot in this process, collected as run_bot has it
         with tempfile.TemporaryDirectory(prefix="tribunal-bench-") as tmp:
             budget = RUN_BUDGET if args.one_process else ONE_PROCESS_BUDGET
             bench = asyncio.run(run(Path(tmp) / "bot.db", budget))

@@ -189,6 +189,9 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
                             cpu_seconds(os.getpid()) - own_cpu)
             report = await humans.ask("report", answer["mark"], 30)
             out.failures += [f"Discord would have refused: {v}" for v in report["violations"]]
+            routes = sorted(report["routes"].items(), key=lambda kv: -kv[1])
+            print(f"  Discord requests per game: {sum(report['routes'].values()) / games:.1f}: "
+                  + ", ".join(f"{route} {count / games:.1f}" for route, count in routes))
         finally:
             await stop_all(bots, grace=30)
             await humans.stop()
@@ -227,9 +230,14 @@ async def one_size(args: argparse.Namespace, games: int) -> Size:
                   f"answered in at most {max(answers, default=0):.2f} s")
         with contextlib.suppress(OSError, ValueError):
             pauses = json.loads((workdir / "store-waits.gc.json").read_text(encoding="utf-8"))
-            full = [seconds for generation, seconds in pauses if generation == 2]
-            print(f"  garbage collections: {len(pauses)}, {len(full)} full ones, the longest "
-                  f"{max(full, default=0) * 1000:.0f} ms")
+            full = [seconds for generation, seconds, _cpu in pauses if generation == 2]
+            print(f"  garbage collections: {len(pauses)} taking "
+                  f"{sum(cpu for *_, cpu in pauses):.1f} s of CPU in all, {len(full)} full "
+                  f"ones, the longest {max(full, default=0) * 1000:.0f} ms; by generation "
+                  "(count, CPU seconds, longest ms): " + ", ".join(
+                      f"{g}: {len(each)}, {sum(c for _s, c in each):.2f}, "
+                      f"{max(s for s, _c in each) * 1000:.0f}"
+                      for g in range(3) if (each := [(s, c) for n, s, c in pauses if n == g])))
         for line, count in Counter(w.split("] ", 1)[-1][:150]
                                    for w in bot.warnings()).most_common(5):
             print(f"  {count:4d}x logged: {line}")

@@ -120,6 +120,11 @@ class JsonLines(logging.Formatter):
 
 
 TEXT_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+# The HTTP client's own loggers: httpx writes an INFO line for every request it sends ("HTTP
+# Request: POST ... 200 OK"), 25 lines a game that tell an operator nothing the usage rows
+# and the bot's own warnings do not, and each costs the event loop its formatting, redaction
+# and write. They speak at WARNING and above, unless the operator asked for DEBUG.
+CHATTY_LOGGERS = ("httpx", "httpcore")
 
 
 def secrets_of(config: Config, environ: dict[str, str] | None = None) -> list[str]:
@@ -158,6 +163,9 @@ def configure_logging(settings: LoggingSettings, secrets: Iterable[str] = (), *,
         each.filters = [f for f in each.filters if not isinstance(f, RedactingFilter)]
         each.addFilter(redacting)
     root.setLevel(level or settings.level)
+    quiet = logging.WARNING if root.level > logging.DEBUG else logging.NOTSET
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(quiet)
     return handler
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from typing import Any
+
+import pytest
 
 from tests.engine.scripts import (
     FixedClock,
@@ -209,3 +212,46 @@ async def test_a_resumed_game_asks_exactly_what_an_uninterrupted_one_would() -> 
                        clock=FixedClock())
         for prompt in llm.calls:
             assert prompt == asked[key(prompt)], f"cut {cut}: {key(prompt)} was asked differently"
+
+
+class HeldSeat:
+    """The scripted LLM, but seat 1's review waits until `release` is set."""
+
+    def __init__(self) -> None:
+        self.llm = scripted()
+        self.release = asyncio.Event()
+        self.held = asyncio.Event()
+
+    async def generate(self, request: Prompt) -> object:
+        if request.task.kind == "speak" and request.task.seat == 1:
+            self.held.set()
+            await self.release.wait()
+        return await self.llm.generate(request)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.llm, name)
+
+
+async def test_a_phase_sleeps_while_an_earlier_seat_is_still_answering(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The later seats answered, seat 1 has not: the phase waits for it without waking."""
+    llm = HeldSeat()
+    waits = itertools.count()
+    real_wait = asyncio.wait
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        next(waits)
+        return await real_wait(*args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "wait", counted)
+    game = asyncio.ensure_future(run_game(setup(6, max_rounds=1), llm, RecordingTable(),
+                                          clock=FixedClock()))
+    await llm.held.wait()
+    for _ in range(200):  # let every other seat answer, then give the loop 200 turns
+        await asyncio.sleep(0)
+    woken = next(waits)
+    assert woken <= 8  # one wake per answer at most, not one per turn of the loop
+    llm.release.set()
+    result = await game
+    seats = [s.seat for s in public_of(result.events, ev.Statement)]
+    assert seats == list(range(1, 9))

@@ -119,6 +119,17 @@ def test_the_level_holds(root: logging.Logger) -> None:
     assert "quiet" not in out and "loud" in out
 
 
+def test_the_http_clients_request_lines_are_left_out_unless_debugging(
+        root: logging.Logger) -> None:
+    def emit(_log: logging.Logger) -> None:
+        logging.getLogger("httpx").info("HTTP Request: POST http://model/v1 200 OK")
+        logging.getLogger("httpx").warning("a connection was reset")
+
+    at_info = written(LoggingSettings(level="info"), [], emit)
+    assert "HTTP Request" not in at_info and "a connection was reset" in at_info
+    assert "HTTP Request" in written(LoggingSettings(level="debug"), [], emit)
+
+
 def test_a_file_instead_of_stderr_reopened_after_rotation(root: logging.Logger,
                                                           tmp_path: Path) -> None:
     path = tmp_path / "logs" / "bot.log"

@@ -239,8 +239,13 @@ class _Game:
         shown = 0
         try:
             while shown < len(tasks):
-                # wake on any completion, so one failed call stops the phase at once
-                await asyncio.wait(tasks[shown:], return_when=asyncio.FIRST_COMPLETED)
+                # Wake on any completion, so one failed call stops the phase at once. Only
+                # the calls still running are waited on: a later seat already done would
+                # end every wait at once, and the phase would spin on the loop until the
+                # seat before it answered (seconds, with calls queued for a provider slot).
+                if not tasks[shown].done():
+                    await asyncio.wait([t for t in tasks[shown:] if not t.done()],
+                                       return_when=asyncio.FIRST_COMPLETED)
                 for task in tasks[shown:]:
                     if task.done() and task.exception() is not None:
                         await task
