@@ -1,0 +1,383 @@
+"""How a juror puts an accusation or a vote reason into words.
+
+Every text argues about one weak spot of one review: it quotes the claim, says what the code
+at the line in question does (in the analysis's words, by the finding's name or by the code
+itself), why the claim fails there, and what should have been said. Each of those moves has
+several independent phrasings and the moves come in varied order, so two jurors arguing the
+same point do not write the same sentence, and no kind of flaw has a slogan of its own.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
+from tribunalbot.llm.offline.weakspots import Spot, top_at
+
+STRONG = 1.0  # a weak spot at least this heavy is argued as a mistake, not a doubt
+
+
+@dataclass(frozen=True)
+class Context:
+    name: str  # the reviewer argued about
+    juror: str  # the arguing juror's persona key
+    accusers: int = 0  # accusations others made against that reviewer so far
+    answered: bool = False  # the reviewer has accused one of its accusers back
+
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+# Labels for topics whose key does not read as English on its own.
+_LABELS = {
+    "eval": "eval of a string", "secret": "hard-coded secret", "perf_misc": "slow path",
+    "errors_misc": "error-handling gap", "module_docstring": "missing module docstring",
+    "class_docstring": "missing class docstring", "quadratic": "quadratic loop",
+    "unused": "dead code", "backticks": "backtick substitution", "naming": "naming problem",
+    "test_style": "test-style problem", "todo": "open TODO", "simplify": "needless detour",
+    "error_flow": "tangled error flow", "crash": "crash path", "print_output": "stray print",
+    "complexity": "branch-heavy function", "unused_import": "unused import",
+    "third_party": "third-party import", "crowded_line": "crowded line",
+}
+
+
+def label(finding: Finding) -> str:
+    return _LABELS.get(finding.topic, finding.topic.replace("_", " "))
+
+
+_CODE_OK = re.compile(r"[^`\"@<>\\]{4,}")
+
+
+def code_at(analysis: Analysis, line: int) -> str:
+    """The code of `line`, short and safe to echo (no backticks, quotes, mentions or bait),
+    or "" when it is not."""
+    if analysis.places.spans or not 1 <= line <= len(analysis.lines):
+        return ""
+    text = analysis.lines[line - 1].strip()
+    if len(text) > 48:
+        cut = text.rfind(" ", 0, 48)
+        text = text[:cut if cut > 20 else 48].rstrip() + " ..."
+    if not _CODE_OK.fullmatch(text) or _UNSAFE.search(text):
+        return ""
+    return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lower(text: str) -> str:
+    """Lower the first letter, unless it starts a name, an acronym or the word "I"."""
+    first = text.split(" ", 1)[0]
+    if first == "I" or (len(first) > 1 and not first[1:].islower()):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _clause_of(text: str, rng: random.Random) -> str:
+    """The text, or its first clause when it has one worth keeping on its own."""
+    head = re.split(r",\s|;\s| so | instead\b", text, maxsplit=1)[0].strip()
+    return head if len(head.split()) >= 3 and rng.random() < 0.5 else text
+
+
+def _brief(text: str, words: int = 5) -> str:
+    """The first clause of `text` when it is at most `words` long, else "" (the caller says
+    it another way): long stock phrases repeat across a debate."""
+    head = re.split(r",\s|;\s| so | or | instead\b| because ", text, maxsplit=1)[0]
+    head = head.strip().rstrip(".")
+    balanced = head.count("(") == head.count(")") and head.count("`") % 2 == 0
+    return head if balanced and 2 <= len(head.split()) <= words else ""
+
+
+_CHOICE = re.compile(r"\[([^\[\]]*)\]")
+
+
+def say(template: str, rng: random.Random, **slots: object) -> str:
+    """Expand `[a|b|c]` choices (innermost first), then fill `{slots}`. Slots are filled
+    last, so a quote or a line of code holding brackets is never read as a choice."""
+    while (m := _CHOICE.search(template)) is not None:
+        pick = rng.choice(m.group(1).split("|"))
+        template = template[:m.start()] + pick + template[m.end():]
+    return " ".join(template.format(**slots).split())
+
+
+def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") -> str:
+    """What the code at the spot's line does, in one of several forms (no capital, no stop)."""
+    f, n = spot.finding, spot.line
+    if spot.family == "bad_line":
+        return say(rng.choice((
+            "[this|the] [code|file] has no line {n}",
+            "the file [stops|ends] at line {count}, [well|long] before {n}",
+            "there is [nothing|no line] numbered {n} [to look at|here|in it]",
+            "line {n} is not in [the|this] [file|code] [at all|anywhere]")), rng,
+            n=n, count=analysis.line_count)
+    code = code_at(analysis, n)
+    if spot.family == "emphasis":
+        found = top_at(analysis, n)
+        name = f"{label(found)}" if found else "point"
+        return say(rng.choice((
+            "[a|one|the] {name} at line {n} is [the best|the most|all] it [found|offers|has]",
+            "[beyond|past|apart from] line {n} [it offers|there is|I find] [little|not much]",
+            "[it|the review] [spends|puts|rests] [most|all] of its [weight|words|case] on "
+            "[a|one|the] {name}", "[line {n}|that {name}] is [its|the] [whole|entire|only] "
+            "[case|argument|point]")), rng, n=n, name=name)
+    if f is None:
+        return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
+                               "line {n} [is just|reads] `{code}`")) if code else
+                   "[I see|there is] nothing [wrong|amiss|of the sort] at line {n}", rng,
+                   n=n, code=code)
+    problem = _brief(f.problem)
+    forms = ["[the|that|a] {label} [at|on|sits at|is at] line {n}",
+             "line {n} [has|holds|carries|shows] [a|one] [real|plain|clear|] {label}",
+             "[the real|the actual|the true|what matters:|the] [issue|problem|defect|trouble]"
+             " [at|on|in] line {n} [is|looks like|amounts to] [a|one] {label}"]
+    if problem:
+        forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
+                     "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
+                     "enough,|if you look,] {problem}")
+    if code:
+        forms += ["[line {n}, `{code}`,|`{code}` at line {n}|line {n} (`{code}`)] "
+                  "[is|counts as|makes|amounts to] [a|one] {label}"] * 2
+    text = say(rng.choice(forms), rng, n=f.line, problem=problem, label=label(f), code=code)
+    if rng.random() < 0.5:
+        text += ", " + say(_CONSEQUENCES.get(juror, "[a real cost|worth fixing]"), rng)
+    return text
+
+
+# What a finding means to each persona: jurors see the same line through their own field.
+_CONSEQUENCES: dict[str, str] = {
+    "security_guardian": "[an opening for an attacker|a door left ajar|attack surface|"
+                         "a risk someone will probe]",
+    "performance_guru": "[a cost paid on every call|wasted cycles|time the hot path "
+                        "pays|a slowdown in waiting]",
+    "test_skeptic": "[a path no test covers|something nobody has proven|untested ground|"
+                    "a claim without a test]",
+    "dx_advocate": "[a trap for the next reader|friction for whoever edits it|a puzzle "
+                   "for newcomers|hard to follow]",
+    "error_philosopher": "[a failure waiting to happen|a crash in waiting|a fault with "
+                         "no recovery|trouble on a bad day]",
+    "dependency_watcher": "[upkeep for years|a maintenance burden|debt that compounds|"
+                          "a long-term cost]",
+    "simplicity_zealot": "[needless weight|clutter to cut|more than it needs|excess to "
+                         "trim]",
+    "architect": "[a design smell|a leak across layers|a seam in the wrong place|"
+                 "coupling nobody planned]",
+}
+
+
+# Why a claim fails for this code, by kind of flaw: a subject and a predicate, drawn apart.
+_SUBJECTS: dict[str, str] = {
+    "abstraction": "[the {term} idea|a {term} design|the {term} route|what it calls {term}|"
+                   "[that|this|all the] {term} [talk|plan|proposal]]",
+    "infrastructure": "[adding|bringing in|reaching for|standing up|wiring in|introducing] "
+                      "[a|the] {term}",
+    "rewrite": "[the {term} plan|its {term} advice|the call for {term}|talk of {term}|"
+               "[a|any] {term} [now|here|for this]]",
+    "model": "[the {term} idea|putting {term} in the loop|asking {term}|its {term} plan|"
+             "a runtime {term} call|[leaning on|deferring to|handing this to] {term}]",
+    "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
+                 "[that|this|the] [reassurance|all-clear|shrug]]",
+}
+_PREDICATES: dict[str, str] = {
+    "abstraction": "[only|merely|just|] [hides|buries|wraps] the [defect|bug|problem] "
+                   "[behind|under|inside] [another|one more|a new] [layer|level|seam]|"
+                   "[adds|stacks|brings] [a|one more] layer and [fixes|cures|changes] "
+                   "[nothing|none of it]|[moves|pushes|shifts] the [problem|bug] [one level|"
+                   "a layer] [down|deeper|away]|[gives|costs] the next reader [one|another] "
+                   "[more|extra] [hop|jump]|is [indirection|ceremony|scaffolding] [nobody|no "
+                   "one] [here|in this file] [needs|asked for]",
+    "infrastructure": "[changes|fixes|touches] nothing [there|at that line|in that code]|"
+                      "[buys|brings|earns] nothing for [that|it|this]|leaves the [defect|bug|"
+                      "problem] [where it is|in place|untouched]|is [one|yet one] more "
+                      "[thing|system|service] to [run|deploy|operate] and [watch|page on]|"
+                      "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
+                      "[fix|edit|change]",
+    "rewrite": "[throws out|discards|bins] [lines|code] that [work|run|pass]|[trades|swaps] "
+               "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
+               "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
+               "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
+    "model": "[makes|turns] a [fixed|plain|firm] rule [into|] a [guess|gamble|coin toss]|"
+             "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
+             "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
+             "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
+             "[hands|gives] a decision the code [can|could] make [to chance|away]",
+    "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
+             "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
+             "[undersells|plays down|shrugs off] a [small|minor|modest] [but real|yet real|] "
+             "[flaw|problem|cost]|[skips|passes over|forgoes] a [cheap|quick|free] [fix|win]|"
+             "is [too quick|a little quick|hasty|premature]]",
+    "dismissal": "[ignores|skips over|overlooks] what the line [does|actually does]|"
+                 "[leaves|keeps] a [real|live|genuine] [defect|bug|problem] in place|is the "
+                 "wrong [call|verdict] [there|for that line]|[tells|asks] the author to "
+                 "[keep|ship] a [bug|defect]|[misreads|underrates|plays down] the risk",
+}
+_GAPS: dict[str, str] = {
+    "missed": "[and|yet|but] the review never [reaches|gets to|mentions|touches] it|"
+              "[yet|but|and] its words go [elsewhere|to smaller things]|which it [skips|"
+              "passes over|leaves out] [entirely|altogether|without a word]|[and|yet] not "
+              "[one|a single] word [of it|in it] goes there|which it leaves for [someone "
+              "else|others|the next reviewer] to [find|catch]",
+    "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
+               "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
+               "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
+               "a line]",
+    "emphasis": "[and|yet|but] [it|the review] [puts|ranks|lists] [smaller|lesser|minor] "
+                "[points|things|matters] [first|higher|on top]|[and|while] [the rest|the "
+                "worst|what matters] [goes|stays] [unranked|unweighed|unsaid]",
+    "ungrounded": "so the [claim|concern|point] has no [footing|ground|basis]|so the "
+                  "[concern|worry] looks [invented|made up]|[and|so] the line number is "
+                  "[there|only there] to sound [precise|exact]",
+    "bad_line": "so the [claim|citation] points at nothing|so whatever it [read|reviewed], "
+                "it was not [this|this file]|which makes me [wonder|ask] what it "
+                "[reviewed|read]|so the citation is [made up|invented]",
+}
+_OWN_FIELD = "[though|and] that is [its own field|its speciality|its own beat]"
+
+
+def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
+    """Why the claim is wrong, or the review short, for this code (no capital, no stop)."""
+    if spot.family in _SUBJECTS:
+        term = spot.term or rng.choice(("this", "that"))
+        subject = say(_SUBJECTS[spot.family], rng, term=term)
+        minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
+        predicates = _PREDICATES["waved" if minor else spot.family]
+        return f"{subject} {say(f'[{predicates}]', rng)}"
+    gap = say(f"[{_GAPS.get(spot.family, _GAPS['ungrounded'])}]", rng)
+    own = spot.finding is not None and spot.finding.domain == ctx.juror
+    return f"{gap}, {say(_OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
+
+
+_SHOULD = ("[What|All] [should have been|it should have] said[:| is this:] {x}.",
+           "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
+           "this:] {x}.",
+           "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
+           "The advice [worth giving|that helps|to give][ here|]: {x}.",
+           "What the code [needs|asks for|wants]: {x}.",
+           "[Better|Sounder|Simpler] advice[:| would be:] {x}.")
+_SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
+
+
+def should(spot: Spot, rng: random.Random) -> str:
+    f = spot.finding
+    if f is None:
+        text = spot.should or "say less, and only what the code shows"
+    elif rng.random() < 0.4:
+        text = say(_SHORT_FIXES, rng, n=f.line)
+    else:
+        fix = _lower(_brief(f.info.fix, 6))
+        if not fix:
+            return say(rng.choice(_SHOULD), rng, x=say(_SHORT_FIXES, rng, n=f.line))
+        text = say("[{fix}|{fix} at line {n}|at line {n}, {fix}|{fix} there|line {n}: {fix}]",
+                   rng, fix=fix, n=f.line)
+    return say(rng.choice(_SHOULD), rng, x=text)
+
+
+_OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
+            "{name}'s review [says|claims|argues|tells us] \"{quote}\".",
+            '[Take|Consider|Look at] {name}\'s [claim|advice|point][:|,] "{quote}".',
+            '"{quote}" is what {name} [told us|wrote|put forward].',
+            '[Here is|Listen to|Reread] {name}: "{quote}".',
+            'From {name} we [got|heard|read] "{quote}".',
+            '{name} [put it|said it|framed it] [this way|like this|thus]: "{quote}".',
+            '{name} [asks|wants] us to [accept|believe|take] "{quote}".')
+_TURNS = "[But|Yet|In fact,|Look closer:|Against that,|The code disagrees:|Actually,|Still,]"
+_LENSES: dict[str, str] = {
+    "security_guardian": "[Read as an attacker would,|From where I sit on security,|"
+                         "With an attacker in mind,]",
+    "performance_guru": "[Counting the cost,|Measured by what it runs,|By the numbers,]",
+    "test_skeptic": "[Asking for the evidence,|Show me the proof:|Tested against the code,]",
+    "dx_advocate": "[For the next reader,|Reading it as a newcomer,|For whoever maintains "
+                   "this,]",
+    "error_philosopher": "[Thinking of how it fails,|When this goes wrong,|Considering "
+                         "failure,]",
+    "dependency_watcher": "[Looking at what it pulls in,|Over the long run,|Thinking of "
+                          "upkeep,]",
+    "simplicity_zealot": "[Cutting to the point,|Stripped down,|Put simply,]",
+    "architect": "[Looking at the boundaries,|In terms of design,|Structurally,]",
+}
+
+
+def _context(ctx: Context, rng: random.Random) -> str:
+    if ctx.accusers and rng.random() < 0.5:
+        return say(rng.choice(("[I am not|I'm not] the [first|only one] to [say so|see it|"
+                               "raise it|notice].",
+                               "[Others|Other reviewers] have [flagged|raised|seen] this "
+                               "[too|as well].",
+                               "That makes {n} of us [on this point|saying so|here].")),
+                   rng, n=_count(ctx.accusers + 1))
+    if ctx.accusers and not ctx.answered and rng.random() < 0.5:
+        return say("[No answer from {name} [so far|yet]|{name} has not answered "
+                   "[that|this|it] [yet|]].", rng, name=ctx.name)
+    return ""
+
+
+def _count(n: int) -> str:
+    return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+
+
+_HEDGES = "[It is a [smaller|minor] point:|I hold this loosely:|Not damning, yet worth " \
+          "saying:|For what it is worth,]"
+_FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
+        "Here the code settles it.|The code leaves no doubt here.]"
+
+
+def accusation(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
+               rng: random.Random) -> str:
+    opener = say(rng.choice(_OPENERS), rng, name=ctx.name, quote=spot.quote)
+    lens = say(_LENSES.get(ctx.juror, ""), rng) if rng.random() < 0.3 else ""
+    if not strong and rng.random() < 0.3:
+        lens = say(_HEDGES, rng)
+    what, why = fact(spot, analysis, rng, ctx.juror), rebuttal(spot, ctx, rng)
+    turn = "" if lens else say(_TURNS, rng)  # a lens already leads into the point
+    if spot.family in _SUBJECTS:
+        body = rng.choice((f"{_cap(what)}; {why}.", f"{_cap(why)}, since {what}.",
+                           f"{turn} {what}, and {why}."))
+    else:
+        body = rng.choice((f"{_cap(what)}, {why}.", f"{turn} {what}, {why}."))
+    body = f"{lens} {_lower(body.strip())}" if lens else _cap(body.strip())
+    firm = say(_FIRM, rng) if strong and rng.random() < 0.25 else ""
+    parts = [opener, body, firm, should(spot, rng), _context(ctx, rng)]
+    if rng.random() < 0.3:
+        parts[0], parts[1] = parts[1], parts[0]
+    return " ".join(p for p in parts if p)
+
+
+_VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
+             "I am going with {name}", "{name}, for me", "Out with {name}",
+             "I [pick|choose|name] {name}", "{name} has my vote")
+_STRONG_WHY = "[[it is|that is|this is] [wrong|mistaken|off] where it [matters|counts]|the " \
+              "[code|file|source] [contradicts|refutes|belies] it|[that|the] advice [fails|" \
+              "breaks|falls apart] [on|against] [the|this] code]"
+_WEAK_WHY = "[[I|we] [trust|believe] it [least|less]|it [fits|matches] the [code|file] " \
+            "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|skipped] " \
+            "[the most|more|too much] [out|aside]]"
+
+
+def standing(count: int, name: str, rng: random.Random) -> str:
+    """The accusations already made, with the verb agreeing with their number."""
+    many = count != 1
+    noun = "accusations" if many else "accusation"
+    verb = "stand" if many else "stands"
+    return say(rng.choice(("{n} {noun} against {name} [still|already|] {verb}",
+                           "{name} has drawn {n} {noun} [so far|already|by now]",
+                           "[I side|I go along|I agree] with the {n} {noun} [already made|on "
+                           "the table|before mine]")),
+               rng, n=_count(count), noun=noun, verb=verb, name=name)
+
+
+def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
+                rng: random.Random) -> str:
+    verdict = say(rng.choice(_VERDICTS), rng, name=ctx.name)
+    why = say(_STRONG_WHY if strong else _WEAK_WHY, rng)
+    what = fact(spot, analysis, rng, ctx.juror)
+    if spot.family in _SUBJECTS:
+        detail = rng.choice((what, rebuttal(spot, ctx, rng)))
+    else:  # a gap reads only after what was missed
+        detail = f"{what}, {rebuttal(spot, ctx, rng)}" if rng.random() < 0.5 else what
+    since = say("[since|because|as|for|given that|seeing that]", rng)
+    body = rng.choice((f"{verdict}: {why}; {detail}.", f"{verdict}, {since} {detail}.",
+                       f"{_cap(detail)}. {verdict}."))
+    if ctx.accusers and rng.random() < 0.4:
+        body += f" {_cap(standing(ctx.accusers, ctx.name, rng))}."
+    return body
