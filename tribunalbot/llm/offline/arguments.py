@@ -232,13 +232,15 @@ _GAPS: dict[str, str] = {
                 "it was not [this|this file]|which makes me [wonder|ask] what it "
                 "[reviewed|read]|so the citation is [made up|invented]",
 }
+_TERMS = {"abstraction": "layering", "infrastructure": "machinery", "rewrite": "rewrite",
+          "model": "model", "dismissal": "all-clear"}
 _OWN_FIELD = "[though|and] that is [its own field|its speciality|its own beat]"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
     """Why the claim is wrong, or the review short, for this code (no capital, no stop)."""
     if spot.family in _SUBJECTS:
-        term = spot.term or rng.choice(("this", "that"))
+        term = spot.term or _TERMS[spot.family]
         subject = say(_SUBJECTS[spot.family], rng, term=term)
         minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
         predicates = _PREDICATES["waved" if minor else spot.family]
@@ -340,7 +342,18 @@ def accusation(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
     parts = [opener, body, firm, should(spot, rng), _context(ctx, rng)]
     if rng.random() < 0.3:
         parts[0], parts[1] = parts[1], parts[0]
-    return " ".join(p for p in parts if p)
+    return undouble(" ".join(p for p in parts if p))
+
+
+_VERBATIM = re.compile(r"(\"[^\"]*\"|`[^`]*`)")
+_DOUBLED = re.compile(r"\b(\w+) \1\b", re.I)
+
+
+def undouble(text: str) -> str:
+    """One word where two parts met on the same word ("that that"), outside quotes and code,
+    which stay exactly as written."""
+    pieces = _VERBATIM.split(text)
+    return "".join(p if i % 2 else _DOUBLED.sub(r"\1", p) for i, p in enumerate(pieces))
 
 
 _VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
@@ -375,9 +388,9 @@ def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
         detail = rng.choice((what, rebuttal(spot, ctx, rng)))
     else:  # a gap reads only after what was missed
         detail = f"{what}, {rebuttal(spot, ctx, rng)}" if rng.random() < 0.5 else what
-    since = say("[since|because|as|for|given that|seeing that]", rng)
+    since = say("[since|because|as|for|seeing as]", rng)
     body = rng.choice((f"{verdict}: {why}; {detail}.", f"{verdict}, {since} {detail}.",
                        f"{_cap(detail)}. {verdict}."))
     if ctx.accusers and rng.random() < 0.4:
         body += f" {_cap(standing(ctx.accusers, ctx.name, rng))}."
-    return body
+    return undouble(body)
