@@ -88,13 +88,16 @@ class VotingTable:
 
 
 async def reveal_game(store: Store, game_id: str, guild: str, votes: dict[str, bool],
-                      finished: datetime | None = None) -> None:
+                      finished: datetime | None = None, late: frozenset[str] = frozenset(),
+                      ) -> None:
     """A game stored straight at its reveal: each user in `votes` voted, right (2 points) or
-    wrong (0). `finished` moves its finish time (the store writes the wall clock)."""
+    wrong (0), or after the early stop if in `late` (no point, whatever the seat).
+    `finished` moves its finish time (the store writes the wall clock)."""
     await store.create_game(make_setup(game_id), guild)
     scores = tuple(ev.Score(user_id=user, user_name=user.upper(), seat=1 if right else 2,
-                            correct=right, points=2 if right else 0, jury_missed_bonus=False,
-                            early_bonus=right) for user, right in votes.items())
+                            correct=right, points=2 if right and user not in late else 0,
+                            jury_missed_bonus=False, early_bonus=right and user not in late,
+                            after_stop=user in late) for user, right in votes.items())
     await store.game_sink(game_id)(0, ev.Revealed(
         troublemaker=1, persona="architect", strategy="deep_thinker",
         strategy_name="Deep Thinker", caught_round=1, ledger=(), event_details={},

@@ -132,3 +132,24 @@ def test_the_reveal_says_practice_only_below_the_threshold() -> None:
     assert practice_text(1, 2) == ("Practice: fewer than 2 voters, not counted on the "
                                    "leaderboard.")
     assert practice_text(2, 2) is None and practice_text(0, 2) is None
+
+
+async def test_a_vote_after_the_early_stop_is_no_correct_call_and_no_human_catch(
+        store: Store) -> None:
+    # ann named the Troublemaker in time; bob named it only after the AI jury had eliminated
+    # it (DESIGN §2.6): no point, and no right call on the board or in the humans' rate.
+    await reveal_game(store, "stopped", "g", {"ann": True, "bob": True, "cy": False},
+                      late=frozenset({"bob"}))
+    await reveal_game(store, "all_late", "g", {"ann": True, "bob": True},
+                      late=frozenset({"ann", "bob"}))
+    rows = {r.user_id: r for r in await store.votes.leaderboard("g", Board(min_games=1,
+                                                                            min_voters=1))}
+    assert (rows["ann"].points, rows["ann"].correct) == (2, 1)
+    assert (rows["bob"].points, rows["bob"].correct) == (0, 0)
+    rates = await store.votes.catch_rates("g")
+    # "stopped": one counted vote for each of seats 1 and 2, so no plurality; "all_late":
+    # no counted vote at all, so no human verdict either.
+    assert (rates.human_games, rates.human_caught) == (1, 0)
+    assert (rates.human_votes, rates.human_votes_correct) == (2, 1)
+    data = await store.votes.user_data("bob")
+    assert [s["counted"] for s in data["scores"]] == [0, 0]

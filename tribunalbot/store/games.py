@@ -295,9 +295,9 @@ async def _revealed(tx: Transaction, game_id: str, guild: str, record: ev.Reveal
     await _troublemaker(tx, game_id, record.troublemaker, record.strategy)
     await tx.executemany(
         "INSERT INTO scores (game_id, user_id, user_name, guild_id, seat, correct, points, "
-        "jury_missed_bonus, early_bonus) VALUES (?,?,?,?,?,?,?,?,?) "
+        "jury_missed_bonus, early_bonus, counted) VALUES (?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT (game_id, user_id) DO UPDATE SET points = excluded.points, "
-        "correct = excluded.correct, seat = excluded.seat",
+        "correct = excluded.correct, seat = excluded.seat, counted = excluded.counted",
         [(game_id, s.user_id, s.user_name, guild, s.seat, s.correct, s.points,
-          s.jury_missed_bonus, s.early_bonus) for s in record.scores],
+          s.jury_missed_bonus, s.early_bonus, not s.after_stop) for s in record.scores],
     )

@@ -57,6 +57,11 @@ class CatchRates:
         return self.human_caught / self.human_games if self.human_games else None
 
 
+# A right call counts only when its vote did: one cast after the early stop (DESIGN §2.6)
+# named a seat the AI jury had just eliminated, so it is no catch.
+_COUNTED_CORRECT = "sum(CASE WHEN s.counted = 1 THEN s.correct ELSE 0 END)"
+
+
 class VoteRejected(StoreError):
     """A click that cannot count: unknown game, ballot already closed, or not a player's seat.
     The message is fit to show the clicker."""
@@ -151,10 +156,10 @@ class VoteRepo:
             params.append(user_id)
         threshold = board.min_games if min_games is None else min_games
         rows = await self._db.fetchall(
-            f"""SELECT s.user_id, max(s.user_name), count(*), sum(s.points), sum(s.correct)
+            f"""SELECT s.user_id, max(s.user_name), count(*), sum(s.points), {_COUNTED_CORRECT}
                 FROM games g JOIN scores s ON s.game_id = g.id WHERE {" AND ".join(where)}
                 GROUP BY s.user_id HAVING count(*) {compare} ?
-                ORDER BY sum(s.points) DESC, sum(s.correct) DESC, count(*) ASC, s.user_id
+                ORDER BY sum(s.points) DESC, {_COUNTED_CORRECT} DESC, count(*) ASC, s.user_id
                 LIMIT ?""",
             (*params, threshold, limit),
         )
@@ -165,9 +170,10 @@ class VoteRepo:
             """WITH finished AS (
                    SELECT id, troublemaker, caught_round FROM games
                    WHERE guild_id = ? AND status = 'finished'),
-               tallies AS (
-                   SELECT v.game_id, v.seat, count(*) AS n FROM human_votes v
-                   JOIN finished f ON f.id = v.game_id GROUP BY v.game_id, v.seat),
+               tallies AS (  -- the votes that counted: none cast after the early stop
+                   SELECT s.game_id, s.seat, count(*) AS n FROM scores s
+                   JOIN finished f ON f.id = s.game_id WHERE s.counted = 1
+                   GROUP BY s.game_id, s.seat),
                winners AS (  -- a game's human verdict: the strict plurality seat, if any
                    SELECT t.game_id, t.seat FROM tallies t
                    WHERE t.n > coalesce((SELECT max(o.n) FROM tallies o
@@ -190,13 +196,13 @@ class VoteRepo:
             "SELECT game_id, user_name, seat, first_at, changed_at FROM human_votes "
             "WHERE user_id = ? ORDER BY first_at", (user_id,))
         scores = await self._db.fetchall(
-            "SELECT game_id, guild_id, seat, correct, points FROM scores WHERE user_id = ? "
-            "ORDER BY game_id", (user_id,))
+            "SELECT game_id, guild_id, seat, correct, points, counted FROM scores "
+            "WHERE user_id = ? ORDER BY game_id", (user_id,))
         started = await self._db.fetchall(
             "SELECT id, guild_id, created_at, status, code FROM games WHERE starter_id = ? "
             "ORDER BY created_at", (user_id,))
         keys_v = ("game_id", "user_name", "seat", "first_at", "changed_at")
-        keys_s = ("game_id", "guild_id", "seat", "correct", "points")
+        keys_s = ("game_id", "guild_id", "seat", "correct", "points", "counted")
         return {
             "votes": [dict(zip(keys_v, r, strict=True)) for r in votes],
             "scores": [dict(zip(keys_s, r, strict=True)) for r in scores],

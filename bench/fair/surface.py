@@ -1,0 +1,142 @@
+"""The surface reader: can a bag of word n-grams name the Troublemaker without the code?
+
+Rows are seats; a row's text is its public text, masked (text.mask); its label is whether
+the seat was the Troublemaker. Which word and punctuation n-grams (1 to 3) it uses, present
+or not, feed a logistic regression; for each held-out game the top-scored seat is its guess, and the
+measure is the share of games where that guess is the Troublemaker (chance: one in eight).
+
+Held out by input file AND by seed. By file, so that no tell of one file's findings is
+learnt and read back on the same file. By seed too, because the deal (who sits where, who is
+the Troublemaker, under which persona) is a function of the seed alone and every input is
+played with the same seeds: training on another file's game of the same seed would teach
+"this persona's voice is the Troublemaker" for that very deal, a tell no real game has. So
+each fold tests the games of a block of files and a block of seeds, and trains only on the
+games of neither block.
+
+`review` reads each seat's reviews alone; `all` adds its accusations, its vote reasons and
+behaviour rates (behaviour_row). Rates, not counts: how many turns a seat played says when it
+was eliminated, which is the jury's doing, not the seat's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import csr_matrix, hstack
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+from . import behaviour as bh
+from .games import Game
+from .text import mask
+
+INPUT_FOLDS = 5
+SEED_FOLDS = 4
+
+
+@dataclass
+class Rows:
+    games: list[Game]
+    texts: list[str]
+    labels: np.ndarray  # 1 for the Troublemaker's row
+    game_of: np.ndarray  # index into games, per row
+    extra: np.ndarray  # behaviour rates per row (no columns for `review`)
+
+
+def review_text(game: Game, seat: int) -> str:
+    return mask(game.reviews[seat], game.names)
+
+
+def all_text(game: Game, seat: int) -> str:
+    parts = [game.reviews[seat]]
+    parts += [a.text for a in game.accusations if a.seat == seat]
+    parts += [v.reason for v in game.votes if v.seat == seat]
+    return mask("\n".join(parts), game.names)
+
+
+def _rate(flags: Sequence[bool | None]) -> float:
+    counted = [f for f in flags if f is not None]
+    return sum(counted) / len(counted) if counted else 0.0
+
+
+def behaviour_row(game: Game, seat: int) -> list[float]:
+    """What a seat did, as shares of what it could have done, and its lengths in words."""
+    made = [a for a in game.accusations if a.seat == seat]
+    cast = [v for v in game.votes if v.seat == seat]
+    accused_of = {a.round: a.target for a in made}
+    return [
+        _rate([bh.is_strong(a) for a in made]),
+        _rate([bh.votes_own_accuser(game, v) for v in cast]),
+        _rate([bh.counter_accuses(game, a) for a in made]),
+        _rate([v.target == accused_of.get(v.round) for v in cast]),
+        _rate([accused_of.get(r) != accused_of.get(r - 1) for r in accused_of if r > 1]),
+        float(len(game.reviews[seat].split())),
+        float(np.mean([len(a.text.split()) for a in made])) if made else 0.0,
+        float(np.mean([len(v.reason.split()) for v in cast])) if cast else 0.0,
+    ]
+
+
+def rows(games: list[Game], text_of: Callable[[Game, int], str], with_behaviour: bool) -> Rows:
+    texts, labels, game_of, extra = [], [], [], []
+    for index, game in enumerate(games):
+        for seat in game.seats:
+            texts.append(text_of(game, seat))
+            labels.append(int(seat == game.troublemaker))
+            game_of.append(index)
+            extra.append(behaviour_row(game, seat) if with_behaviour else [])
+    return Rows(games, texts, np.array(labels), np.array(game_of),
+                np.array(extra, dtype=float).reshape(len(texts), -1))
+
+
+def _blocks(keys: list[object], folds: int) -> dict[object, int]:
+    """Each distinct key (in first-seen order) to one of `folds` blocks, round robin."""
+    distinct = list(dict.fromkeys(keys))
+    return {key: i % min(folds, len(distinct)) for i, key in enumerate(distinct)}
+
+
+def _fit_and_score(data: Rows, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+    vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
+                                 binary=True, min_df=2)
+    texts = np.array(data.texts, dtype=object)
+    x_train = vectorizer.fit_transform(texts[train])
+    x_test = vectorizer.transform(texts[test])
+    if data.extra.shape[1]:
+        scaler = StandardScaler().fit(data.extra[train])
+        x_train = hstack([x_train, csr_matrix(scaler.transform(data.extra[train]))]).tocsr()
+        x_test = hstack([x_test, csr_matrix(scaler.transform(data.extra[test]))]).tocsr()
+    model = LogisticRegression(C=1.0, max_iter=2000, solver="liblinear")
+    model.fit(x_train, data.labels[train])
+    scores: np.ndarray = model.decision_function(x_test)
+    return scores
+
+
+def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
+    """The share of held-out games whose top-scored seat is the Troublemaker."""
+    input_block = _blocks([g.input for g in data.games], input_folds)
+    seed_block = _blocks(sorted(g.seed for g in data.games), seed_folds)
+    row_input = np.array([input_block[data.games[i].input] for i in data.game_of])
+    row_seed = np.array([seed_block[data.games[i].seed] for i in data.game_of])
+    rng = np.random.default_rng(0)  # ties (no signal at all) broken at random, not seat 1
+    hits = judged = 0
+    for fi in sorted(set(input_block.values())):
+        for fs in sorted(set(seed_block.values())):
+            test = np.flatnonzero((row_input == fi) & (row_seed == fs))
+            train = np.flatnonzero((row_input != fi) & (row_seed != fs))
+            if not len(test) or len(set(data.labels[train])) < 2:
+                continue
+            scores = _fit_and_score(data, train, test)
+            for index in sorted(set(data.game_of[test])):
+                mine = data.game_of[test] == index
+                tops = np.flatnonzero(scores[mine] == scores[mine].max())
+                best = test[mine][int(rng.choice(tops))]
+                hits += int(data.labels[best])
+                judged += 1
+    return hits / judged if judged else 0.0
+
+
+def surface_top1(games: list[Game]) -> dict[str, float]:
+    return {"review": top1(rows(games, review_text, with_behaviour=False)),
+            "all": top1(rows(games, all_text, with_behaviour=True))}
