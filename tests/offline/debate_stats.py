@@ -88,7 +88,7 @@ def same_across_inputs(played: list[Played]) -> dict[int, float]:
             for seed, seqs in by_seed.items()}
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|`[^`]*`")  # quoted claims and quoted code
 _WORD = re.compile(r"[a-z0-9'`_-]+")
 _NUMBER = re.compile(r"\b\d+\b")
 

@@ -102,6 +102,13 @@ def say(template: str, rng: random.Random, **slots: object) -> str:
     return " ".join(template.format(**slots).split())
 
 
+def line_ref(n: int, analysis: Analysis, rng: random.Random, chance: float = 0.5) -> str:
+    """The number of a line, followed now and then by its code: a person points at what
+    they mean."""
+    code = code_at(analysis, n)
+    return f"{n} (`{code}`)" if code and rng.random() < chance else str(n)
+
+
 def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") -> str:
     """What the code at the spot's line does, in one of several forms (no capital, no stop)."""
     f, n = spot.finding, spot.line
@@ -112,16 +119,20 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
             "there is [nothing|no line] numbered {n} [to look at|here|in it]",
             "line {n} is not in [the|this] [file|code] [at all|anywhere]")), rng,
             n=n, count=analysis.line_count)
-    code = code_at(analysis, n)
+    ref = line_ref(n, analysis, rng)
     if spot.family == "emphasis":
         found = top_at(analysis, n)
         name = f"{label(found)}" if found else "point"
         return say(rng.choice((
-            "[a|one|the] {name} at line {n} is [the best|the most|all] it [found|offers|has]",
-            "[beyond|past|apart from] line {n} [it offers|there is|I find] [little|not much]",
-            "[it|the review] [spends|puts|rests] [most|all] of its [weight|words|case] on "
-            "[a|one|the] {name}", "[line {n}|that {name}] is [its|the] [whole|entire|only] "
-            "[case|argument|point]")), rng, n=n, name=name)
+            "[a|one|the] {name} at line {n} is [the best|the most|all|about all] it "
+            "[found|offers|has|brings]",
+            "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
+            "[little|not much|nothing much]",
+            "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
+            "[weight|words|case] on [a|one|the] {name}",
+            "[line {n}|that {name}] is [its|the] [whole|entire|only|single] "
+            "[case|argument|point|catch]")), rng, n=ref, name=name)
+    code = code_at(analysis, n)
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
                                "line {n} [is just|reads] `{code}`")) if code else
@@ -136,10 +147,7 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
         forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
                      "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
                      "enough,|if you look,] {problem}")
-    if code:
-        forms += ["[line {n}, `{code}`,|`{code}` at line {n}|line {n} (`{code}`)] "
-                  "[is|counts as|makes|amounts to] [a|one] {label}"] * 2
-    text = say(rng.choice(forms), rng, n=f.line, problem=problem, label=label(f), code=code)
+    text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f))
     if rng.random() < 0.5:
         text += ", " + say(_CONSEQUENCES.get(juror, "[a real cost|worth fixing]"), rng)
     return text
@@ -260,18 +268,19 @@ _SHOULD = ("[What|All] [should have been|it should have] said[:| is this:] {x}."
 _SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
 
 
-def should(spot: Spot, rng: random.Random) -> str:
+def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     f = spot.finding
     if f is None:
         text = spot.should or "say less, and only what the code shows"
     elif rng.random() < 0.4:
-        text = say(_SHORT_FIXES, rng, n=f.line)
+        text = say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
     else:
         fix = _lower(_brief(f.info.fix, 6))
         if not fix:
-            return say(rng.choice(_SHOULD), rng, x=say(_SHORT_FIXES, rng, n=f.line))
+            return say(rng.choice(_SHOULD), rng,
+                       x=say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
         text = say("[{fix}|{fix} at line {n}|at line {n}, {fix}|{fix} there|line {n}: {fix}]",
-                   rng, fix=fix, n=f.line)
+                   rng, fix=fix, n=line_ref(f.line, analysis, rng, 0.3))
     return say(rng.choice(_SHOULD), rng, x=text)
 
 
@@ -339,7 +348,7 @@ def accusation(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
         body = rng.choice((f"{_cap(what)}, {why}.", f"{turn} {what}, {why}."))
     body = f"{lens} {_lower(body.strip())}" if lens else _cap(body.strip())
     firm = say(_FIRM, rng) if strong and rng.random() < 0.25 else ""
-    parts = [opener, body, firm, should(spot, rng), _context(ctx, rng)]
+    parts = [opener, body, firm, should(spot, analysis, rng), _context(ctx, rng)]
     if rng.random() < 0.3:
         parts[0], parts[1] = parts[1], parts[0]
     return undouble(" ".join(p for p in parts if p))
