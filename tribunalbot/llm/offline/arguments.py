@@ -102,7 +102,7 @@ def say(template: str, rng: random.Random, **slots: object) -> str:
     return " ".join(template.format(**slots).split())
 
 
-def line_ref(n: int, analysis: Analysis, rng: random.Random, chance: float = 0.5) -> str:
+def line_ref(n: int, analysis: Analysis, rng: random.Random, chance: float = 0.8) -> str:
     """The number of a line, followed now and then by its code: a person points at what
     they mean."""
     code = code_at(analysis, n)
@@ -124,8 +124,10 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
         found = top_at(analysis, n)
         name = f"{label(found)}" if found else "point"
         return say(rng.choice((
-            "[a|one|the] {name} at line {n} is [the best|the most|all|about all] it "
-            "[found|offers|has|brings]",
+            "[a|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
+            "[it found|it offers|it has|it brings|we get|on offer]",
+            "[it|the review] [found|has|offers] [a|one|the] {name} at line {n} [and|but] "
+            "[little|not much|nothing] [more|else|beyond]",
             "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
             "[little|not much|nothing much]",
             "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
@@ -139,7 +141,7 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
                    "[I see|there is] nothing [wrong|amiss|of the sort] at line {n}", rng,
                    n=n, code=code)
     problem = _brief(f.problem)
-    forms = ["[the|that|a] {label} [at|on|sits at|is at] line {n}",
+    forms = ["[the|that|a] {label} [sits|is|lives] [at|on|in] line {at}",
              "line {n} [has|holds|carries|shows] [a|one] [real|plain|clear|] {label}",
              "[the real|the actual|the true|what matters:|the] [issue|problem|defect|trouble]"
              " [at|on|in] line {n} [is|looks like|amounts to] [a|one] {label}"]
@@ -147,24 +149,26 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
         forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
                      "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
                      "enough,|if you look,] {problem}")
-    text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f))
-    if rng.random() < 0.5:
-        text += ", " + say(_CONSEQUENCES.get(juror, "[a real cost|worth fixing]"), rng)
+    text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f),
+               at=line_ref(n, analysis, rng, 1.0))
+    if f.domain == juror and juror in _CONSEQUENCES and rng.random() < 0.7:
+        text += ", " + say(_CONSEQUENCES[juror], rng)  # its own field: it says what it costs
     return text
 
 
 # What a finding means to each persona: jurors see the same line through their own field.
 _CONSEQUENCES: dict[str, str] = {
-    "security_guardian": "[an opening for an attacker|a door left ajar|attack surface|"
-                         "a risk someone will probe]",
-    "performance_guru": "[a cost paid on every call|wasted cycles|time the hot path "
-                        "pays|a slowdown in waiting]",
-    "test_skeptic": "[a path no test covers|something nobody has proven|untested ground|"
-                    "a claim without a test]",
-    "dx_advocate": "[a trap for the next reader|friction for whoever edits it|a puzzle "
-                   "for newcomers|hard to follow]",
-    "error_philosopher": "[a failure waiting to happen|a crash in waiting|a fault with "
-                         "no recovery|trouble on a bad day]",
+    "security_guardian": "[an opening [for attackers|to exploit]|a door [left ajar|left "
+                         "open]|attack surface|a risk [to probe|someone will probe]]",
+    "performance_guru": "[a cost [on every call|per call|each time]|wasted cycles|time "
+                        "[the hot path pays|lost]|a slowdown [in waiting|ahead]]",
+    "test_skeptic": "[a path [no test covers|left untested]|something [unproven|never "
+                    "proven]|untested ground|a claim [without a test|nobody tested]]",
+    "dx_advocate": "[a trap for [the next reader|newcomers]|friction for [whoever edits "
+                   "it|editors]|a puzzle [for newcomers|to untangle]|hard to follow]",
+    "error_philosopher": "[a failure [waiting to happen|in waiting]|a crash [in "
+                         "waiting|ahead]|a fault [with no recovery|nobody handles]|trouble "
+                         "[on a bad day|later]]",
     "dependency_watcher": "[upkeep for years|a maintenance burden|debt that compounds|"
                           "a long-term cost]",
     "simplicity_zealot": "[needless weight|clutter to cut|more than it needs|excess to "
@@ -249,6 +253,8 @@ def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
     """Why the claim is wrong, or the review short, for this code (no capital, no stop)."""
     if spot.family in _SUBJECTS:
         term = spot.term or _TERMS[spot.family]
+        if spot.term and rng.random() < 0.8:
+            term = f'"{spot.term}"'  # the reviewer's own words, quoted back
         subject = say(_SUBJECTS[spot.family], rng, term=term)
         minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
         predicates = _PREDICATES["waved" if minor else spot.family]
@@ -258,7 +264,7 @@ def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
     return f"{gap}, {say(_OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
 
 
-_SHOULD = ("[What|All] [should have been|it should have] said[:| is this:] {x}.",
+_SHOULD = ("[What|All] [should have been|it should have] said[:|, really:|, plainly:] {x}.",
            "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
            "this:] {x}.",
            "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
@@ -279,8 +285,8 @@ def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
         if not fix:
             return say(rng.choice(_SHOULD), rng,
                        x=say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
-        text = say("[{fix}|{fix} at line {n}|at line {n}, {fix}|{fix} there|line {n}: {fix}]",
-                   rng, fix=fix, n=line_ref(f.line, analysis, rng, 0.3))
+        text = say("[{fix}|{fix} there|{fix}, and that is all|{fix}, nothing fancier|"
+                   "{fix} (line {n})]", rng, fix=fix, n=line_ref(f.line, analysis, rng, 0.5))
     return say(rng.choice(_SHOULD), rng, x=text)
 
 
@@ -310,14 +316,14 @@ _LENSES: dict[str, str] = {
 
 
 def _context(ctx: Context, rng: random.Random) -> str:
-    if ctx.accusers and rng.random() < 0.5:
+    if ctx.accusers and rng.random() < 0.3:
         return say(rng.choice(("[I am not|I'm not] the [first|only one] to [say so|see it|"
                                "raise it|notice].",
                                "[Others|Other reviewers] have [flagged|raised|seen] this "
                                "[too|as well].",
                                "That makes {n} of us [on this point|saying so|here].")),
                    rng, n=_count(ctx.accusers + 1))
-    if ctx.accusers and not ctx.answered and rng.random() < 0.5:
+    if ctx.accusers and not ctx.answered and rng.random() < 0.3:
         return say("[No answer from {name} [so far|yet]|{name} has not answered "
                    "[that|this|it] [yet|]].", rng, name=ctx.name)
     return ""
@@ -347,7 +353,7 @@ def accusation(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
     else:
         body = rng.choice((f"{_cap(what)}, {why}.", f"{turn} {what}, {why}."))
     body = f"{lens} {_lower(body.strip())}" if lens else _cap(body.strip())
-    firm = say(_FIRM, rng) if strong and rng.random() < 0.25 else ""
+    firm = say(_FIRM, rng) if strong and rng.random() < 0.1 else ""
     parts = [opener, body, firm, should(spot, analysis, rng), _context(ctx, rng)]
     if rng.random() < 0.3:
         parts[0], parts[1] = parts[1], parts[0]
@@ -388,9 +394,21 @@ def standing(count: int, name: str, rng: random.Random) -> str:
                rng, n=_count(count), noun=noun, verb=verb, name=name)
 
 
+def fragment(quote: str, rng: random.Random, words: int = 7) -> str:
+    """A few whole words of a quote, exactly as written: enough to say which claim."""
+    split = quote.split()
+    if len(split) <= words:
+        return quote
+    start = 0 if rng.random() < 0.6 else rng.randrange(0, len(split) - words + 1)
+    return " ".join(split[start:start + words]).rstrip(",;:.(")
+
+
 def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
                 rng: random.Random) -> str:
     verdict = say(rng.choice(_VERDICTS), rng, name=ctx.name)
+    if rng.random() < 0.6:
+        verdict += say('; "{q}" [fails here|does not hold|misleads|falls short|is the '
+                       'problem|will not do]', rng, q=fragment(spot.quote, rng))
     why = say(_STRONG_WHY if strong else _WEAK_WHY, rng)
     what = fact(spot, analysis, rng, ctx.juror)
     if spot.family in _SUBJECTS:
