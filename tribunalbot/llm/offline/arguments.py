@@ -39,11 +39,22 @@ _LABELS = {
     "error_flow": "tangled error flow", "crash": "crash path", "print_output": "stray print",
     "complexity": "branch-heavy function", "unused_import": "unused import",
     "third_party": "third-party import", "crowded_line": "crowded line",
+    "unquoted_var": "unquoted variable", "unwrap_panic": "panicking unwrap",
+    "unsafe_deserialize": "unsafe deserialization", "too_many_args": "long parameter list",
+    "deep_nesting": "deeply nested block", "no_errexit": "script that ignores failures",
+    "delete_without_where": "DELETE without WHERE", "magic_number": "magic number",
+    "none_compare": "comparison to None", "tls_off": "disabled TLS check",
+    "untested_branch": "untested branch", "vague_name": "vague name",
 }
 
 
 def label(finding: Finding) -> str:
     return _LABELS.get(finding.topic, finding.topic.replace("_", " "))
+
+
+def _an(noun: str) -> str:
+    """The indefinite article for `noun` (by its first letter: good enough for our labels)."""
+    return "an" if noun[:1].lower() in "aeio" or noun[:2].lower() in ("un", "ur") else "a"
 
 
 _CODE_OK = re.compile(r"[^`\"@<>\\]{4,}")
@@ -99,7 +110,12 @@ def say(template: str, rng: random.Random, **slots: object) -> str:
     while (m := _CHOICE.search(template)) is not None:
         pick = rng.choice(m.group(1).split("|"))
         template = template[:m.start()] + pick + template[m.end():]
-    return " ".join(template.format(**slots).split())
+    # Tidy the words an empty choice left apart; the slots (quotes) stay exactly as given.
+    template = _SPACE_BEFORE_MARK.sub(r"\1", " ".join(template.split()))
+    return template.format(**slots)
+
+
+_SPACE_BEFORE_MARK = re.compile(r"\s+([.,;:!?])")
 
 
 def line_ref(n: int, analysis: Analysis, rng: random.Random, chance: float = 0.8) -> str:
@@ -124,16 +140,16 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
         found = top_at(analysis, n)
         name = f"{label(found)}" if found else "point"
         return say(rng.choice((
-            "[a|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
+            "[{a}|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
             "[it found|it offers|it has|it brings|we get|on offer]",
-            "[it|the review] [found|has|offers] [a|one|the] {name} at line {n} [and|but] "
+            "[it|the review] [found|has|offers] [{a}|one|the] {name} at line {n} [and|but] "
             "[little|not much|nothing] [more|else|beyond]",
             "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
             "[little|not much|nothing much]",
             "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
-            "[weight|words|case] on [a|one|the] {name}",
+            "[weight|words|case] on [{a}|one|the] {name}",
             "[line {n}|that {name}] is [its|the] [whole|entire|only|single] "
-            "[case|argument|point|catch]")), rng, n=ref, name=name)
+            "[case|argument|point|catch]")), rng, n=ref, name=name, a=_an(name))
     code = code_at(analysis, n)
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
@@ -142,15 +158,15 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
                    n=n, code=code)
     problem = _brief(f.problem)
     forms = ["[the|that|a] {label} [sits|is|lives] [at|on|in] line {at}",
-             "line {n} [has|holds|carries|shows] [a|one] [real|plain|clear|] {label}",
+             "line {n} [has|holds|carries|shows] [one [real|plain|clear|]|{a}] {label}",
              "[the real|the actual|the true|what matters:|the] [issue|problem|defect|trouble]"
-             " [at|on|in] line {n} [is|looks like|amounts to] [a|one] {label}"]
+             " [at|on|in] line {n} [is|looks like|amounts to] [{a}|one] {label}"]
     if problem:
         forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
                      "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
                      "enough,|if you look,] {problem}")
     text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f),
-               at=line_ref(n, analysis, rng, 1.0))
+               at=line_ref(n, analysis, rng, 1.0), a=_an(label(f)))
     if f.domain == juror and juror in _CONSEQUENCES and rng.random() < 0.7:
         text += ", " + say(_CONSEQUENCES[juror], rng)  # its own field: it says what it costs
     return text
@@ -183,11 +199,12 @@ _SUBJECTS: dict[str, str] = {
     "abstraction": "[the {term} idea|a {term} design|the {term} route|what it calls {term}|"
                    "[that|this|all the] {term} [talk|plan|proposal]]",
     "infrastructure": "[adding|bringing in|reaching for|standing up|wiring in|introducing] "
-                      "[a|the] {term}",
+                      "[{a} |the ]{term}",
     "rewrite": "[the {term} plan|its {term} advice|the call for {term}|talk of {term}|"
                "[a|any] {term} [now|here|for this]]",
-    "model": "[the {term} idea|putting {term} in the loop|asking {term}|its {term} plan|"
-             "a runtime {term} call|[leaning on|deferring to|handing this to] {term}]",
+    "model": "[the {term} idea|putting [{a} |the ]{term} in the loop|asking [{a} |the ]{term}|"
+             "its {term} plan|a runtime {term} call|[leaning on|deferring to|handing this to] "
+             "[{a} |the ]{term}]",
     "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
                  "[that|this|the] [reassurance|all-clear|shrug]]",
 }
@@ -205,11 +222,13 @@ _PREDICATES: dict[str, str] = {
                       "[thing|system|service] to [run|deploy|operate] and [watch|page on]|"
                       "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
                       "[fix|edit|change]",
-    "rewrite": "[throws out|discards|bins] [lines|code] that [work|run|pass]|[trades|swaps] "
+    "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
+               "[trades|swaps] "
                "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
                "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
                "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
-    "model": "[makes|turns] a [fixed|plain|firm] rule [into|] a [guess|gamble|coin toss]|"
+    "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
+             "[guess|gamble|coin toss]|"
              "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
              "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
              "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
@@ -246,7 +265,7 @@ _GAPS: dict[str, str] = {
 }
 _TERMS = {"abstraction": "layering", "infrastructure": "machinery", "rewrite": "rewrite",
           "model": "model", "dismissal": "all-clear"}
-_OWN_FIELD = "[though|and] that is [its own field|its speciality|its own beat]"
+_OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
@@ -255,7 +274,7 @@ def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
         term = spot.term or _TERMS[spot.family]
         if spot.term and rng.random() < 0.8:
             term = f'"{spot.term}"'  # the reviewer's own words, quoted back
-        subject = say(_SUBJECTS[spot.family], rng, term=term)
+        subject = say(_SUBJECTS[spot.family], rng, term=term, a=_an(term.strip('"')))
         minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
         predicates = _PREDICATES["waved" if minor else spot.family]
         return f"{subject} {say(f'[{predicates}]', rng)}"
@@ -286,7 +305,7 @@ def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
             return say(rng.choice(_SHOULD), rng,
                        x=say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
         text = say("[{fix}|{fix} there|{fix}, and that is all|{fix}, nothing fancier|"
-                   "{fix} (line {n})]", rng, fix=fix, n=line_ref(f.line, analysis, rng, 0.5))
+                   "{fix} (line {n})]", rng, fix=fix, n=f.line)
     return say(rng.choice(_SHOULD), rng, x=text)
 
 
@@ -378,8 +397,8 @@ _STRONG_WHY = "[[it is|that is|this is] [wrong|mistaken|off] where it [matters|c
               "[code|file|source] [contradicts|refutes|belies] it|[that|the] advice [fails|" \
               "breaks|falls apart] [on|against] [the|this] code]"
 _WEAK_WHY = "[[I|we] [trust|believe] it [least|less]|it [fits|matches] the [code|file] " \
-            "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|skipped] " \
-            "[the most|more|too much] [out|aside]]"
+            "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|set] " \
+            "[the most|too much] [out|aside]]"
 
 
 def standing(count: int, name: str, rng: random.Random) -> str:
@@ -394,12 +413,17 @@ def standing(count: int, name: str, rng: random.Random) -> str:
                rng, n=_count(count), noun=noun, verb=verb, name=name)
 
 
-def fragment(quote: str, rng: random.Random, words: int = 7) -> str:
-    """A few whole words of a quote, exactly as written: enough to say which claim."""
+def fragment(quote: str, term: str, rng: random.Random, words: int = 7) -> str:
+    """A few whole words of a quote, exactly as written, from where it says what it means
+    (its suspect term, else its line, else after its lead-in): enough to say which claim."""
     split = quote.split()
     if len(split) <= words:
         return quote
-    start = 0 if rng.random() < 0.6 else rng.randrange(0, len(split) - words + 1)
+    lowered = [w.lower() for w in split]
+    anchors = [i for i, w in enumerate(lowered) if term and term.lower().split()[0] in w]
+    anchors += [i for i, w in enumerate(lowered) if w == "line"]
+    anchors += [i + 1 for i, w in enumerate(split) if w.endswith((",", ":", ";"))]
+    start = max(0, min(anchors[0] if anchors else 0, len(split) - words) - rng.randrange(2))
     return " ".join(split[start:start + words]).rstrip(",;:.(")
 
 
@@ -408,7 +432,7 @@ def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
     verdict = say(rng.choice(_VERDICTS), rng, name=ctx.name)
     if rng.random() < 0.6:
         verdict += say('; "{q}" [fails here|does not hold|misleads|falls short|is the '
-                       'problem|will not do]', rng, q=fragment(spot.quote, rng))
+                       'problem|will not do]', rng, q=fragment(spot.quote, spot.term, rng))
     why = say(_STRONG_WHY if strong else _WEAK_WHY, rng)
     what = fact(spot, analysis, rng, ctx.juror)
     if spot.family in _SUBJECTS:
