@@ -13,6 +13,7 @@ import random
 import re
 from dataclasses import dataclass
 
+from tribunalbot.llm.offline import debate_phrases as phrases
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
 from tribunalbot.llm.offline.weakspots import Spot, top_at
 
@@ -29,27 +30,9 @@ class Context:
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
-# Labels for topics whose key does not read as English on its own.
-_LABELS = {
-    "eval": "eval of a string", "secret": "hard-coded secret", "perf_misc": "slow path",
-    "errors_misc": "error-handling gap", "module_docstring": "missing module docstring",
-    "class_docstring": "missing class docstring", "quadratic": "quadratic loop",
-    "unused": "dead code", "backticks": "backtick substitution", "naming": "naming problem",
-    "test_style": "test-style problem", "todo": "open TODO", "simplify": "needless detour",
-    "error_flow": "tangled error flow", "crash": "crash path", "print_output": "stray print",
-    "complexity": "branch-heavy function", "unused_import": "unused import",
-    "third_party": "third-party import", "crowded_line": "crowded line",
-    "unquoted_var": "unquoted variable", "unwrap_panic": "panicking unwrap",
-    "unsafe_deserialize": "unsafe deserialization", "too_many_args": "long parameter list",
-    "deep_nesting": "deeply nested block", "no_errexit": "script that ignores failures",
-    "delete_without_where": "DELETE without WHERE", "magic_number": "magic number",
-    "none_compare": "comparison to None", "tls_off": "disabled TLS check",
-    "untested_branch": "untested branch", "vague_name": "vague name",
-}
-
 
 def label(finding: Finding) -> str:
-    return _LABELS.get(finding.topic, finding.topic.replace("_", " "))
+    return phrases.LABELS.get(finding.topic, finding.topic.replace("_", " "))
 
 
 def _an(noun: str) -> str:
@@ -125,6 +108,26 @@ def line_ref(n: int, analysis: Analysis, rng: random.Random, chance: float = 0.8
     return f"{n} (`{code}`)" if code and rng.random() < chance else str(n)
 
 
+def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
+    """That a review's case rests on the one claim quoted (no capital, no stop)."""
+    n = spot.line
+    found = top_at(analysis, n)
+    n = found.line if found else n
+    ref = line_ref(n, analysis, rng)
+    name = f"{label(found)}" if found else "point"
+    return say(rng.choice((
+        "[{a}|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
+        "[it found|it offers|it has|it brings|we get|on offer]",
+        "[it|the review] [found|has|offers] [{a}|one|the] {name} at line {n} [and|but] "
+        "[little|not much|nothing] [more|else|beyond]",
+        "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
+        "[little|not much|nothing much]",
+        "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
+        "[weight|words|case] on [{a}|one|the] {name}",
+        "[line {n}|that {name}] is [its|the] [whole|entire|only|single] "
+        "[case|argument|point|catch]")), rng, n=ref, name=name, a=_an(name))
+
+
 def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") -> str:
     """What the code at the spot's line does, in one of several forms (no capital, no stop)."""
     f, n = spot.finding, spot.line
@@ -135,21 +138,9 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
             "there is [nothing|no line] numbered {n} [to look at|here|in it]",
             "line {n} is not in [the|this] [file|code] [at all|anywhere]")), rng,
             n=n, count=analysis.line_count)
-    ref = line_ref(n, analysis, rng)
     if spot.family == "emphasis":
-        found = top_at(analysis, n)
-        name = f"{label(found)}" if found else "point"
-        return say(rng.choice((
-            "[{a}|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
-            "[it found|it offers|it has|it brings|we get|on offer]",
-            "[it|the review] [found|has|offers] [{a}|one|the] {name} at line {n} [and|but] "
-            "[little|not much|nothing] [more|else|beyond]",
-            "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
-            "[little|not much|nothing much]",
-            "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
-            "[weight|words|case] on [{a}|one|the] {name}",
-            "[line {n}|that {name}] is [its|the] [whole|entire|only|single] "
-            "[case|argument|point|catch]")), rng, n=ref, name=name, a=_an(name))
+        return _emphasis(spot, analysis, rng)
+    ref = line_ref(n, analysis, rng)
     code = code_at(analysis, n)
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
@@ -167,130 +158,24 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
                      "enough,|if you look,] {problem}")
     text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f),
                at=line_ref(n, analysis, rng, 1.0), a=_an(label(f)))
-    if f.domain == juror and juror in _CONSEQUENCES and rng.random() < 0.7:
-        text += ", " + say(_CONSEQUENCES[juror], rng)  # its own field: it says what it costs
+    if f.domain == juror and juror in phrases.CONSEQUENCES and rng.random() < 0.7:
+        text += ", " + say(phrases.CONSEQUENCES[juror], rng)  # its own field: it says what it costs
     return text
-
-
-# What a finding means to each persona: jurors see the same line through their own field.
-_CONSEQUENCES: dict[str, str] = {
-    "security_guardian": "[an opening [for attackers|to exploit]|a door [left ajar|left "
-                         "open]|attack surface|a risk [to probe|someone will probe]]",
-    "performance_guru": "[a cost [on every call|per call|each time]|wasted cycles|time "
-                        "[the hot path pays|lost]|a slowdown [in waiting|ahead]]",
-    "test_skeptic": "[a path [no test covers|left untested]|something [unproven|never "
-                    "proven]|untested ground|a claim [without a test|nobody tested]]",
-    "dx_advocate": "[a trap for [the next reader|newcomers]|friction for [whoever edits "
-                   "it|editors]|a puzzle [for newcomers|to untangle]|hard to follow]",
-    "error_philosopher": "[a failure [waiting to happen|in waiting]|a crash [in "
-                         "waiting|ahead]|a fault [with no recovery|nobody handles]|trouble "
-                         "[on a bad day|later]]",
-    "dependency_watcher": "[upkeep for years|a maintenance burden|debt that compounds|"
-                          "a long-term cost]",
-    "simplicity_zealot": "[needless weight|clutter to cut|more than it needs|excess to "
-                         "trim]",
-    "architect": "[a design smell|a leak across layers|a seam in the wrong place|"
-                 "coupling nobody planned]",
-}
-
-
-# Why a claim fails for this code, by kind of flaw: a subject and a predicate, drawn apart.
-_SUBJECTS: dict[str, str] = {
-    "abstraction": "[the {term} idea|a {term} design|the {term} route|what it calls {term}|"
-                   "[that|this|all the] {term} [talk|plan|proposal]]",
-    "infrastructure": "[adding|bringing in|reaching for|standing up|wiring in|introducing] "
-                      "[{a} |the ]{term}",
-    "rewrite": "[the {term} plan|its {term} advice|the call for {term}|talk of {term}|"
-               "[a|any] {term} [now|here|for this]]",
-    "model": "[the {term} idea|putting [{a} |the ]{term} in the loop|asking [{a} |the ]{term}|"
-             "its {term} plan|a runtime {term} call|[leaning on|deferring to|handing this to] "
-             "[{a} |the ]{term}]",
-    "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
-                 "[that|this|the] [reassurance|all-clear|shrug]]",
-}
-_PREDICATES: dict[str, str] = {
-    "abstraction": "[only|merely|just|] [hides|buries|wraps] the [defect|bug|problem] "
-                   "[behind|under|inside] [another|one more|a new] [layer|level|seam]|"
-                   "[adds|stacks|brings] [a|one more] layer and [fixes|cures|changes] "
-                   "[nothing|none of it]|[moves|pushes|shifts] the [problem|bug] [one level|"
-                   "a layer] [down|deeper|away]|[gives|costs] the next reader [one|another] "
-                   "[more|extra] [hop|jump]|is [indirection|ceremony|scaffolding] [nobody|no "
-                   "one] [here|in this file] [needs|asked for]",
-    "infrastructure": "[changes|fixes|touches] nothing [there|at that line|in that code]|"
-                      "[buys|brings|earns] nothing for [that|it|this]|leaves the [defect|bug|"
-                      "problem] [where it is|in place|untouched]|is [one|yet one] more "
-                      "[thing|system|service] to [run|deploy|operate] and [watch|page on]|"
-                      "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
-                      "[fix|edit|change]",
-    "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
-               "[trades|swaps] "
-               "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
-               "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
-               "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
-    "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
-             "[guess|gamble|coin toss]|"
-             "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
-             "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
-             "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
-             "[hands|gives] a decision the code [can|could] make [to chance|away]",
-    "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
-             "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
-             "[undersells|plays down|shrugs off] a [small|minor|modest] [but real|yet real|] "
-             "[flaw|problem|cost]|[skips|passes over|forgoes] a [cheap|quick|free] [fix|win]|"
-             "is [too quick|a little quick|hasty|premature]]",
-    "dismissal": "[ignores|skips over|overlooks] what the line [does|actually does]|"
-                 "[leaves|keeps] a [real|live|genuine] [defect|bug|problem] in place|is the "
-                 "wrong [call|verdict] [there|for that line]|[tells|asks] the author to "
-                 "[keep|ship] a [bug|defect]|[misreads|underrates|plays down] the risk",
-}
-_GAPS: dict[str, str] = {
-    "missed": "[and|yet|but] the review never [reaches|gets to|mentions|touches] it|"
-              "[yet|but|and] its words go [elsewhere|to smaller things]|which it [skips|"
-              "passes over|leaves out] [entirely|altogether|without a word]|[and|yet] not "
-              "[one|a single] word [of it|in it] goes there|which it leaves for [someone "
-              "else|others|the next reviewer] to [find|catch]",
-    "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
-               "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
-               "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
-               "a line]",
-    "emphasis": "[and|yet|but] [it|the review] [puts|ranks|lists] [smaller|lesser|minor] "
-                "[points|things|matters] [first|higher|on top]|[and|while] [the rest|the "
-                "worst|what matters] [goes|stays] [unranked|unweighed|unsaid]",
-    "ungrounded": "so the [claim|concern|point] has no [footing|ground|basis]|so the "
-                  "[concern|worry] looks [invented|made up]|[and|so] the line number is "
-                  "[there|only there] to sound [precise|exact]",
-    "bad_line": "so the [claim|citation] points at nothing|so whatever it [read|reviewed], "
-                "it was not [this|this file]|which makes me [wonder|ask] what it "
-                "[reviewed|read]|so the citation is [made up|invented]",
-}
-_TERMS = {"abstraction": "layering", "infrastructure": "machinery", "rewrite": "rewrite",
-          "model": "model", "dismissal": "all-clear"}
-_OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
     """Why the claim is wrong, or the review short, for this code (no capital, no stop)."""
-    if spot.family in _SUBJECTS:
-        term = spot.term or _TERMS[spot.family]
+    if spot.family in phrases.SUBJECTS:
+        term = spot.term or phrases.TERMS[spot.family]
         if spot.term and rng.random() < 0.8:
             term = f'"{spot.term}"'  # the reviewer's own words, quoted back
-        subject = say(_SUBJECTS[spot.family], rng, term=term, a=_an(term.strip('"')))
+        subject = say(phrases.SUBJECTS[spot.family], rng, term=term, a=_an(term.strip('"')))
         minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
-        predicates = _PREDICATES["waved" if minor else spot.family]
+        predicates = phrases.PREDICATES["waved" if minor else spot.family]
         return f"{subject} {say(f'[{predicates}]', rng)}"
-    gap = say(f"[{_GAPS.get(spot.family, _GAPS['ungrounded'])}]", rng)
+    gap = say(f"[{phrases.GAPS.get(spot.family, phrases.GAPS['ungrounded'])}]", rng)
     own = spot.finding is not None and spot.finding.domain == ctx.juror
-    return f"{gap}, {say(_OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
-
-
-_SHOULD = ("[What|All] [should have been|it should have] said[:|, really:|, plainly:] {x}.",
-           "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
-           "this:] {x}.",
-           "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
-           "The advice [worth giving|that helps|to give][ here|]: {x}.",
-           "What the code [needs|asks for|wants]: {x}.",
-           "[Better|Sounder|Simpler] advice[:| would be:] {x}.")
-_SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
+    return f"{gap}, {say(phrases.OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
 
 
 def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
@@ -298,40 +183,15 @@ def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     if f is None:
         text = spot.should or "say less, and only what the code shows"
     elif rng.random() < 0.4:
-        text = say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
+        text = say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
     else:
         fix = _lower(_brief(f.info.fix, 6))
         if not fix:
-            return say(rng.choice(_SHOULD), rng,
-                       x=say(_SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
+            return say(rng.choice(phrases.SHOULD), rng,
+                       x=say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
         text = say("[{fix}|{fix} there|{fix}, and that is all|{fix}, nothing fancier|"
                    "{fix} (line {n})]", rng, fix=fix, n=f.line)
-    return say(rng.choice(_SHOULD), rng, x=text)
-
-
-_OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
-            "{name}'s review [says|claims|argues|tells us] \"{quote}\".",
-            '[Take|Consider|Look at] {name}\'s [claim|advice|point][:|,] "{quote}".',
-            '"{quote}" is what {name} [told us|wrote|put forward].',
-            '[Here is|Listen to|Reread] {name}: "{quote}".',
-            'From {name} we [got|heard|read] "{quote}".',
-            '{name} [put it|said it|framed it] [this way|like this|thus]: "{quote}".',
-            '{name} [asks|wants] us to [accept|believe|take] "{quote}".')
-_TURNS = "[But|Yet|In fact,|Look closer:|Against that,|The code disagrees:|Actually,|Still,]"
-_LENSES: dict[str, str] = {
-    "security_guardian": "[Read as an attacker would,|From where I sit on security,|"
-                         "With an attacker in mind,]",
-    "performance_guru": "[Counting the cost,|Measured by what it runs,|By the numbers,]",
-    "test_skeptic": "[Asking for the evidence,|Show me the proof:|Tested against the code,]",
-    "dx_advocate": "[For the next reader,|Reading it as a newcomer,|For whoever maintains "
-                   "this,]",
-    "error_philosopher": "[Thinking of how it fails,|When this goes wrong,|Considering "
-                         "failure,]",
-    "dependency_watcher": "[Looking at what it pulls in,|Over the long run,|Thinking of "
-                          "upkeep,]",
-    "simplicity_zealot": "[Cutting to the point,|Stripped down,|Put simply,]",
-    "architect": "[Looking at the boundaries,|In terms of design,|Structurally,]",
-}
+    return say(rng.choice(phrases.SHOULD), rng, x=text)
 
 
 def _context(ctx: Context, rng: random.Random) -> str:
@@ -352,27 +212,21 @@ def _count(n: int) -> str:
     return _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
 
 
-_HEDGES = "[It is a [smaller|minor] point:|I hold this loosely:|Not damning, yet worth " \
-          "saying:|For what it is worth,]"
-_FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
-        "Here the code settles it.|The code leaves no doubt here.]"
-
-
 def accusation(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
                rng: random.Random) -> str:
-    opener = say(rng.choice(_OPENERS), rng, name=ctx.name, quote=spot.quote)
-    lens = say(_LENSES.get(ctx.juror, ""), rng) if rng.random() < 0.3 else ""
+    opener = say(rng.choice(phrases.OPENERS), rng, name=ctx.name, quote=spot.quote)
+    lens = say(phrases.LENSES.get(ctx.juror, ""), rng) if rng.random() < 0.3 else ""
     if not strong and rng.random() < 0.3:
-        lens = say(_HEDGES, rng)
+        lens = say(phrases.HEDGES, rng)
     what, why = fact(spot, analysis, rng, ctx.juror), rebuttal(spot, ctx, rng)
-    turn = "" if lens else say(_TURNS, rng)  # a lens already leads into the point
-    if spot.family in _SUBJECTS:
+    turn = "" if lens else say(phrases.TURNS, rng)  # a lens already leads into the point
+    if spot.family in phrases.SUBJECTS:
         body = rng.choice((f"{_cap(what)}; {why}.", f"{_cap(why)}, since {what}.",
                            f"{turn} {what}, and {why}."))
     else:
         body = rng.choice((f"{_cap(what)}, {why}.", f"{turn} {what}, {why}."))
     body = f"{lens} {_lower(body.strip())}" if lens else _cap(body.strip())
-    firm = say(_FIRM, rng) if strong and rng.random() < 0.1 else ""
+    firm = say(phrases.FIRM, rng) if strong and rng.random() < 0.1 else ""
     parts = [opener, body, firm, should(spot, analysis, rng), _context(ctx, rng)]
     if rng.random() < 0.3:
         parts[0], parts[1] = parts[1], parts[0]
@@ -388,17 +242,6 @@ def undouble(text: str) -> str:
     which stay exactly as written."""
     pieces = _VERBATIM.split(text)
     return "".join(p if i % 2 else _DOUBLED.sub(r"\1", p) for i, p in enumerate(pieces))
-
-
-_VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
-             "I am going with {name}", "{name}, for me", "Out with {name}",
-             "I [pick|choose|name] {name}", "{name} has my vote")
-_STRONG_WHY = "[[it is|that is|this is] [wrong|mistaken|off] where it [matters|counts]|the " \
-              "[code|file|source] [contradicts|refutes|belies] it|[that|the] advice [fails|" \
-              "breaks|falls apart] [on|against] [the|this] code]"
-_WEAK_WHY = "[[I|we] [trust|believe] it [least|less]|it [fits|matches] the [code|file] " \
-            "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|set] " \
-            "[the most|too much] [out|aside]]"
 
 
 def standing(count: int, name: str, rng: random.Random) -> str:
@@ -429,19 +272,19 @@ def fragment(quote: str, term: str, rng: random.Random, words: int = 7) -> str:
 
 def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
                 rng: random.Random) -> str:
-    verdict = say(rng.choice(_VERDICTS), rng, name=ctx.name)
+    verdict = say(rng.choice(phrases.VERDICTS), rng, name=ctx.name)
     if rng.random() < 0.6:
         verdict += say('; "{q}" [fails here|does not hold|misleads|falls short|is the '
                        'problem|will not do]', rng, q=fragment(spot.quote, spot.term, rng))
-    why = say(_STRONG_WHY if strong else _WEAK_WHY, rng)
+    why = say(phrases.STRONG_WHY if strong else phrases.WEAK_WHY, rng)
     what = fact(spot, analysis, rng, ctx.juror)
-    if spot.family in _SUBJECTS:
+    if spot.family in phrases.SUBJECTS:
         detail = rng.choice((what, rebuttal(spot, ctx, rng)))
     else:  # a gap reads only after what was missed
         detail = f"{what}, {rebuttal(spot, ctx, rng)}" if rng.random() < 0.5 else what
     since = say("[since|because|as|for|seeing as]", rng)
     body = rng.choice((f"{verdict}: {why}; {detail}.", f"{verdict}, {since} {detail}.",
                        f"{_cap(detail)}. {verdict}."))
-    if ctx.accusers and rng.random() < 0.4:
+    if ctx.accusers and rng.random() < 0.25:
         body += f" {_cap(standing(ctx.accusers, ctx.name, rng))}."
     return undouble(body)

@@ -156,13 +156,14 @@ def spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
 
 
 def fallback(statement: str, analysis: Analysis) -> Spot:
-    """Something to argue when a review has no weak spot: its emphasis, set against a finding
-    it did not cite (never one it did), else the order it put its findings in."""
+    """Something to argue when a review has no weak spot: a lesser finding it did not cite
+    (never one it did), else that its case rests on the claim quoted."""
     quote = _claim_quote(statement) or statement[:40]
     cited = cited_lines(statement)
+    argued = min(cited_lines(quote) or cited, default=0)  # the line of the claim quoted
     for f in analysis.ranked():
         if all(abs(f.line - c) > 1 for c in cited):
-            return Spot(0.1, quote, f.line, "emphasis", f,
+            return Spot(0.1, quote, f.line, "missed", f,
                         should=f"line {f.line} {f.problem}; {f.info.fix.lower()}")
-    return Spot(0.1, quote, min(cited, default=0), "emphasis", None,
+    return Spot(0.1, quote, argued, "emphasis", None,
                 should="the same findings, the most serious first")
