@@ -12,6 +12,9 @@ seat and the honest seats):
 - counter-accusation: of the accusations made from round 2 on by a seat that was accused in
   the round before, the share that target one of those accusers.
 
+- quoted review words: the mean share of a review's words inside quotation marks or
+  backticks, which the surface readers mask; a tell hidden there shows as a difference.
+
 Also the AI jury's catch rate and how much its eliminations depend on the code at all.
 """
 
@@ -23,7 +26,7 @@ from collections.abc import Callable, Iterable
 from statistics import mean
 
 from .games import Accused, Game, Voted
-from .text import outside_quotes, sharing_share
+from .text import outside_quotes, quoted_share, sharing_share
 
 _LINE = re.compile(r"\blines?\s+(\d+)", re.I)
 _QUOTED_TEXT = re.compile(r"\"([^\"\n]*)\"|“([^”\n]*)”")
@@ -81,6 +84,17 @@ def parity(games: list[Game]) -> dict[str, tuple[float, float]]:
         "counter_accusation": by_role(games, lambda g, s: (
             counter_accuses(g, a) for a in g.accusations if a.seat == s)),
     }
+
+
+def quoted_review_share(games: list[Game]) -> tuple[float, float]:
+    """(Troublemaker, honest) mean share of a review's words inside quotations: what is
+    quoted is masked from the surface readers, so a tell moved there must show here."""
+    tm: list[float] = []
+    honest: list[float] = []
+    for game in games:
+        for seat, review in game.reviews.items():
+            (tm if seat == game.troublemaker else honest).append(quoted_share(review))
+    return mean(tm) if tm else 0.0, mean(honest) if honest else 0.0
 
 
 def ai_jury_catch(games: list[Game]) -> float:

@@ -56,6 +56,7 @@ class Game:
     input: str
     seed: int
     troublemaker: int  # label only, from the reveal
+    strategy: str  # label only: the Troublemaker's disguise
     caught_round: int | None
     names: tuple[str, ...]  # every display name at the table, for masking
     reviews: dict[int, str]
@@ -80,7 +81,8 @@ def boil_down(input_name: str, seed: int, log: list[ev.Record],
     """The public transcript of a finished game, and its labels."""
     started = next(r for r in log if isinstance(r, ev.GameStarted))
     names = tuple(sorted({p.name for p in started.players} | {p.name for p in PERSONAS}))
-    game = Game(input_name, seed, revealed.troublemaker, revealed.caught_round, names, {},
+    game = Game(input_name, seed, revealed.troublemaker, revealed.strategy,
+                revealed.caught_round, names, {},
                 planted=tuple(entry.claim for entry in revealed.ledger))
     eliminations: list[int | None] = []
     for record in log:

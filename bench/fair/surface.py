@@ -62,6 +62,11 @@ def _rate(flags: Sequence[bool | None]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
+BEHAVIOUR = ("strong accusations", "votes for own accuser", "counter-accusations",
+             "votes as it accused", "switched targets", "review words", "accusation words",
+             "reason words")
+
+
 def behaviour_row(game: Game, seat: int) -> list[float]:
     """What a seat did, as shares of what it could have done, and its lengths in words."""
     made = [a for a in game.accusations if a.seat == seat]
@@ -97,30 +102,49 @@ def _blocks(keys: list[object], folds: int) -> dict[object, int]:
     return {key: i % min(folds, len(distinct)) for i, key in enumerate(distinct)}
 
 
+@dataclass
+class Reader:
+    """The vectorizer, the behaviour scaler and the model, fitted on some rows."""
+
+    vectorizer: CountVectorizer
+    scaler: StandardScaler | None
+    model: LogisticRegression
+
+    @classmethod
+    def fit(cls, data: Rows, train: np.ndarray) -> Reader:
+        vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
+                                     binary=True, min_df=2)
+        vectorizer.fit(np.array(data.texts, dtype=object)[train])
+        scaler = StandardScaler().fit(data.extra[train]) if data.extra.shape[1] else None
+        reader = cls(vectorizer, scaler, LogisticRegression(C=1.0, max_iter=2000,
+                                                            solver="liblinear"))
+        reader.model.fit(reader.features(data, train), data.labels[train])
+        return reader
+
+    def features(self, data: Rows, which: np.ndarray) -> csr_matrix:
+        words = self.vectorizer.transform(np.array(data.texts, dtype=object)[which])
+        if self.scaler is None:
+            return words
+        return hstack([words, csr_matrix(self.scaler.transform(data.extra[which]))]).tocsr()
+
+    def scores(self, data: Rows, which: np.ndarray) -> np.ndarray:
+        scores: np.ndarray = self.model.decision_function(self.features(data, which))
+        return scores
+
+
 def _fit_and_score(data: Rows, train: np.ndarray, test: np.ndarray) -> np.ndarray:
-    vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
-                                 binary=True, min_df=2)
-    texts = np.array(data.texts, dtype=object)
-    x_train = vectorizer.fit_transform(texts[train])
-    x_test = vectorizer.transform(texts[test])
-    if data.extra.shape[1]:
-        scaler = StandardScaler().fit(data.extra[train])
-        x_train = hstack([x_train, csr_matrix(scaler.transform(data.extra[train]))]).tocsr()
-        x_test = hstack([x_test, csr_matrix(scaler.transform(data.extra[test]))]).tocsr()
-    model = LogisticRegression(C=1.0, max_iter=2000, solver="liblinear")
-    model.fit(x_train, data.labels[train])
-    scores: np.ndarray = model.decision_function(x_test)
-    return scores
+    return Reader.fit(data, train).scores(data, test)
 
 
-def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
-    """The share of held-out games whose top-scored seat is the Troublemaker."""
+def guesses(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS
+            ) -> dict[int, bool]:
+    """Per held-out game (its index), whether its top-scored seat is the Troublemaker."""
     input_block = _blocks([g.input for g in data.games], input_folds)
     seed_block = _blocks(sorted(g.seed for g in data.games), seed_folds)
     row_input = np.array([input_block[data.games[i].input] for i in data.game_of])
     row_seed = np.array([seed_block[data.games[i].seed] for i in data.game_of])
     rng = np.random.default_rng(0)  # ties (no signal at all) broken at random, not seat 1
-    hits = judged = 0
+    hits: dict[int, bool] = {}
     for fi in sorted(set(input_block.values())):
         for fs in sorted(set(seed_block.values())):
             test = np.flatnonzero((row_input == fi) & (row_seed == fs))
@@ -131,12 +155,45 @@ def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLD
             for index in sorted(set(data.game_of[test])):
                 mine = data.game_of[test] == index
                 tops = np.flatnonzero(scores[mine] == scores[mine].max())
-                best = test[mine][int(rng.choice(tops))]
-                hits += int(data.labels[best])
-                judged += 1
-    return hits / judged if judged else 0.0
+                hits[int(index)] = bool(data.labels[test[mine][int(rng.choice(tops))]])
+    return hits
+
+
+def top1(data: Rows, input_folds: int = INPUT_FOLDS, seed_folds: int = SEED_FOLDS) -> float:
+    """The share of held-out games whose top-scored seat is the Troublemaker."""
+    hits = guesses(data, input_folds, seed_folds)
+    return sum(hits.values()) / len(hits) if hits else 0.0
+
+
+def tells(data: Rows, count: int, common: float = 0.05
+          ) -> list[tuple[str, float, float, float]]:
+    """Fitted on every row: the `count` heaviest features towards the Troublemaker among
+    those at least `common` of its rows have (a rare n-gram's weight says little), each with
+    its weight and, for the Troublemaker's rows and the honest rows, the share that have it
+    (a behaviour, in brackets: its mean value)."""
+    reader = Reader.fit(data, np.arange(len(data.texts)))
+    present = (reader.vectorizer.transform(np.array(data.texts, dtype=object)) > 0)
+    tm = data.labels == 1
+    tm_share = np.asarray(present[tm].mean(axis=0)).ravel()
+    honest_share = np.asarray(present[~tm].mean(axis=0)).ravel()
+    names = list(reader.vectorizer.get_feature_names_out())
+    if reader.scaler is not None:
+        names += [f"[{b}]" for b in BEHAVIOUR]
+        tm_share = np.concatenate([tm_share, data.extra[tm].mean(axis=0)])
+        honest_share = np.concatenate([honest_share, data.extra[~tm].mean(axis=0)])
+    weights = reader.model.coef_[0]
+    kept = [i for i, name in enumerate(names) if name.startswith("[") or tm_share[i] >= common]
+    kept.sort(key=lambda i: -weights[i])
+    return [(names[i], float(weights[i]), float(tm_share[i]), float(honest_share[i]))
+            for i in kept[:count]]
+
+
+def surface_guesses(games: list[Game]) -> dict[str, dict[int, bool]]:
+    """Per reader (`review`, `all`), whether it named the Troublemaker of each game."""
+    return {"review": guesses(rows(games, review_text, with_behaviour=False)),
+            "all": guesses(rows(games, all_text, with_behaviour=True))}
 
 
 def surface_top1(games: list[Game]) -> dict[str, float]:
-    return {"review": top1(rows(games, review_text, with_behaviour=False)),
-            "all": top1(rows(games, all_text, with_behaviour=True))}
+    return {reader: sum(hits.values()) / len(hits) if hits else 0.0
+            for reader, hits in surface_guesses(games).items()}

@@ -45,6 +45,13 @@ def outside_quotes(text: str) -> list[str]:
     return [piece for piece in _QUOTED.split(text) if piece.strip()]
 
 
+def quoted_share(text: str) -> float:
+    """The share of a text's words that are inside quotations (which the readers mask)."""
+    total = len(_WORD.findall(text))
+    outside = sum(len(_WORD.findall(piece)) for piece in outside_quotes(text))
+    return (total - outside) / total if total else 0.0
+
+
 def spans(text: str, names: Iterable[str], width: int = SPAN_WORDS) -> set[tuple[str, ...]]:
     """Every run of `width` words outside quotations, names and numbers masked, lowercased.
     A run never crosses a quotation: the words on either side of it are not adjacent."""

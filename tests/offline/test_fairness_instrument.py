@@ -8,12 +8,17 @@ down to.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from bench.fair import behaviour as bh
 from bench.fair.games import Accused, Game, Voted, play_input, schedule
 from bench.fair.inputs import Input
-from bench.fair.surface import review_text, rows, top1
-from bench.fair.text import NAME, QUOTE, mask, sharing_share, spans
+from bench.fair.surface import review_text, rows, tells, top1
+from bench.fair.text import NAME, QUOTE, mask, quoted_share, sharing_share, spans
 
 from .conftest import source
 
@@ -39,12 +44,19 @@ def _table(tell: str | None, games: int = 48, deals_per_word: int = 0) -> list[G
             if word and seat == tm:
                 words.insert(rng.randrange(len(words)), word)
             reviews[seat] = " ".join(words)
-        out.append(Game(source_file, seed, tm, None, NAMES, reviews))
+        out.append(Game(source_file, seed, tm, "rewrite_it", None, NAMES, reviews))
     return out
 
 
 def test_the_surface_reader_finds_a_constant_word_on_the_troublemakers_row() -> None:
     assert top1(rows(_table("ledger"), review_text, with_behaviour=False)) >= 0.95
+
+
+def test_the_reader_says_which_word_it_leans_on() -> None:
+    name, weight, tm_share, honest_share = tells(rows(_table("ledger"), review_text, False),
+                                                 1)[0]
+    assert name == "ledger" and weight > 0
+    assert tm_share == pytest.approx(1.0) and honest_share == pytest.approx(0.0)
 
 
 def test_without_a_tell_the_surface_reader_is_near_chance() -> None:
@@ -84,6 +96,11 @@ def test_a_span_shared_only_inside_quotations_is_not_counted() -> None:
     assert not spans('a b c "d e f" g h i', NAMES)  # no run crosses a quotation
 
 
+def test_the_words_hidden_from_the_readers_in_quotations_are_counted() -> None:
+    assert quoted_share('a b "c d" e `f`') == 0.5
+    assert quoted_share("no quotation here") == 0.0
+
+
 def _accused(rnd: int, seat: int, target: int, text: str = "") -> Accused:
     return Accused(rnd, seat, target, text)
 
@@ -95,7 +112,7 @@ def test_strong_means_the_argument_answers_the_line_the_quote_cites() -> None:
 
 
 def test_votes_for_an_accuser_and_counter_accusations_are_told_apart() -> None:
-    game = Game("f", 0, 2, None, NAMES, {s: "x" for s in (1, 2, 3)},
+    game = Game("f", 0, 2, "rewrite_it", None, NAMES, {s: "x" for s in (1, 2, 3)},
                 accusations=[_accused(1, 1, 2), _accused(1, 2, 3), _accused(1, 3, 2),
                              _accused(2, 2, 1), _accused(2, 3, 1)])
     assert bh.votes_own_accuser(game, Voted(1, 2, 1, "")) is True
@@ -108,7 +125,7 @@ def test_votes_for_an_accuser_and_counter_accusations_are_told_apart() -> None:
 
 
 def _eliminated(seed: int, name: str, seq: tuple[int | None, ...]) -> Game:
-    return Game(name, seed, 1, None, NAMES, {1: "x"}, eliminations=seq)
+    return Game(name, seed, 1, "rewrite_it", None, NAMES, {1: "x"}, eliminations=seq)
 
 
 def test_a_jury_that_repeats_itself_on_every_file_is_told_from_one_that_reads_them() -> None:
@@ -135,3 +152,17 @@ def test_a_real_game_is_boiled_down_to_its_public_transcript() -> None:
         assert game.eliminations[-1] == game.troublemaker
     shown = [*game.reviews.values(), *(a.text for a in game.accusations)]
     assert not any("PLANTED" in text or "[NOTES]" in text for text in shown)
+
+
+def test_the_bench_prints_every_metric_and_a_game_to_judge() -> None:
+    bench = Path(__file__).resolve().parents[2] / "bench" / "fairness.py"
+    run = subprocess.run([sys.executable, str(bench), "--games", "12", "--inputs", "4",
+                          "--per-seed", "2", "--jobs", "1", "--no-findings", "--show"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    printed = {line.split()[1] for line in run.stdout.splitlines()
+               if line.startswith("metric ")}
+    assert printed >= {"surface_top1_review", "surface_top1_all", "ai_jury_catch",
+                       "jury_same_across_inputs", "shared_span_share",
+                       "votes_own_accuser_tm", "counter_accusation_honest"}
+    assert "# the Troublemaker was seat" in run.stdout and "## seat 1" in run.stdout
+    assert "# wall time" in run.stdout
