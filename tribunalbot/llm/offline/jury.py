@@ -37,7 +37,7 @@ GRUDGE = 0.6  # how much a juror holds against whoever accused it
 # The Troublemaker reads every review closely, seeking the best spot to deflect onto, and
 # holds back on hitting its accusers (which would mark it); tuned for equal behaviour.
 DEFLECT_ATTENTION = 0.9
-DEFLECT_GRUDGE = {"debate": 0.8, "vote": -0.3}
+DEFLECT_GRUDGE = {"debate": 0.5, "vote": -0.3}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
 OVERSTATE = 1.6
