@@ -173,7 +173,8 @@ def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
         minor = spot.family == "dismissal" and spot.finding and spot.finding.severity < 3
         predicates = phrases.PREDICATES["waved" if minor else spot.family]
         return f"{subject} {say(f'[{predicates}]', rng)}"
-    gap = say(f"[{phrases.GAPS.get(spot.family, phrases.GAPS['ungrounded'])}]", rng)
+    gap = say(f"[{phrases.GAPS.get(spot.family, phrases.GAPS['ungrounded'])}]", rng,
+              name=ctx.name)
     own = spot.finding is not None and spot.finding.domain == ctx.juror
     return f"{gap}, {say(phrases.OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
 

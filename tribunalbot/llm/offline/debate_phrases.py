@@ -100,11 +100,16 @@ PREDICATES: dict[str, str] = {
 
 
 GAPS: dict[str, str] = {
-    "missed": "[and|yet|but] the review never [reaches|gets to|mentions|touches] it|"
-              "[yet|but|and] its words go [elsewhere|to smaller things]|which it [skips|"
-              "passes over|leaves out] [entirely|altogether|without a word]|[and|yet] not "
-              "[one|a single] word [of it|in it] goes there|which it leaves for [someone "
-              "else|others|the next reviewer] to [find|catch]",
+    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|gets to|mentions|"
+              "touches|covers]|does not [reach|get to|mention|touch|cover]] [it|that|this "
+              "line]|[yet|but|and] [its|the] [words go|attention goes|effort goes|words "
+              "drift] [elsewhere|to smaller things|to lesser lines]|which [it|{name}|the "
+              "review] [skips|passes over|leaves out|omits] [entirely|altogether|without a "
+              "word|in silence]|[and|yet] [nothing|not a word|no line] [of|in] [it|the "
+              "review|that review] [goes|points|turns] [there|that way]|which [it|the "
+              "review] [leaves|hands|passes] to [someone else|others|the rest of us|whoever "
+              "comes next]|[and|yet] [the|that] review [is silent|says nothing|stays quiet] "
+              "[on|about] it",
     "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
                "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
                "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
