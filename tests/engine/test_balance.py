@@ -174,6 +174,10 @@ async def test_a_leaned_game_tells_the_troublemaker_alone_and_keeps_the_prefix_s
     assert told == {dealt.troublemaker}
     assert not any(BOLDNESS[-2] in p.shared for p in llm.calls)
     assert not any("boldness" in ev.dump_event(e) for e in result.events if e.public)
+    # the offline reviewer reads the level from the task, which only the Troublemaker's has
+    bold = {(p.task.seat, p.task.boldness) for p in llm.calls if p.task.boldness}
+    assert bold and {seat for seat, _ in bold} == {dealt.troublemaker}
+    assert {level for _, level in bold} == {-2}
 
 
 async def test_a_resumed_game_deals_from_its_recorded_lean_not_the_setups() -> None:

@@ -68,3 +68,22 @@ def test_the_verdict_lists_recommendations_not_dismissals() -> None:
     assert found == ("Line 12 builds SQL from input; use parameters.",
                      "Line 30 swallows the error: log it and re-raise.",
                      "Line 44 is fine for ten users but quadratic beyond that; index it.")
+
+
+def test_the_verdict_leaves_out_judgment_calls_on_the_codes_shape() -> None:
+    """Recommending or turning down an interface, a queue, a rewrite or a model is a
+    reviewer's call on the design, arguable and the Troublemaker's disguise: not a finding."""
+    statements = {
+        1: ev.Statement(seat=1, text="For line 9, my advice is to put that code behind an "
+                        "adapter injected by the caller, so a test can swap it. Line 12 "
+                        "builds SQL from input; use parameters."),
+        2: ev.Statement(seat=2, text="At line 30, I would not move that work onto a message "
+                        "bus; a direct fix is enough there. Line 33 hard-wires the client "
+                        "inside the constructor."),
+        3: ev.Statement(seat=3, text="Rather than patching line 40 directly, give it a "
+                        "rewrite from scratch. Line 41 retries with no ceiling; bound it."),
+    }
+    assert verdict(statements, []) == (
+        "Line 12 builds SQL from input; use parameters.",
+        "Line 33 hard-wires the client inside the constructor.",
+        "Line 41 retries with no ceiling; bound it.")

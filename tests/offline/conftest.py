@@ -51,3 +51,28 @@ def speak_prompt(name: str, seat: int, game: str = "g1", **extra: object) -> Pro
 @pytest.fixture(scope="session")
 def llm() -> OfflineLLM:
     return OfflineLLM()
+
+
+def _third_party() -> list[Path]:
+    """Code nobody wrote for these tests: modules of installed packages and a system shell
+    script, so the reviews are judged on inputs the offline reviewer was not tuned on."""
+    import h11
+    import httpx
+    import idna
+    import platformdirs
+
+    found = [Path(httpx.__file__).parent / "_client.py",
+             Path(h11.__file__).parent / "_connection.py",
+             Path(idna.__file__).parent / "core.py",
+             Path(platformdirs.__file__).parent / "unix.py",
+             Path(httpx.__file__).parent / "_config.py"]
+    found += [p for p in (Path("/usr/bin/gettext.sh"), Path("/usr/bin/ldd")) if p.exists()]
+    return [p for p in found if p.exists()]
+
+
+THIRD_PARTY = _third_party()
+
+
+@cache
+def third_party_source(path: Path) -> str:
+    return path.read_text(errors="replace")[:12000]  # a review's worth, like a pasted file

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from tribunalbot.llm.base import Prompt, Task
-from tribunalbot.llm.offline import OfflineLLM, phrasebook, sabotage
+from tribunalbot.llm.offline import OfflineLLM, phrasebook
 from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, source
@@ -29,11 +29,12 @@ class Table:
 
 def template_texts() -> list[str]:
     """Every fixed text the Troublemaker's plants are composed from."""
-    texts = [*phrasebook.DISMISS_LEADS, *phrasebook.ADVOCATE_LEADS]
-    texts += [h for family in phrasebook.HEAVY.values() for h in family]
-    for plan in sabotage.PLANS.values():
-        texts += plan.advice
-    texts += [e for excuses in sabotage.EXCUSES.values() for e in excuses]
+    texts = [*phrasebook.DISMISS_LEADS, *phrasebook.DISMISS_TAILS, *phrasebook.REFUSALS,
+             *phrasebook.RECOMMEND_LEADS, *phrasebook.REFUSE_LEADS]
+    texts += [o for levels in phrasebook.OPTIONS.values() for lv in levels.values() for o in lv]
+    texts += [m for moves in phrasebook.MOVES.values() for m in moves]
+    texts += [b for benefits in phrasebook.BENEFITS.values() for b in benefits]
+    texts += phrasebook.EXCUSES
     return texts
 
 

@@ -190,10 +190,31 @@ _DISMISSAL = re.compile(
     re.I)
 
 
+# A reviewer's judgment call about the code's shape rather than a finding in it: a structural
+# option (an interface, a queue, a rewrite, a model...) recommended or turned down in a
+# reviewer's own voice ("For line 9, my advice is to put it behind an adapter", "I would not
+# move it onto a message bus"). Arguable either way, and the Troublemaker's favourite
+# disguise, so the verdict (what to act on) lists findings only.
+_OPTION = re.compile(
+    r"\binterface\b|adapter|\bprotocol\b|plugin|registry|factory|extension point|pluggable|"
+    r"\bqueue\b|\bworker|work list|message bus|event bus|ledger|event stream|microservice|"
+    r"own service|rewrit\w*|\bport to\b|fresh (?:start|codebase|version)|from scratch|wholesale|"
+    r"language model|\bLLM\b|\bAI\b|classifier|model call", re.I)
+_JUDGMENT_LEAD = re.compile(
+    r"\bI would\b|\bmy advice\b|\breason to\b|\brather than\b|\blooking past\b|"
+    r"\bdurable answer\b|\btempting\b|\bsome would\b|\bnobody should\b|\bno need\b|"
+    r"\bI see no\b|\bI(?:'d| would) (?:suggest|recommend)\b", re.I)
+
+
+def is_judgment_call(sentence: str) -> bool:
+    return bool(_OPTION.search(sentence) and _JUDGMENT_LEAD.search(sentence))
+
+
 def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             limit: int = 10) -> tuple[str, ...]:
     """The findings worth acting on: one sentence per cited code line, never a planted claim,
-    never a dismissal ("line 9 can stay as it is").
+    never a dismissal ("line 9 can stay as it is"), never a judgment call on the code's
+    shape ("my advice is to put line 9 behind an adapter").
 
     Statements are read as their players wrote them, before any event garbled them. When there
     are more lines than `limit`, the weightiest win: how many reviewers raised the line, plus
@@ -206,7 +227,7 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             sentence = sentence.strip()
             ref = _LINE_REF.search(sentence)
             if (ref is None or sentence.endswith("?") or _DISMISSAL.search(sentence)
-                    or is_planted(sentence, planted)):
+                    or is_judgment_call(sentence) or is_planted(sentence, planted)):
                 continue
             line = _cited(ref)
             raised_by.setdefault(line, set()).add(seat)

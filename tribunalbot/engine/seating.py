@@ -34,6 +34,11 @@ class Seating:
         stream = rng_for(self.dealt.seed, "llm-nonce")
         return stream.getrandbits(64).to_bytes(8, "big").hex()
 
+    @property
+    def boldness(self) -> int:
+        """The lean's level this game was dealt with (0 without a lean)."""
+        return self.dealt.lean.boldness if self.dealt.lean else 0
+
     def is_troublemaker(self, seat: int) -> bool:
         return seat == self.dealt.troublemaker
 
@@ -48,6 +53,7 @@ class Seating:
             game_id=self.game_id, nonce=self.nonce, seat=seat,
             persona=self.personas[seat].key, round=rnd,
             attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
+            boldness=self.boldness if tm else 0,
             code=self.code, language=self.language, change=self.change,
             focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
@@ -62,7 +68,7 @@ class Seating:
         """The offline reviewer's task for a failed turn: the seat's own, one attempt past the
         last, and with `cover` (a Troublemaker whose model outed it) an honest one."""
         task = self.task(kind, seat, rnd, self.settings.persona_attempts + 1, **extra)
-        return replace(task, troublemaker=False, strategy=None) if cover else task
+        return replace(task, troublemaker=False, strategy=None, boldness=0) if cover else task
 
     def personal(self, seat: int, phase: str, task_text: str, retry_note: str,
                  cover: bool = False) -> str:
@@ -81,8 +87,7 @@ class Seating:
             pass
         elif self.is_troublemaker(seat):
             strategy = STRATEGY_BY_KEY[self.dealt.strategy]
-            boldness = self.dealt.lean.boldness if self.dealt.lean else 0
-            parts.append(prompts.troublemaker_brief(strategy, boldness) if phase == "speak"
+            parts.append(prompts.troublemaker_brief(strategy, self.boldness) if phase == "speak"
                          else prompts.TROUBLEMAKER_DEBATE)
         elif self.context_jurors:
             parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")

@@ -37,6 +37,9 @@ class Task:
     # Role information is present only in the prompt of the player it belongs to.
     troublemaker: bool = False
     strategy: str | None = None
+    # How bold the Troublemaker's plants are this game (the server's balance lean, from -2
+    # subtler to +2 bolder); 0 for every other seat and for games dealt without a lean.
+    boldness: int = 0
     code: str = ""
     language: str = ""
     change: Change | None = None  # when the code is a diff: its files, hunks and new lines

@@ -1,97 +1,81 @@
-"""Honest asides that sound like planted advice but are correct.
+"""An honest reviewer's judgment call: the shared shapes, chosen where they are right.
 
-Every honest review carries one, in the slot where the Troublemaker's review carries its
-planted claim: the same count of "leave it alone" / heavy-option sentences on every seat, so
-phrase-spotting cannot name the Troublemaker and the reviews keep one shape and one length.
-Each aside is true to the analysis: a dismissal only of a minor finding, a heavy option only
-rejected, a small interface only where coupling is real.
+Every review carries one judgment (judgment.py); an honest reviewer's is true to the
+analysis: it recommends only an option the cited line has earned, turns down only one it has
+not, and calls minor only a minor finding. The shape is drawn exactly as the Troublemaker's
+is, so which shape a review uses says nothing about its author.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Collection
 
+from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.phrasebook import (
-    ADVICE,
-    ADVOCATE_LEADS,
-    DISMISS_LEADS,
-    DISMISS_TAILS,
-    EXCUSES,
-    HEAVY,
-    REJECT_FRAMES,
-    stacks_for,
+from tribunalbot.llm.offline.judgment import (
+    DISMISS,
+    RECOMMEND,
+    REFUSE,
+    SUBJECTS,
+    Judgment,
+    draw_shape,
+    say,
 )
 
-MINOR = 2  # highest severity an honest reviewer may call "fine for now"
-_COUPLING = frozenset({"global_state", "hardwired_client", "mixed_layers"})
-_INTERFACE: tuple[str, ...] = (
-    "{lead} pass that dependency in through a small interface rather than building it in "
-    "place, so a test can swap it: the code {problem}.",
-    "{lead} give the collaborator a narrow interface and inject it, since the code "
-    "{problem}; that keeps each deployment free to swap in its own.",
-)
-# Which families a persona most plausibly waves away (its own over-reach first).
-_FAMILIES: dict[str, tuple[str, ...]] = {
-    "architect": ("abstraction", "infrastructure"),
-    "security_guardian": ("model", "infrastructure"),
-    "performance_guru": ("infrastructure", "rewrite"),
-    "test_skeptic": ("model", "abstraction"),
-    "dx_advocate": ("rewrite", "abstraction"),
-    "error_philosopher": ("infrastructure", "model"),
-    "dependency_watcher": ("rewrite", "infrastructure"),
-    "simplicity_zealot": ("abstraction", "rewrite"),
-}
+
+def away_from(pool: list[Finding], avoid: Collection[int]) -> list[Finding]:
+    """Findings away from the lines the review flags: "line 9 is a bug" then "leave line 9
+    alone" would contradict itself."""
+    return [f for f in pool if all(abs(f.line - n) > 1 for n in avoid)]
 
 
-def _minor(analysis: Analysis, rng: random.Random) -> str | None:
-    """A correct "leave it alone": a minor finding on a line with nothing serious near it."""
-    pool = [f for f in analysis.findings if f.severity <= MINOR
-            and all(g.severity <= MINOR for g in analysis.at(f.line))]
-    if not pool:
-        return None
-    f = rng.choice(pool)
-    excuse = rng.choice(EXCUSES.get(f.domain) or EXCUSES["dx_advocate"])
-    return (rng.choice(DISMISS_LEADS).format(line=f.line)
-            + rng.choice(DISMISS_TAILS).format(problem=f.problem, excuse=excuse))
+def _option(family: str, kind: str, level: int, analysis: Analysis, rng: random.Random,
+            avoid: Collection[int]) -> Judgment | None:
+    if kind == RECOMMEND:
+        pool = fit.earning(family, level, analysis) or (
+            fit.earning(family, 1, analysis) if level > 1 else [])
+        level = level if fit.earning(family, level, analysis) else 1
+    else:
+        pool = fit.unearned(family, level, analysis)
+    pool = away_from(pool, avoid) or pool
+    return Judgment(kind, family, level, rng.choice(pool)) if pool else None
 
 
-def _reject(analysis: Analysis, persona: str, subject: str, rng: random.Random,
-            cite: bool) -> str:
-    """A heavy option turned down, opened like a plant on a line of the reviewer's domain."""
-    family = rng.choice(_FAMILIES.get(persona) or tuple(HEAVY))
-    heavy = rng.choice(HEAVY[family]).format(stack=rng.choice(stacks_for(analysis.language)))
-    advice = rng.choice(ADVICE[family]).format(subject=subject, heavy=heavy, case="case")
-    text = rng.choice(REJECT_FRAMES).format(advice=advice.rstrip("."))
-    pool = (analysis.for_domain(persona) or list(analysis.findings)) if cite else []
-    if not pool:
-        return text[0].upper() + text[1:]
-    return f"{rng.choice(ADVOCATE_LEADS).format(line=rng.choice(pool).line)} {text}"
+def _dismissal(analysis: Analysis, rng: random.Random,
+               avoid: Collection[int]) -> Judgment | None:
+    pool = away_from([f for f in analysis.findings if fit.minor_only(analysis, f)], avoid)
+    return Judgment(DISMISS, "dismissal", 0, rng.choice(pool)) if pool else None
 
 
-def _interface(analysis: Analysis, rng: random.Random) -> str | None:
-    pool: list[Finding] = [f for f in analysis.findings if f.topic in _COUPLING]
-    if not pool:
-        return None
-    f = rng.choice(pool)
-    lead = rng.choice(ADVOCATE_LEADS).format(line=f.line)
-    return rng.choice(_INTERFACE).format(lead=lead, problem=f.problem)
+def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
+           cite: bool = True, dismiss: bool = True) -> Judgment:
+    """A judgment that is right for this code. Its subject is drawn as a disguise is dealt (a
+    dismissal one time in five) and its shape as the Troublemaker's is; the families are
+    those the code has earned somewhere (fit.realizable), which the Troublemaker keeps to
+    as well, so neither a family nor a shape is one role's alone."""
+    if not cite:  # under Ultra Focus a line outside the focus would leave it
+        return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST, None)
+    families = fit.realizable(analysis) or list(fit.FAMILIES)
+    if dismiss and rng.random() < 1 / len(SUBJECTS) and (
+            made := _dismissal(analysis, rng, avoid)):
+        return made
+    kind, level = draw_shape(rng)
+    first = rng.choice(families)
+    rest = [f for f in families if f != first]
+    rng.shuffle(rest)
+    for family in (first, *rest):
+        if made := _option(family, kind, level, analysis, rng, avoid):
+            return made
+    for family in fit.FAMILIES:  # nothing earned anywhere: turn an option down
+        if made := _option(family, REFUSE, level, analysis, rng, avoid):
+            return made
+    return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST,
+                    rng.choice(analysis.findings) if analysis.findings else None)
 
 
-def decoy(persona: str, subject: str, analysis: Analysis, rng: random.Random,
+def decoy(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
           cite: bool = True) -> str:
-    """One correct aside for an honest reviewer, chosen from what the analysis supports."""
-    makers: list[Callable[[], str | None]] = [
-        lambda: _reject(analysis, persona, subject, rng, cite)]
-    if cite:
-        makers.append(lambda: _minor(analysis, rng))
-    # Where coupling is real, the Architect's honest answer is a small interface.
-    if cite and persona == "architect" and rng.random() < 0.5:
-        makers.append(lambda: _interface(analysis, rng))
-    rng.shuffle(makers)
-    for make in makers:
-        text = make()
-        if text:
-            return text
-    return _reject(analysis, persona, subject, rng, cite)
+    """One correct judgment call for an honest reviewer, worded."""
+    judgment = choose(analysis, rng, avoid, cite)
+    return say(judgment, analysis, rng)[0]

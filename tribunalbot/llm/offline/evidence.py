@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline import fit
+from tribunalbot.llm.offline.findings import Analysis, Finding
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
 _SENTENCE_END = re.compile(r"[.!?]+(?=\s+[A-Z`\"(*-]|\s*$)|\n+")
 _LINE_REF = re.compile(r"\blines?\s+(\d{1,7})", re.I)  # 7 digits: a change's numbers
 _CLAUSE = re.compile(r"[,;:]\s+")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
 MAX_QUOTE = 160
 
 
@@ -26,40 +28,86 @@ class Suspect:
     weight: float
     reason: str  # completes "but ..."; slot {match}
     dismissal: bool = False  # counts only where the analysis sees a serious problem
+    family: str = ""  # the kind of claim, as Contradiction.family (fit.FAMILIES for options)
+    # How heavy the option named is (fit.py's levels), heaviest marker first; an option with
+    # no marker is taken at `level`.
+    levels: tuple[tuple[re.Pattern[str], int], ...] = ()
+    level: int = fit.HEAVIEST
 
 
-# What the jury distrusts, as data. Honest reviewers use the same words to reject a heavy
-# option ("no need for a message bus"), so an option only counts when recommended, and a
-# "leave it alone" only counts against a line with a serious finding.
+def _markers(*pairs: tuple[str, int]) -> tuple[tuple[re.Pattern[str], int], ...]:
+    return tuple((re.compile(p, re.I), level) for p, level in pairs)
+
+
+_HEAVY_ABSTRACTION = r"plugin|registry|factory|extension point|pluggable|future-proof"
+_HEAVY_INFRASTRUCTURE = (r"message bus|event bus|ledger|kafka|microservice|event stream|"
+                         r"behind a queue|own service")
+_HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesale|"
+                  r"outgrown its design|module on|"
+                  r"rewrit\w* (the|this) (module|service|app|project)")
+
+# What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
+# never by its shape: an option is a contradiction when recommended at a line that has not
+# earned it, or turned down at a line that has; "leave it alone" only against a line with a
+# serious finding.
 SUSPECTS: tuple[Suspect, ...] = (
-    Suspect(re.compile(r"plugin|registry|factory|extension point|pluggable|future-proof",
-                       re.I), 2.0,
-            "it answers a local defect with new layers of indirection ({match})"),
-    Suspect(re.compile(r"message bus|event bus|ledger|kafka|microservice|event stream|"
-                       r"behind a queue|own service", re.I), 2.2,
-            "it brings heavy infrastructure ({match}) to a problem a small change fixes"),
-    Suspect(re.compile(r"from scratch|rewrit\w*|\bport (to|this)|fresh start|wholesale|"
-                       r"outgrown its design", re.I), 2.2,
-            "it throws away working code ({match}) instead of fixing the defect"),
-    Suspect(re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges", re.I),
-            2.2, "it hands a deterministic check to a model at runtime ({match})"),
+    Suspect(re.compile(rf"{_HEAVY_ABSTRACTION}|\b(small|narrow|thin) interface|"
+                       r"interface the caller|adapter|injected protocol", re.I), 2.0,
+            "it answers a local defect with new layers of indirection ({match})",
+            family="abstraction",
+            levels=_markers((_HEAVY_ABSTRACTION, 3), (r"adapter|injected protocol", 2),
+                            (r"interface", 1))),
+    Suspect(re.compile(rf"{_HEAVY_INFRASTRUCTURE}|bounded queue|capped work list|"
+                       r"background worker|worker pool", re.I), 2.2,
+            "it brings infrastructure ({match}) to a problem a small change fixes",
+            family="infrastructure",
+            levels=_markers((_HEAVY_INFRASTRUCTURE, 3), (r"background worker|worker pool", 2),
+                            (r"bounded queue|capped work list", 1))),
+    Suspect(re.compile(rf"{_HEAVY_REWRITE}|rewrit\w*|fresh version", re.I), 2.2,
+            "it throws away working code ({match}) instead of fixing the defect",
+            family="rewrite",
+            levels=_markers((_HEAVY_REWRITE, 3), (r"whole function|(the|this) function", 2),
+                            (r"block", 1)), level=2),
+    Suspect(re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges|"
+                       r"classifier", re.I), 2.2,
+            "it hands the work to a model ({match}) where the code needs a deterministic fix",
+            family="model",
+            levels=_markers((r"runtime|decid|judg|approv|classif|each case", 3),
+                            (r"propos|suggest", 2), (r"draft", 1))),
     Suspect(re.compile(r"\bis fine\b|fine in context|acceptable (here|as written)|"
                        r"leave line \d+ alone|can stay as it is|not spend time on|"
                        r"no change is needed|looks worse than it is|not a (real )?concern|"
                        r"harmless", re.I), 1.0,
-            "it waves away a problem ({match})", dismissal=True),
+            "it waves away a problem ({match})", dismissal=True, family="dismissal"),
 )
 _NEGATION = re.compile(r"\b(no|not|never|without|nothing|none|nor|nobody|tempting)\b|n't\b",
                        re.I)
 
 
-def _negated(sentence: str) -> bool:
-    """The sentence turns the option down ("it would be tempting to ..., but nothing needs
-    it"): naming a heavy option to reject it is sound advice, not a plant."""
-    return bool(_NEGATION.search(sentence))
+def _negated(clause: str) -> bool:
+    """The clause turns the option down ("I see no reason to put it behind an adapter")."""
+    return bool(_NEGATION.search(clause))
 
 
-DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a serious finding
+def _clause_at(sentence: str, at: int) -> str:
+    """The clause of `sentence` around position `at`: a refusal's "not" and the option it
+    refuses sit in one clause, a recommendation's reasons sit in the next."""
+    cuts = [0, *(m.end() for m in _CLAUSE.finditer(sentence)), len(sentence)]
+    lo = max(c for c in cuts if c <= at)
+    hi = min((c for c in cuts if c > at), default=len(sentence))
+    return sentence[lo:hi]
+
+
+def _level(suspect: Suspect, sentence: str) -> int:
+    return next((level for pattern, level in suspect.levels if pattern.search(sentence)),
+                suspect.level)
+
+
+DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a grave finding
+SERIOUS_BONUS = 1.0  # ... of a line whose finding is serious but not grave
+GRAVE = 4
+NEAR_FIT_WEIGHT = 1.2  # an option one step heavier than the line earned: a subtle over-reach
+REJECTION_WEIGHT = 2.0  # turns down the option the cited line needs
 BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
 UNGROUNDED_WEIGHT = 0.3  # cites a line where the analysis sees nothing
 
@@ -71,6 +119,10 @@ class Contradiction:
     line: int
     reason: str
     should: str
+    # What kind of claim was judged wrong ("abstraction", "infrastructure", "rewrite", "model",
+    # "dismissal", "rejection", "bad_line", "ungrounded"), so a debater can phrase its case.
+    family: str = ""
+    finding: Finding | None = None  # the analysis finding at the cited line it is judged by
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -114,6 +166,11 @@ def _cited_lines(sentence: str) -> list[int]:
     return [int(n) for n in _LINE_REF.findall(sentence)]
 
 
+def _worst_at(analysis: Analysis, line: int) -> Finding | None:
+    found = analysis.at(line) if line else []
+    return max(found, key=lambda f: (f.severity, -abs(f.line - line))) if found else None
+
+
 def _should(analysis: Analysis, line: int) -> str:
     found = sorted(analysis.at(line), key=lambda f: -f.severity)
     if found:
@@ -125,27 +182,63 @@ def _should(analysis: Analysis, line: int) -> str:
 
 
 def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
+    """Every claim of `statement` the code contradicts, any author's text."""
     found: list[Contradiction] = []
     for start, end in sentences(statement):
         sentence = statement[start:end]
         lines = _cited_lines(sentence)
         line = lines[0] if lines else 0
+        # Quoted code is the code's words, not the reviewer's: a `class WidgetFactory:`
+        # quoted is no factory recommended. Blanked to the same length, so spans hold.
+        said = _CODE_SPAN.sub(lambda q: " " * len(q.group(0)), sentence)
         for suspect in SUSPECTS:
-            m = suspect.pattern.search(sentence)
+            m = suspect.pattern.search(said)
             if not m:
                 continue
-            serious = any(f.severity >= 3 for f in analysis.at(line))
-            if suspect.dismissal and not serious:
-                continue  # calling a minor point minor is a fair judgement
-            if not suspect.dismissal and _negated(sentence):
+            judged = (_judge_dismissal(suspect, m, analysis, line) if suspect.dismissal
+                      else _judge_option(suspect, m, said, analysis, line))
+            if judged is None:
                 continue
-            weight = suspect.weight + (DISMISSAL_BONUS if suspect.dismissal else 0.0)
+            weight, reason, family, finding = judged
             quote = quote_around(statement, start, end, start + m.start())
-            found.append(Contradiction(weight, quote, line,
-                                       suspect.reason.format(match=m.group(0)),
-                                       _should(analysis, line)))
+            found.append(Contradiction(weight, quote, line, reason, _should(analysis, line),
+                                       family, finding))
         found += _line_checks(statement, start, end, lines, analysis)
     return found
+
+
+_Judged = tuple[float, str, str, Finding | None]
+
+
+def _judge_dismissal(suspect: Suspect, m: re.Match[str], analysis: Analysis,
+                     line: int) -> _Judged | None:
+    serious = fit.serious_at(analysis, line) if line else None
+    if serious is None:
+        return None  # calling a minor point minor is a fair judgement
+    bonus = DISMISSAL_BONUS if serious.severity >= GRAVE else SERIOUS_BONUS
+    return (suspect.weight + bonus, suspect.reason.format(match=m.group(0)), suspect.family,
+            serious)
+
+
+def _judge_option(suspect: Suspect, m: re.Match[str], sentence: str, analysis: Analysis,
+                  line: int) -> _Judged | None:
+    family, level = suspect.family, _level(suspect, sentence)
+    at_line = fit.earned(family, analysis, line) if line else 0
+    finding = _worst_at(analysis, line)
+    if _negated(_clause_at(sentence, m.start())):
+        if not line or at_line < level:
+            return None  # turning down what the code does not need is sound advice
+        needed = next(f for f in analysis.at(line)
+                      if fit.EARNS[family].get(f.topic, 0) >= level)
+        return (REJECTION_WEIGHT, f"it turns down {m.group(0)}, which line {needed.line} "
+                f"needs: that line {needed.problem}", "rejection", needed)
+    if (fit.fits(family, level, analysis, line) if line
+            else fit.earning(family, level, analysis)):
+        return None  # the code has earned this option: recommending it is right
+    if at_line:
+        return (NEAR_FIT_WEIGHT, f"it reaches for {m.group(0)}, more than line {line} "
+                "needs", family, finding)
+    return suspect.weight, suspect.reason.format(match=m.group(0)), family, finding
 
 
 def _line_checks(statement: str, start: int, end: int, lines: list[int],
@@ -155,11 +248,11 @@ def _line_checks(statement: str, start: int, end: int, lines: list[int],
     for line in lines:
         if not analysis.has_line(line):
             out.append(Contradiction(BAD_LINE_WEIGHT, quote, line, _no_such_line(analysis, line),
-                                     _should(analysis, 0)))
+                                     _should(analysis, 0), "bad_line"))
         elif not analysis.at(line):
             out.append(Contradiction(UNGROUNDED_WEIGHT, quote, line,
                                      f"nothing at line {line} supports that claim",
-                                     _should(analysis, line)))
+                                     _should(analysis, line), "ungrounded"))
     return out
 
 

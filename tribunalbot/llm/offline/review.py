@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from tribunalbot.llm.base import Task
-from tribunalbot.llm.offline.decoys import decoy
+from tribunalbot.llm.offline import decoys, sabotage
+from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.sabotage import plant
+from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     BORROWED,
     FOCUS_DOMAINS,
@@ -67,20 +69,20 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
     return list(dict.fromkeys(d for d in [*order, *rest] if d))
 
 
-def render_items(voice: Voice, picks: list[Finding], own: str,
+def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
                  rng: random.Random) -> list[str]:
     """One sentence pair per finding; templates rotate so no phrasing repeats in a review."""
     mine, borrowed = list(voice.items), list(BORROWED)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
     out = []
-    for finding in picks:
+    for finding, cited in zip(picks, citations(picks, analysis, rng), strict=True):
         info = finding.info
         ref = f" ({info.ref})" if info.ref else ""
         pool = mine if finding.domain == own or own == "ghost" else borrowed
         template = pool.pop(0)
         pool.append(template)
-        out.append(template.format(line=finding.line, problem=finding.problem, fix=info.fix,
+        out.append(template.format(line=cited, problem=finding.problem, fix=info.fix,
                                    ref=ref))
     return out
 
@@ -101,12 +103,20 @@ def _even_out(parts: list[str], voice: Voice, rng: random.Random,
     return parts
 
 
-def _opener(task: Task, voice: Voice, rng: random.Random) -> str:
+def true_of(texts: tuple[str, ...], analysis: Analysis) -> tuple[str, ...]:
+    """The persona's stock lines that are true of this code: talk of "every import above"
+    on a file that imports nothing is a slip (a shell script)."""
+    if analysis.imports:
+        return texts
+    return tuple(t for t in texts if "import" not in t.lower()) or texts
+
+
+def _opener(task: Task, voice: Voice, analysis: Analysis, rng: random.Random) -> str:
     if task.focus:
         return FOCUS_OPENER.format(focus=task.focus)
     if task.hostile_author:
         return HOSTILE_OPENER
-    return rng.choice(voice.openers)
+    return rng.choice(true_of(voice.openers, analysis))
 
 
 def _notes(picks: list[Finding], analysis: Analysis) -> str:
@@ -127,17 +137,45 @@ def items_for(words: int) -> int:
     return ITEMS if words >= 110 else 2 if words >= 70 else 1
 
 
-def _extra(task: Task, voice: Voice, analysis: Analysis,
-           rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
-    """The one sentence in every review that is not a plain finding: a plant or a decoy."""
+def _judgment(task: Task, analysis: Analysis, rng: random.Random,
+              dismiss: bool = True) -> Judgment:
+    """The one judgment call in every review, a plant or an honest one."""
     if not task.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        return decoy(task.persona or "ghost", voice.subject, analysis, rng,
-                     cite=not task.focus), ()
+        return decoys.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
     others = set(task.personas.values()) - {task.persona or ""}
-    sentence, claim = plant(task.strategy or "its_perfect", task.persona or "ghost",
-                            voice.subject, analysis, others, rng)
-    return sentence, (claim,)
+    return sabotage.choose(task.strategy or "its_perfect", task.persona or "ghost", analysis,
+                           others, rng, task.boldness, dismiss=dismiss)
+
+
+def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
+    """What the review's findings may be drawn from: never the line it waves through (a flag,
+    then "leave it alone", would contradict itself)."""
+    if judgment.kind != DISMISS:
+        return analysis
+    kept = tuple(f for f in analysis.findings if abs(f.line - judgment.line) > 1)
+    return replace(analysis, findings=kept)
+
+
+def _judged(task: Task, analysis: Analysis, count: int,
+            rng: random.Random) -> tuple[Judgment, Analysis]:
+    """The judgment call, and what the findings may be drawn from. A dismissal that would
+    leave too few lines to cite gives way to another judgment, so the review keeps its
+    count of findings (a short review would tell)."""
+    judgment = _judgment(task, analysis, rng)
+    pickable = _pickable(analysis, judgment)
+    if len({f.line for f in pickable.findings}) < min(count, len(analysis.findings)):
+        judgment = _judgment(task, analysis, rng, dismiss=False)
+        pickable = analysis
+    return judgment, pickable
+
+
+def _worded(task: Task, judgment: Judgment, analysis: Analysis,
+            rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
+    sentence, option = say(judgment, analysis, rng)
+    if not task.troublemaker:
+        return sentence, ()
+    return sentence, (sabotage.ledger(judgment, sentence, option, analysis),)
 
 
 def write_review(task: Task, analysis: Analysis, rng: random.Random,
@@ -147,20 +185,22 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     # Every seat has the same shape: its findings plus one extra sentence (the Troublemaker's
     # plant, an honest decoy elsewhere), so neither length nor shape tells the roles apart.
     honest = count if count >= ITEMS else max(count - 1, 0)
-    picks = select_findings(analysis, domain_order(task, voice, analysis), honest, rng)
+    judgment, pickable = _judged(task, analysis, honest, rng)
+    picks = select_findings(pickable, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
-    items = render_items(voice, picks, own, rng)
+    items = render_items(voice, picks, own, analysis, rng)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
-    extra, planted = _extra(task, voice, analysis, rng)
+    extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)
-    parts = [_opener(task, voice, rng), *items]
+    parts = [_opener(task, voice, analysis, rng), *items]
     if task.future_commit and picks:
         fix = picks[0].info.fix
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
     special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
-    parts = _even_out([*parts, rng.choice(voice.closers)], voice, rng, target, special)
+    closer = rng.choice(true_of(voice.closers, analysis))
+    parts = _even_out([*parts, closer], voice, rng, target, special)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)

@@ -1,124 +1,132 @@
-"""The Troublemaker's planted claims: one subtly wrong sentence per review, by strategy.
+"""The Troublemaker's planted claim: the shared judgment shapes, chosen where they are wrong.
 
-A planted claim is anchored on a real line whose finding makes the advice sound relevant (a
-model call next to input validation, a message bus next to shared state), and is then wrong for
-it. Phrasing is composed from the shared phrasebook, which honest decoys also draw on, so no
-phrase marks the Troublemaker. The public sentence never names the role or the strategy.
+Its disguise fixes the subject (a dismissal, or a family of options); the shape (recommend or
+refuse, how heavy an option) is drawn exactly as an honest reviewer's is, and worded by the
+same function, so the plant differs from honest advice only in being wrong for this code:
+an option the cited line has not earned, a refusal of one it has, a serious finding called
+minor. Boldness moves how wrong and how visible: bolder plants pin a heavier option on a
+serious finding it has nothing to do with, or wave away the worst finding; subtler ones pick a
+near fit (one step heavier than the line earned) or a finding just serious enough to matter.
+The public sentence never names the role or the strategy.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Collection
 
+from tribunalbot.llm.offline import fit
+from tribunalbot.llm.offline.decoys import away_from
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.phrasebook import (
-    ADVICE,
-    ADVOCATE_LEADS,
-    DISMISS_LEADS,
-    DISMISS_TAILS,
-    EXCUSES,
-    HEAVY,
-    stacks_for,
+from tribunalbot.llm.offline.judgment import (
+    DISMISS,
+    RECOMMEND,
+    REFUSE,
+    Judgment,
+    draw_shape,
+    say,
 )
 from tribunalbot.llm.replies import PlantedClaim
 
-
-@dataclass(frozen=True)
-class Plan:
-    family: str  # key of HEAVY, or "dismiss"
-    advice: tuple[str, ...]  # slots: {heavy} {subject} {case}
-    fits: frozenset[str]  # topics where the advice sounds relevant
-    kind: str
-    why: str  # slots: {line} {problem} {fix} {heavy}
-
-
-_STRUCTURE = frozenset({"long_function", "mixed_layers", "global_state", "hardwired_client",
-                        "complexity", "deep_nesting", "too_many_args", "untested_branch",
-                        "hidden_side_effect"})
-_STATE = frozenset({"global_state", "unbounded_growth", "swallowed_error", "bare_except",
-                    "broad_except", "ignored_error", "n_plus_one", "io_call_in_loop",
-                    "unbounded_retry", "mixed_layers", "delete_without_where", "missing_auth",
-                    "data_exposure", "resource_leak", "sql_injection", "destructive_command"})
-_JUDGMENT = frozenset({"untrusted_input", "sql_injection", "eval", "xss", "path_traversal",
-                       "missing_auth", "shell_injection", "bare_except", "broad_except",
-                       "swallowed_error", "unbounded_retry", "complexity", "deep_nesting",
-                       "crash", "destructive_command", "unwrap_panic"})
-_IMPORTS = frozenset({"third_party", "deprecated_dep", "unused_import", "import_style"})
-
-PLANS: dict[str, Plan] = {
-    "its_perfect": Plan("dismiss", DISMISS_TAILS, frozenset(), "dismissed a real issue",
-                        "Line {line} really {problem}; it must be fixed ({fix})."),
-    "deep_thinker": Plan(
-        "abstraction", ADVICE["abstraction"], _STRUCTURE, "over-engineering",
-        "Line {line} needs a direct fix ({fix}); {heavy} adds indirection the code does not "
-        "need and leaves the defect in place."),
-    "blockchain": Plan(
-        "infrastructure", ADVICE["infrastructure"], _STATE, "irrelevant heavy technology",
-        "Line {line} {problem}; {heavy} does not address that and brings operational weight "
-        "the code does not need. The direct fix: {fix}."),
-    "rewrite_it": Plan(
-        "rewrite", ADVICE["rewrite"], _STRUCTURE | _STATE | _IMPORTS, "needless rewrite",
-        "Line {line} is a local defect ({fix}); {heavy} throws away working code and delays "
-        "the small fix."),
-    "let_ai_do_it": Plan(
-        "model", ADVICE["model"], _JUDGMENT, "runtime model judgment",
-        "Line {line} needs a deterministic fix ({fix}); {heavy} is slow, non-deterministic "
-        "and can itself be talked into approving bad input."),
-}
-_CASES = {"security_guardian": "request", "error_philosopher": "failure"}
+# Each disguise's subject.
+SUBJECT: dict[str, str] = {"its_perfect": "dismissal", "deep_thinker": "abstraction",
+                           "blockchain": "infrastructure", "rewrite_it": "rewrite",
+                           "let_ai_do_it": "model"}
+KINDS: dict[str, str] = {"dismissal": "dismissed a real issue", "abstraction": "over-engineering",
+                         "infrastructure": "irrelevant heavy technology",
+                         "rewrite": "needless rewrite", "model": "runtime model judgment"}
+REFUSED_KIND = "turned down the needed fix"
 
 
-def _pool(plan: Plan, persona: str, analysis: Analysis, others: set[str]) -> list[Finding]:
-    ranked = analysis.ranked()
-    if plan.family == "dismiss":
-        # A dismissal contradicts what another player will say: a serious finding they own.
-        serious = [f for f in ranked if f.severity >= 3]
-        return ([f for f in serious if f.domain in others and f.domain != persona]
-                or serious or ranked)
-    fitting = [f for f in ranked if f.topic in plan.fits]
-    own = [f for f in fitting if f.domain == persona]
-    return own or fitting or [f for f in ranked if f.topic not in _IMPORTS] or ranked
+def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], boldness: int,
+                   avoid: Collection[int]) -> list[Finding]:
+    """Serious findings to call minor: another player's (so someone will contradict it), the
+    worst when bold, the mildest serious one when subtle."""
+    serious = [f for f in analysis.ranked() if f.severity >= fit.SERIOUS]
+    pool = away_from([f for f in serious if f.domain in others and f.domain != persona], avoid)
+    pool = pool or away_from(serious, avoid)  # never one the review itself flags
+    if boldness:
+        edge = (max if boldness > 0 else min)(f.severity for f in pool) if pool else 0
+        pool = [f for f in pool if f.severity == edge]
+    return pool
 
 
-def pick_anchor(strategy: str, persona: str, analysis: Analysis, others: set[str],
-                rng: random.Random) -> Finding | None:
-    """The real finding a planted claim hangs on, where its advice sounds relevant."""
-    pool = _pool(PLANS.get(strategy, PLANS["its_perfect"]), persona, analysis, others)
-    return rng.choice(pool[:3]) if pool else None
+def _unfit(family: str, level: int, analysis: Analysis, boldness: int) -> list[Finding]:
+    """Lines where recommending the option is wrong, as plainly as the boldness asks."""
+    if boldness > 0:  # plainly unfit: a serious finding the family has nothing to do with
+        plain = [f for f in analysis.findings if f.severity >= fit.SERIOUS
+                 and fit.earned(family, analysis, f.line) == 0]
+        if plain:
+            return plain
+    if boldness < 0:  # a near fit: one step heavier than the line earned
+        near = [f for f in analysis.findings
+                if fit.earned(family, analysis, f.line) == level - 1 > 0]
+        if near:
+            return near
+    bare = [f for f in analysis.findings if fit.earned(family, analysis, f.line) == 0]
+    return bare or fit.unearned(family, level, analysis)
 
 
-def _excuse(anchor: Finding, rng: random.Random) -> str:
-    return rng.choice(EXCUSES.get(anchor.domain) or EXCUSES["security_guardian"])
+def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
+           rng: random.Random, boldness: int = 0, avoid: Collection[int] = (),
+           dismiss: bool = True) -> Judgment:
+    """A judgment that is wrong for this code, in the disguise's subject."""
+    family = SUBJECT.get(strategy, "dismissal")
+    if family == "dismissal" and dismiss:
+        pool = _bad_dismissal(analysis, persona, others, boldness, avoid)
+        if pool:
+            return Judgment(DISMISS, family, 0, rng.choice(pool[:3]))
+    # Keep to the families an honest seat could recommend on this code: one nobody else can
+    # name here would name the Troublemaker by its vocabulary alone.
+    families = fit.realizable(analysis) or list(fit.FAMILIES)
+    if family not in families:
+        family = rng.choice(families)
+    kind, level = draw_shape(rng)
+    if kind == REFUSE:  # turn down what a line needs, in the disguise's family if it can
+        for refused in (family, *(f for f in fit.FAMILIES if f != family)):
+            needed = fit.earning(refused, level, analysis) or fit.earning(refused, 1, analysis)
+            if needed:
+                level = level if fit.earning(refused, level, analysis) else 1
+                return Judgment(REFUSE, refused, level,
+                                rng.choice(away_from(needed, avoid) or needed))
+    if boldness > 0:
+        level = min(fit.HEAVIEST, 1 + boldness)
+    elif boldness < 0:
+        level = 2
+    pool = _unfit(family, level, analysis, boldness)
+    if not pool:  # every line has earned this much: only the heavy option is wrong
+        level, pool = fit.HEAVIEST, list(analysis.findings)
+    pool = away_from(pool, avoid) or pool
+    return Judgment(RECOMMEND, family, level, rng.choice(pool) if pool else None)
 
 
-def _heavy(family: str, language: str, rng: random.Random) -> str:
-    return rng.choice(HEAVY[family]).format(stack=rng.choice(stacks_for(language)))
+def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
+    finding = judgment.finding
+    if finding is None:
+        return f"Nothing in this code needs {option}; it adds weight the code does not carry."
+    fix = finding.info.fix[0].lower() + finding.info.fix[1:]
+    line = finding.line
+    if judgment.kind == DISMISS:
+        return f"Line {line} really {finding.problem}; it must be fixed ({fix})."
+    if judgment.kind == REFUSE:
+        return (f"Line {line} {finding.problem}; {option} is the right step there, and "
+                f"turning it down leaves the defect in place ({fix}).")
+    earned = fit.earned(judgment.family, analysis, line)
+    reach = "far more than" if earned == 0 else "a step beyond what"
+    return (f"Line {line} {finding.problem}; {option} is {reach} that line needs, and the "
+            f"direct fix is smaller: {fix}.")
 
 
-def plant(strategy: str, persona: str, subject: str, analysis: Analysis, others: set[str],
-          rng: random.Random) -> tuple[str, PlantedClaim]:
+def ledger(judgment: Judgment, sentence: str, option: str, analysis: Analysis) -> PlantedClaim:
+    """The sabotage ledger's entry for a planted judgment as worded."""
+    kind = REFUSED_KIND if judgment.kind == REFUSE else KINDS[judgment.family]
+    return PlantedClaim(claim=sentence, why_wrong=_why(judgment, option, analysis), kind=kind)
+
+
+def plant(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
+          rng: random.Random, boldness: int = 0,
+          avoid: Collection[int] = ()) -> tuple[str, PlantedClaim]:
     """The public sentence and its ledger entry."""
-    plan = PLANS.get(strategy, PLANS["its_perfect"])
-    anchor = pick_anchor(strategy, persona, analysis, others, rng)
-    if anchor is None and plan.family == "dismiss":
-        plan = PLANS["deep_thinker"]  # nothing real to dismiss: over-build instead
-    line = anchor.line if anchor else analysis.first_line
-    heavy = _heavy(plan.family, analysis.language, rng) if plan.family in HEAVY else ""
-    slots = {"heavy": heavy, "subject": subject,
-             "case": _CASES.get(anchor.domain if anchor else "", "case")}
-    if plan.family == "dismiss" and anchor is not None:
-        advice = rng.choice(plan.advice).format(problem=anchor.problem,
-                                                excuse=_excuse(anchor, rng))
-        sentence = rng.choice(DISMISS_LEADS).format(line=line) + advice
-    else:
-        sentence = (rng.choice(ADVOCATE_LEADS).format(line=line)
-                    + rng.choice(plan.advice).format(**slots))
-        sentence = sentence.replace(":  ", ": ").replace(",  ", ", ")
-    if anchor is not None:
-        why = plan.why.format(line=line, problem=anchor.problem, heavy=heavy or "that",
-                              fix=anchor.info.fix[0].lower() + anchor.info.fix[1:])
-    else:
-        why = (f"Line {line} has nothing that needs changing; {heavy} adds weight the code "
-               "does not need.")
-    return sentence, PlantedClaim(claim=sentence, why_wrong=why, kind=plan.kind)
+    judgment = choose(strategy, persona, analysis, others, rng, boldness, avoid)
+    sentence, option = say(judgment, analysis, rng)
+    return sentence, ledger(judgment, sentence, option, analysis)

@@ -1,0 +1,77 @@
+"""The one judgment call in every review, as data and as a sentence, the same for every seat.
+
+A `Judgment` is what the sentence claims (recommend an option of some family and weight at a
+line, turn one down, or call a finding minor); `say` words it from the shared phrasebook.
+Honest seats choose judgments that are right for the code and the Troublemaker chooses wrong
+ones (decoys.py, sabotage.py), but the shapes are drawn from one distribution (`draw_shape`)
+and worded by one function, so shape and wording never tell the roles apart.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.fit import FAMILIES
+from tribunalbot.llm.offline.phrasebook import (
+    BENEFITS,
+    DISMISS_LEADS,
+    DISMISS_TAILS,
+    EXCUSES,
+    MOVES,
+    OPTIONS,
+    RECOMMEND_LEADS,
+    RECOMMEND_UNCITED,
+    REFUSALS,
+    REFUSE_LEADS,
+    REFUSE_UNCITED,
+    stacks_for,
+)
+
+RECOMMEND, REFUSE, DISMISS = "recommend", "refuse", "dismiss"
+REFUSE_SHARE = 0.3  # of option judgments, for every seat alike
+# Every seat's judgment is about one of these, equally often (the Troublemaker's by its
+# disguise, dealt uniformly): "dismissal" plus one per family of options.
+SUBJECTS = ("dismissal", *FAMILIES)
+
+
+@dataclass(frozen=True)
+class Judgment:
+    kind: str  # RECOMMEND, REFUSE or DISMISS
+    family: str  # a family of fit.FAMILIES, or "dismissal"
+    level: int  # the option's weight (0 for a dismissal)
+    finding: Finding | None  # what the sentence cites; None: it cites no line
+
+    @property
+    def line(self) -> int:
+        return self.finding.line if self.finding else 0
+
+
+def draw_shape(rng: random.Random) -> tuple[str, int]:
+    """Recommend or refuse, and how heavy an option: the same draw for every seat."""
+    kind = REFUSE if rng.random() < REFUSE_SHARE else RECOMMEND
+    return kind, rng.choice((1, 2))
+
+
+def option_text(family: str, level: int, language: str, rng: random.Random) -> str:
+    option = rng.choice(OPTIONS[family][level])
+    return option.format(stack=rng.choice(stacks_for(language)))
+
+
+def say(judgment: Judgment, analysis: Analysis, rng: random.Random) -> tuple[str, str]:
+    """(the sentence, the option it names; "" for a dismissal)."""
+    line = judgment.line
+    if judgment.kind == DISMISS and judgment.finding is not None:
+        excuse = rng.choice(EXCUSES)
+        return (rng.choice(DISMISS_LEADS).format(line=line)
+                + rng.choice(DISMISS_TAILS).format(excuse=excuse)), ""
+    option = option_text(judgment.family, judgment.level, analysis.language, rng)
+    move = rng.choice(MOVES[judgment.family]).format(option=option)
+    if judgment.kind == REFUSE:
+        leads = REFUSE_LEADS if line else REFUSE_UNCITED
+        tail = rng.choice(REFUSALS)
+    else:
+        leads = RECOMMEND_LEADS if line else RECOMMEND_UNCITED
+        tail = rng.choice(BENEFITS[judgment.family])
+    return f"{rng.choice(leads).format(line=line)} {move}{tail}.", option
