@@ -48,6 +48,8 @@ CONSEQUENCES: dict[str, str] = {
 
 # Why a claim fails for this code, by kind of flaw: a subject and a predicate, drawn apart.
 SUBJECTS: dict[str, str] = {
+    "rejection": "[turning down|ruling out|refusing|waving away|setting aside] [{a} |the ]"
+                 "{term}",
     "abstraction": "[the {term} idea|a {term} design|the {term} route|what it calls {term}|"
                    "[that|this|all the] {term} [talk|plan|proposal]]",
     "infrastructure": "[adding|bringing in|reaching for|standing up|wiring in|introducing] "
@@ -63,6 +65,10 @@ SUBJECTS: dict[str, str] = {
 
 
 PREDICATES: dict[str, str] = {
+    "rejection": "[refuses|drops|skips] the [one|very|plain] fix [that line|the code] "
+                 "[has earned|needs|calls for]|leaves the [defect|bug|problem] [as it is|in "
+                 "place|standing]|[ignores|overlooks] what [that line|the code] [needs|asks "
+                 "for]|is [exactly|precisely] the wrong [refusal|call] [there|here]",
     "abstraction": "[only|merely|just|] [hides|buries|wraps] the [defect|bug|problem] "
                    "[behind|under|inside] [another|one more|a new] [layer|level|seam]|"
                    "[adds|stacks|brings] [a|one more] layer and [fixes|cures|changes] "
@@ -126,8 +132,8 @@ GAPS: dict[str, str] = {
 }
 
 
-TERMS = {"abstraction": "layering", "infrastructure": "machinery", "rewrite": "rewrite",
-          "model": "model", "dismissal": "all-clear"}
+TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "machinery",
+         "rewrite": "rewrite", "model": "model", "dismissal": "all-clear"}
 
 
 OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"

@@ -28,7 +28,7 @@ from tribunalbot.llm.replies import DebateReply, VoteReply
 ATTENTION = 0.1  # chance that a juror reads a weak spot outside its focus
 FOCUS_ATTENTION = 0.3  # ... and one inside it
 FOCUS_GAIN = 1.4  # how much more a weak spot in a juror's focus weighs with it
-NOISE = 2.0  # standard deviation of a juror's misjudgement, in evidence-weight units
+NOISE = 2.3  # standard deviation of a juror's misjudgement, in evidence-weight units
 ACCUSED_WEIGHT = 0.15  # how much an accusation by someone else sways a vote, at the least
 DEBATE_PRESSURE = 0.5  # share of that sway in whom one accuses (one's own reading leads)
 CREDIBLE_CAP = 1.0  # an accusation's quoted claim weighs at most this much
@@ -40,7 +40,7 @@ DEFLECT_ATTENTION = 0.9
 DEFLECT_GRUDGE = {"debate": 0.5, "vote": -0.3}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
-OVERSTATE = 1.6
+OVERSTATE = 2.0
 ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
 # What each persona reads closely: kinds of weak spot (the finding's own field always).

@@ -51,13 +51,17 @@ class Spot:
 
 
 def _family(c: Contradiction) -> tuple[str, str]:
-    """(family, term) of a contradiction: its own field when the reader sets it, else the
-    suspect whose reason it carries."""
+    """(family, term) of a contradiction: the family the reader gave it, else the suspect
+    whose reason it carries; the term is what the claim names (the option turned down, for
+    a rejection)."""
     given = str(getattr(c, "family", "") or "")
     for family, suspect in zip(_SUSPECT_FAMILIES, SUSPECTS, strict=True):
         m = suspect.pattern.search(c.quote)
-        if m and (given == family or suspect.reason.format(match=m.group(0)) == c.reason):
-            return family, m.group(0)
+        if m is None:
+            continue
+        if given in (family, "rejection") or (
+                not given and suspect.reason.format(match=m.group(0)) == c.reason):
+            return given or family, m.group(0)
     if given:
         return given, ""
     if c.weight == BAD_LINE_WEIGHT:
