@@ -37,9 +37,9 @@ def test_debate_targets_are_candidates_and_quotes_are_exact(games: list[Outcome]
             assert reply.quote and reply.quote in game.statements[reply.target]
             assert len(reply.quote) <= 160
             assert reply.quote in reply.argument
-            assert re.search(r"should have said|should have been said|honest review says",
-                             reply.argument)
-            assert re.search(r"\bline \d+", reply.argument), reply.argument
+            assert re.search(r"should|ought to|had to|needed to|honest|fair|sound|advice|"
+                             r"the code (needs|asks for|wants)", reply.argument), reply.argument
+            assert re.search(r"\bline \d+", reply.argument, re.I), reply.argument
 
 
 def test_votes_are_valid(games: list[Outcome]) -> None:
@@ -84,13 +84,16 @@ def _debate_task(seat: int, troublemaker: bool, accusations: tuple[tuple[int, in
                   4: "dx_advocate"}))
 
 
-async def test_an_accused_troublemaker_counter_accuses() -> None:
+async def test_an_accused_player_sometimes_counter_accuses_whatever_its_role() -> None:
+    """Hitting back at one's accuser is a human reflex, not the Troublemaker's mark: both
+    roles do it, neither always (the rates are compared over many games in test_debate)."""
     llm = OfflineLLM()
     accused = ((1, 3, 4, "Line 2 does not exist in that form."),)
-    targets = [(await llm.generate_json(_debate_task(4, True, accused, f"g{i}"),
-                                        DebateReply)).target for i in range(30)]
-    assert targets.count(3) >= 15  # mostly hits back at its accuser
-    assert 4 not in targets
+    for troublemaker in (True, False):
+        targets = [(await llm.generate_json(_debate_task(4, troublemaker, accused, f"g{i}"),
+                                            DebateReply)).target for i in range(40)]
+        assert 3 <= targets.count(3) <= 36, (troublemaker, targets)
+        assert 4 not in targets
 
 
 async def test_honest_players_spread_their_suspicion_when_evidence_is_thin() -> None:

@@ -1,104 +1,119 @@
-"""Debate and vote: who to accuse and who to eliminate, from evidence plus seeded noise.
+"""Debate and vote: who to accuse and who to eliminate, from reading the reviews and the debate.
 
-Honest players weigh each statement's contradictions with the analysis, but each juror reads
-only part of the table closely (ATTENTION) and weighs things with some noise (NOISE), so the
-jury is fallible: the game is meant to be fun, not solved. The Troublemaker deflects onto an
-honest player with a real (if minor) flaw and counter-accuses whoever accused it.
+Every juror, whatever its role, runs the same judgement: it reads each review's weak spots
+(a claim the code contradicts, a line cited where the code has nothing, a serious finding
+left unsaid), closely where its persona looks (a Security Guardian reads security claims, a
+Test Skeptic ungrounded ones) and by chance elsewhere (ATTENTION); it weighs each accusation
+made so far by whether the quoted claim really fails against the code, and whether the accused
+answered; it resents whoever accused it; and it misjudges a little (NOISE). The Troublemaker
+runs the same judgement over honest reviews only, so it deflects onto a real weak spot, and
+its behaviour (how hard it accuses, whom it hits back at) is tuned to an honest seat's.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from tribunalbot.llm.base import Task
-from tribunalbot.llm.offline.evidence import (
-    Contradiction,
-    contradictions,
-    missed,
-    quote_around,
-    sentences,
-)
+from tribunalbot.llm.offline import arguments
+from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.weakspots import Spot, fallback, spots
 from tribunalbot.llm.replies import DebateReply, VoteReply
 
-# Tuned with tests/offline/test_balance.py so that the AI jury catches the Troublemaker in
-# roughly half of the games.
-ATTENTION = 0.35  # chance that a juror reads a given statement closely
-NOISE = 3.0  # standard deviation of a juror's misjudgement, in evidence-weight units
-ACCUSED_WEIGHT = 0.45  # how much an accusation by someone else sways a vote
-COUNTER_CHANCE = 0.7  # chance that an accused Troublemaker hits back at its accuser
+# Tuned with tests/offline/test_debate.py so that the AI jury catches the Troublemaker in
+# roughly half of the games and both roles behave alike.
+ATTENTION = 0.1  # chance that a juror reads a weak spot outside its focus
+FOCUS_ATTENTION = 0.3  # ... and one inside it
+FOCUS_GAIN = 1.4  # how much more a weak spot in a juror's focus weighs with it
+NOISE = 2.3  # standard deviation of a juror's misjudgement, in evidence-weight units
+ACCUSED_WEIGHT = 0.15  # how much an accusation by someone else sways a vote, at the least
+DEBATE_PRESSURE = 0.5  # share of that sway in whom one accuses (one's own reading leads)
+CREDIBLE_CAP = 1.0  # an accusation's quoted claim weighs at most this much
+ANSWERED = 0.6  # pressure kept when the accused answered its accuser with a sound point
+GRUDGE = 0.6  # how much a juror holds against whoever accused it
+# The Troublemaker reads every review closely, seeking the best spot to deflect onto, and
+# holds back on hitting its accusers (which would mark it); tuned for equal behaviour.
+DEFLECT_ATTENTION = 0.9
+DEFLECT_GRUDGE = {"debate": 0.5, "vote": -0.3}
+# ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
+# plant they caught: how much heavier a spot it found weighs in its telling.
+OVERSTATE = 2.0
+ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
-
-# Phrasings of an accusation; every one quotes, cites and says what should have been said.
-ARGUMENTS: tuple[str, ...] = (
-    "{name} wrote \"{quote}\", but {reason}{where}. What should have been said: {should}.",
-    "Look at what {name} told us: \"{quote}\". Yet {reason}{where}. "
-    "It should have said: {should}.",
-    "\"{quote}\", says {name}; but {reason}{where}. The honest review says: {should}.",
-    "I do not trust {name}'s \"{quote}\": {reason}{where}. It should have said: {should}.",
-    "Read {name} again: \"{quote}\". The code says otherwise, because {reason}{where}. "
-    "What should have been said: {should}.",
-)
-# Vote reasons, tied to the flaw the voter holds against the target. Slots: {name} {reason}.
-STRONG_REASONS: tuple[str, ...] = (
-    "{name}'s review does not survive the code: {reason}.",
-    "{name} gave advice the code contradicts; {reason}.",
-    "Checked against the code, {name} is wrong where it matters: {reason}.",
-)
-WEAK_REASONS: tuple[str, ...] = (
-    "{name}'s review reads least like the code I see: {reason}.",
-    "Of the reviews, {name}'s fits the code worst, since {reason}.",
-    "{name} is my weakest link on this evidence: {reason}.",
-)
-ACCUSED_REASONS: tuple[str, ...] = (
-    "{count} against {name} stand, and {reason}.",
-    "I side with {count} against {name}: {reason}.",
-)
+# What each persona reads closely: kinds of weak spot (the finding's own field always).
+FOCUS: dict[str, frozenset[str]] = {
+    "security_guardian": frozenset({"dismissal", "model"}),
+    "performance_guru": frozenset({"infrastructure"}),
+    "test_skeptic": frozenset({"ungrounded", "bad_line", "model"}),
+    "dx_advocate": frozenset({"abstraction", "general"}),
+    "error_philosopher": frozenset({"dismissal"}),
+    "dependency_watcher": frozenset({"infrastructure", "rewrite"}),
+    "simplicity_zealot": frozenset({"abstraction", "infrastructure", "rewrite"}),
+    "architect": frozenset({"abstraction", "rewrite"}),
+}
 
 
 @dataclass(frozen=True)
 class Case:
     seat: int
     score: float
-    best: Contradiction | None
+    spot: Spot | None  # the heaviest weak spot this juror noticed, if any
+    seen: float = 0.0  # how heavy that spot is to this juror
 
 
-def _fallback(statement: str, analysis: Analysis, domain: str) -> Contradiction:
-    """A real gap when the statement contradicts nothing: what it left out, else its
-    vagueness set against the most serious finding (never a placeholder)."""
-    flaw = missed(statement, analysis, domain) or missed(statement, analysis, None)
-    if flaw is not None:
-        return flaw
-    spans = sentences(statement) or [(0, min(len(statement), 80))]
-    start, end = spans[0]
-    quote = quote_around(statement, start, end, start) or statement[:40]
-    top = analysis.ranked()
-    if top:
-        f = top[0]
-        return Contradiction(0.1, quote, f.line, "it stays general while line "
-                             f"{f.line} {f.problem}", f"line {f.line} {f.problem}; "
-                             f"{f.info.fix.lower()}")
-    return Contradiction(0.1, quote, 0, "it invents concern where the code gives none",
-                         "that this code has no defect worth a change, and say so in one "
-                         "sentence")
+def _focused(juror: str, spot: Spot) -> bool:
+    own = spot.finding is not None and spot.finding.domain == juror
+    return own or spot.family in FOCUS.get(juror, frozenset())
 
 
-def build_case(task: Task, seat: int, analysis: Analysis, rng: random.Random,
-               careful: bool) -> Case:
-    statement = task.statements.get(seat, "")
-    found = contradictions(statement, analysis) if careful else []
-    best = max(found, key=lambda c: c.weight, default=None)
-    score = sum(c.weight for c in found) + rng.gauss(0.0, NOISE)
-    return Case(seat, score, best)  # the fallback flaw is found later, for the target only
+def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
+                attention: float) -> tuple[float, Spot | None, float]:
+    """(evidence, heaviest noticed spot, its weight to this juror) of one review."""
+    juror = task.persona or ""
+    evidence, best, best_seen = 0.0, None, 0.0
+    for spot in spots(task.statements.get(seat, ""), analysis, task.personas.get(seat, "")):
+        focused = _focused(juror, spot)
+        if rng.random() >= (FOCUS_ATTENTION if focused else attention):
+            continue
+        seen = spot.weight * (FOCUS_GAIN if focused else 1.0)
+        evidence += seen
+        if seen > best_seen:
+            best, best_seen = spot, seen
+    return evidence, best, best_seen
 
 
-def _accusers(task: Task) -> dict[int, list[int]]:
-    """target -> seats that accused it, over all rounds so far."""
-    out: dict[int, list[int]] = {}
-    for _round, seat, target, _text in task.accusations:
-        out.setdefault(target, []).append(seat)
-    return out
+_QUOTED = re.compile(r"\"([^\"]+)\"")
+
+
+def credibility(text: str, statement: str, analysis: Analysis) -> float:
+    """How much the claim an accusation quotes really fails against the code."""
+    for quote in _QUOTED.findall(text):
+        if quote in statement:
+            weight = sum(c.weight for c in contradictions(quote, analysis))
+            return min(CREDIBLE_CAP, weight)
+    return 0.0
+
+
+def pressure(task: Task, seat: int, analysis: Analysis) -> float:
+    """What the debate so far holds against `seat`: others' accusations, each by how sound
+    its point is, less where the accused answered its accuser soundly."""
+    statements = task.statements
+    total = 0.0
+    for _rnd, accuser, target, text in task.accusations:
+        if target != seat or accuser == task.seat:
+            continue
+        weight = ACCUSED_WEIGHT * (0.5 + credibility(text, statements.get(seat, ""), analysis))
+        answers = [credibility(t, statements.get(accuser, ""), analysis)
+                   for _r, s, back, t in task.accusations if s == seat and back == accuser]
+        total += weight * (ANSWERED if answers and max(answers) >= 1.0 else 1.0)
+    return total
+
+
+def _accused_me(task: Task, seat: int) -> bool:
+    return any(s == seat and t == task.seat for _r, s, t, _x in task.accusations)
 
 
 def _choices(task: Task) -> tuple[int, ...]:
@@ -107,91 +122,70 @@ def _choices(task: Task) -> tuple[int, ...]:
     return others or task.candidates
 
 
-def _pressure(task: Task, seat: int) -> float:
-    me = task.seat
-    return ACCUSED_WEIGHT * sum(1 for s in _accusers(task).get(seat, []) if s != me)
-
-
-def honest_cases(task: Task, analysis: Analysis, rng: random.Random) -> list[Case]:
-    cases = []
+def cases(task: Task, analysis: Analysis, rng: random.Random, sway: float) -> list[Case]:
+    """Every candidate as this juror judges it; `sway` is how much the debate counts."""
+    attention = DEFLECT_ATTENTION if task.troublemaker else ATTENTION
+    grudge = DEFLECT_GRUDGE.get(task.kind, 0.0) if task.troublemaker else GRUDGE
+    out = []
     for seat in _choices(task):
-        careful = rng.random() < ATTENTION
-        case = build_case(task, seat, analysis, rng, careful)
-        if seat == task.ally_seat:  # Great Minds: the nudge is to back the partner
-            case = Case(seat, case.score - 1.0, case.best)
-        cases.append(case)
-    return cases
-
-
-def deflection_cases(task: Task, analysis: Analysis, rng: random.Random) -> list[Case]:
-    """The Troublemaker's view: whoever is easiest to blame, with a real flaw to point at."""
-    accusers = [s for _r, s, t, _x in task.accusations if t == task.seat]
-    cases = []
-    for seat in _choices(task):
-        case = build_case(task, seat, analysis, rng, careful=True)
-        score = _pressure(task, seat) + rng.random()
-        if accusers and seat == accusers[-1] and rng.random() < COUNTER_CHANCE:
-            score += 10.0
-        cases.append(Case(seat, score, case.best))
-    return cases
+        evidence, spot, seen = read_review(task, seat, analysis, rng, attention)
+        if task.troublemaker:
+            seen *= OVERSTATE
+        score = evidence + sway * pressure(task, seat, analysis) + rng.gauss(0.0, NOISE)
+        score += grudge * _accused_me(task, seat)
+        score -= ALLY_BONUS * (seat == task.ally_seat)
+        out.append(Case(seat, score, spot, seen))
+    return out
 
 
 def _name(task: Task, seat: int) -> str:
     return task.names.get(seat, f"Seat {seat}")
 
 
+def _argued(task: Task, case: Case, analysis: Analysis) -> Spot:
+    """The weak spot to argue: once a target is chosen its review is read closely, so its
+    heaviest spot is argued when the juror noticed none."""
+    if case.spot is not None:
+        return case.spot
+    statement = task.statements.get(case.seat, "")
+    found = spots(statement, analysis, task.personas.get(case.seat, ""))
+    return found[0] if found else fallback(statement, analysis)
+
+
+def _context(task: Task, seat: int) -> arguments.Context:
+    accusers = {s for _r, s, t, _x in task.accusations if t == seat and s != task.seat}
+    answered = any(s == seat and t in accusers for _r, s, t, _x in task.accusations)
+    return arguments.Context(_name(task, seat), task.persona or "", len(accusers), answered)
+
+
+def conviction(spot: Spot, case: Case) -> float:
+    """How hard the juror holds the argued spot: as it weighed it, or as it reads on a close
+    second look when it had noticed nothing."""
+    return case.seen if case.spot is spot else spot.weight
+
+
+def _notes(spot: Spot, case: Case) -> str:
+    # One format for both roles: the private part is no tell either.
+    return (f"Evidence weight {conviction(spot, case):.1f} against seat {case.seat} "
+            f"({spot.family}, line {spot.line}); overall suspicion {case.score:.1f}.")
+
+
 def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     if not task.candidates:
         raise ValueError("debate needs at least one candidate")
-    if task.troublemaker:
-        cases = deflection_cases(task, analysis, rng)
-    else:
-        cases = honest_cases(task, analysis, rng)
-    target = max(cases, key=lambda c: c.score)
-    flaw = _flaw(task, target, analysis)
-    where = f" (line {flaw.line})" if flaw.line and f"line {flaw.line}" not in flaw.reason else ""
-    argument = rng.choice(ARGUMENTS).format(name=_name(task, target.seat), quote=flaw.quote,
-                                            reason=flaw.reason, where=where, should=flaw.should)
-    if task.troublemaker:
-        notes = (f"Deflecting onto seat {target.seat} through a real gap in their review "
-                 f"(weight {flaw.weight:.1f}), to draw votes elsewhere.")
-    else:
-        notes = f"Evidence weight {flaw.weight:.1f}; overall suspicion {target.score:.1f}."
-    return DebateReply(target=target.seat, quote=flaw.quote, argument=argument,
-                       private_notes=notes)
+    target = max(cases(task, analysis, rng, DEBATE_PRESSURE), key=lambda c: c.score)
+    spot = _argued(task, target, analysis)
+    strong = conviction(spot, target) >= arguments.STRONG
+    argument = arguments.accusation(spot, strong, _context(task, target.seat), analysis, rng)
+    return DebateReply(target=target.seat, quote=spot.quote, argument=argument,
+                       private_notes=_notes(spot, target))
 
 
 def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
     if not task.candidates:
         raise ValueError("vote needs at least one candidate")
-    if task.troublemaker:
-        cases = deflection_cases(task, analysis, rng)
-    else:
-        cases = [Case(c.seat, c.score + _pressure(task, c.seat), c.best)
-                 for c in honest_cases(task, analysis, rng)]
-    target = max(cases, key=lambda c: c.score)
-    return VoteReply(target=target.seat, reason=_vote_reason(task, target, analysis, rng))
-
-
-def _flaw(task: Task, case: Case, analysis: Analysis) -> Contradiction:
-    """The flaw to argue: once a target is chosen its review is read closely, so a planted or
-    dismissive claim is called out as such rather than some other gap."""
-    if case.best is not None:
-        return case.best
-    statement = task.statements.get(case.seat, "")
-    found = [c for c in contradictions(statement, analysis) if c.weight >= 1.0]
-    if found:
-        return max(found, key=lambda c: c.weight)
-    return _fallback(statement, analysis, task.personas.get(case.seat, ""))
-
-
-def _vote_reason(task: Task, case: Case, analysis: Analysis, rng: random.Random) -> str:
-    accused = len(_accusers(task).get(case.seat, []))
-    flaw = _flaw(task, case, analysis)
-    name = _name(task, case.seat)
-    if flaw.weight >= 1.0:
-        return rng.choice(STRONG_REASONS).format(name=name, reason=flaw.reason)
-    if accused:
-        count = "one accusation" if accused == 1 else f"{accused} accusations"
-        return rng.choice(ACCUSED_REASONS).format(count=count, name=name, reason=flaw.reason)
-    return rng.choice(WEAK_REASONS).format(name=name, reason=flaw.reason)
+    target = max(cases(task, analysis, rng, 1.0), key=lambda c: c.score)
+    spot = _argued(task, target, analysis)
+    strong = conviction(spot, target) >= arguments.STRONG
+    reason = arguments.vote_reason(spot, strong, _context(task, target.seat), analysis, rng)
+    return VoteReply(target=target.seat, reason=reason)

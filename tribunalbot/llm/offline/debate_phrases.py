@@ -1,0 +1,203 @@
+"""The words of the jury's arguments, as data: each entry a `[a|b]` choice grammar that
+arguments.say expands, so no two jurors need write the same sentence. Slots in braces are
+filled by arguments.py ({name}, {quote}, {n}, {label}, {term}, {fix}, ...).
+"""
+
+from __future__ import annotations
+
+# Labels for topics whose key does not read as English on its own.
+LABELS = {
+    "eval": "eval of a string", "secret": "hard-coded secret", "perf_misc": "slow path",
+    "errors_misc": "error-handling gap", "module_docstring": "missing module docstring",
+    "class_docstring": "missing class docstring", "quadratic": "quadratic loop",
+    "unused": "dead code", "backticks": "backtick substitution", "naming": "naming problem",
+    "test_style": "test-style problem", "todo": "open TODO", "simplify": "needless detour",
+    "error_flow": "tangled error flow", "crash": "crash path", "print_output": "stray print",
+    "complexity": "branch-heavy function", "unused_import": "unused import",
+    "third_party": "third-party import", "crowded_line": "crowded line",
+    "unquoted_var": "unquoted variable", "unwrap_panic": "panicking unwrap",
+    "unsafe_deserialize": "unsafe deserialization", "too_many_args": "long parameter list",
+    "deep_nesting": "deeply nested block", "no_errexit": "script that ignores failures",
+    "delete_without_where": "DELETE without WHERE", "magic_number": "magic number",
+    "none_compare": "comparison to None", "tls_off": "disabled TLS check",
+    "untested_branch": "untested branch", "vague_name": "vague name",
+}
+
+
+# What a finding means to each persona: jurors see the same line through their own field.
+CONSEQUENCES: dict[str, str] = {
+    "security_guardian": "[an opening [for attackers|to exploit]|a door [left ajar|left "
+                         "open]|attack surface|a risk [to probe|someone will probe]]",
+    "performance_guru": "[a cost [on every call|per call|each time]|wasted cycles|time "
+                        "[the hot path pays|lost]|a slowdown [in waiting|ahead]]",
+    "test_skeptic": "[a path [no test covers|left untested]|something [unproven|never "
+                    "proven]|untested ground|a claim [without a test|nobody tested]]",
+    "dx_advocate": "[a trap for [the next reader|newcomers]|friction for [whoever edits "
+                   "it|editors]|a puzzle [for newcomers|to untangle]|hard to follow]",
+    "error_philosopher": "[a failure [waiting to happen|in waiting]|a crash [in "
+                         "waiting|ahead]|a fault [with no recovery|nobody handles]|trouble "
+                         "[on a bad day|later]]",
+    "dependency_watcher": "[upkeep for years|a maintenance burden|debt that compounds|"
+                          "a long-term cost]",
+    "simplicity_zealot": "[needless weight|clutter to cut|more than it needs|excess to "
+                         "trim]",
+    "architect": "[a design smell|a leak across layers|a seam in the wrong place|"
+                 "coupling nobody planned]",
+}
+
+
+# Why a claim fails for this code, by kind of flaw: a subject and a predicate, drawn apart.
+SUBJECTS: dict[str, str] = {
+    "rejection": "[turning down|ruling out|refusing|waving away|setting aside] [{a} |the ]"
+                 "{term}",
+    "abstraction": "[the {term} idea|a {term} design|the {term} route|what it calls {term}|"
+                   "[that|this|all the] {term} [talk|plan|proposal]]",
+    "infrastructure": "[adding|bringing in|reaching for|standing up|wiring in|introducing] "
+                      "[{a} |the ]{term}",
+    "rewrite": "[the {term} plan|its {term} advice|the call for {term}|talk of {term}|"
+               "[a|any] {term} [now|here|for this]]",
+    "model": "[the {term} idea|putting [{a} |the ]{term} in the loop|asking [{a} |the ]{term}|"
+             "its {term} plan|a runtime {term} call|[leaning on|deferring to|handing this to] "
+             "[{a} |the ]{term}]",
+    "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
+                 "[that|this|the] [reassurance|all-clear|shrug]]",
+}
+
+
+PREDICATES: dict[str, str] = {
+    "rejection": "[refuses|drops|skips] the [one|very|plain] fix [that line|the code] "
+                 "[has earned|needs|calls for]|leaves the [defect|bug|problem] [as it is|in "
+                 "place|standing]|[ignores|overlooks] what [that line|the code] [needs|asks "
+                 "for]|is [exactly|precisely] the wrong [refusal|call] [there|here]",
+    "abstraction": "[only|merely|just|] [hides|buries|wraps] the [defect|bug|problem] "
+                   "[behind|under|inside] [another|one more|a new] [layer|level|seam]|"
+                   "[adds|stacks|brings] [a|one more] layer and [fixes|cures|changes] "
+                   "[nothing|none of it]|[moves|pushes|shifts] the [problem|bug] [one level|"
+                   "a layer] [down|deeper|away]|[gives|costs] the next reader [one|another] "
+                   "[more|extra] [hop|jump]|is [indirection|ceremony|scaffolding] [nobody|no "
+                   "one] [here|in this file] [needs|asked for]",
+    "infrastructure": "[changes|fixes|touches] nothing [there|at that line|in that code]|"
+                      "[buys|brings|earns] nothing for [that|it|this]|leaves the [defect|bug|"
+                      "problem] [where it is|in place|untouched]|is [one|yet one] more "
+                      "[thing|system|service] to [run|deploy|operate] and [watch|page on]|"
+                      "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
+                      "[fix|edit|change]",
+    "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
+               "[trades|swaps] "
+               "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
+               "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
+               "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
+    "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
+             "[guess|gamble|coin toss]|"
+             "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
+             "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
+             "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
+             "[hands|gives] a decision the code [can|could] make [to chance|away]",
+    "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
+             "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
+             "[undersells|plays down|shrugs off] a [small|minor|modest] [but real|yet real|] "
+             "[flaw|problem|cost]|[skips|passes over|forgoes] a [cheap|quick|free] [fix|win]|"
+             "is [too quick|a little quick|hasty|premature]]",
+    "dismissal": "[ignores|skips over|overlooks] what the line [does|actually does]|"
+                 "[leaves|keeps] a [real|live|genuine] [defect|bug|problem] in place|is the "
+                 "wrong [call|verdict] [there|for that line]|[tells|asks] the author to "
+                 "[keep|ship] a [bug|defect]|[misreads|underrates|plays down] the risk",
+}
+
+
+GAPS: dict[str, str] = {
+    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|gets to|mentions|"
+              "touches|covers]|does not [reach|get to|mention|touch|cover]] [it|that|this "
+              "line]|[yet|but|and] [its|the] [words go|attention goes|effort goes|words "
+              "drift] [elsewhere|to smaller things|to lesser lines]|which [it|{name}|the "
+              "review] [skips|passes over|leaves out|omits] [entirely|altogether|without a "
+              "word|in silence]|[and|yet] [nothing|not a word|no line] [of|in] [it|the "
+              "review|that review] [goes|points|turns] [there|that way]|which [it|the "
+              "review] [leaves|hands|passes] to [someone else|others|the rest of us|whoever "
+              "comes next]|[and|yet] [the|that] review [is silent|says nothing|stays quiet] "
+              "[on|about] it",
+    "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
+               "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
+               "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
+               "a line]",
+    "emphasis": "[and|yet|but] [it|the review] [puts|ranks|lists] [smaller|lesser|minor] "
+                "[points|things|matters] [first|higher|on top]|[and|while] [the rest|the "
+                "worst|what matters] [goes|stays] [unranked|unweighed|unsaid]",
+    "ungrounded": "so the [claim|concern|point] has no [footing|ground|basis]|so the "
+                  "[concern|worry] looks [invented|made up]|[and|so] the line number is "
+                  "[there|only there] to sound [precise|exact]",
+    "bad_line": "so the [claim|citation] points at nothing|so whatever it [read|reviewed], "
+                "it was not [this|this file]|which makes me [wonder|ask] what it "
+                "[reviewed|read]|so the citation is [made up|invented]",
+}
+
+
+TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "machinery",
+         "rewrite": "rewrite", "model": "model", "dismissal": "all-clear"}
+
+
+OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
+
+
+SHOULD = ("[What|All] [should have been|it should have] said[:|, really:|, plainly:] {x}.",
+           "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
+           "this:] {x}.",
+           "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
+           "The advice [worth giving|that helps|to give][ here|]: {x}.",
+           "What the code [needs|asks for|wants]: {x}.",
+           "[Better|Sounder|Simpler] advice[:| would be:] {x}.")
+
+
+SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
+
+
+OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
+            "{name}'s review [says|claims|argues|tells us] \"{quote}\".",
+            '[Take|Consider|Look at] {name}\'s [claim|advice|point][:|,] "{quote}".',
+            '"{quote}" is what {name} [told us|wrote|put forward].',
+            '[Here is|Listen to|Reread] {name}: "{quote}".',
+            'From {name} we [got|heard|read] "{quote}".',
+            '{name} [put it|said it|framed it] [this way|like this|thus]: "{quote}".',
+            '{name} [asks|wants] us to [accept|believe|take] "{quote}".')
+
+
+TURNS = "[But|Yet|In fact,|Look closer:|Against that,|The code disagrees:|Actually,|Still,]"
+
+
+LENSES: dict[str, str] = {
+    "security_guardian": "[Read as an attacker would,|From where I sit on security,|"
+                         "With an attacker in mind,]",
+    "performance_guru": "[Counting the cost,|Measured by what it runs,|By the numbers,]",
+    "test_skeptic": "[Asking for the evidence,|Show me the proof:|Tested against the code,]",
+    "dx_advocate": "[For the next reader,|Reading it as a newcomer,|For whoever maintains "
+                   "this,]",
+    "error_philosopher": "[Thinking of how it fails,|When this goes wrong,|Considering "
+                         "failure,]",
+    "dependency_watcher": "[Looking at what it pulls in,|Over the long run,|Thinking of "
+                          "upkeep,]",
+    "simplicity_zealot": "[Cutting to the point,|Stripped down,|Put simply,]",
+    "architect": "[Looking at the boundaries,|In terms of design,|Structurally,]",
+}
+
+
+HEDGES = "[It is a [smaller|minor] point:|I hold this loosely:|Not damning, yet worth " \
+          "saying:|For what it is worth,]"
+
+
+FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
+        "Here the code settles it.|The code leaves no doubt here.]"
+
+
+VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
+             "I am going with {name}", "{name}, for me", "Out with {name}",
+             "I [pick|choose|name] {name}", "{name} has my vote")
+
+
+STRONG_WHY = "[[it is|that is|this is] [wrong|mistaken|off] where it [matters|counts]|the " \
+              "[code|file|source] [contradicts|refutes|belies] it|[that|the] advice [fails|" \
+              "breaks|falls apart] [on|against] [the|this] code]"
+
+
+WEAK_WHY = "[[I|we] [trust|believe] it [least|less]|it [fits|matches] the [code|file] " \
+            "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|set] " \
+            "[the most|too much] [out|aside]]"
