@@ -23,13 +23,12 @@ import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 
 from tribunalbot.config import GameSettings
-from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.table import SilentTable
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.base import LLM, Completion, Model, Prompt
 from tribunalbot.llm.replies import format_review
@@ -65,16 +64,6 @@ class Recorder:
     async def aclose(self) -> None:
         await self.inner.aclose()
 
-
-class QuietTable:
-    async def show(self, event: ev.Record) -> None:
-        return None
-
-    async def open_ballot(self, ballot: ev.Ballot) -> None:
-        return None
-
-    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
-        return []
 
 
 def scripted_reply(prompt: Prompt) -> Reply:
@@ -129,7 +118,7 @@ async def play(path: Path, rounds: int, offline: bool, repeat: int = 1) -> Game:
     else:
         inner = ScriptedLLM(scripted_reply)
     recorder = Recorder(inner)
-    await run_game(setup, recorder, QuietTable())
+    await run_game(setup, recorder, SilentTable())
     by_kind: dict[str, int] = defaultdict(int)
     for prompt in recorder.prompts:
         by_kind[prompt.task.kind] += tokens(prompt.text)

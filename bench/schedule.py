@@ -23,12 +23,12 @@ import argparse
 import asyncio
 import json
 import time
-from datetime import datetime
 
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONA_BY_KEY
+from tribunalbot.engine.table import SilentTable
 from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import ScriptedLLM
@@ -46,12 +46,6 @@ def reply(prompt: Prompt) -> str:
         return json.dumps({"target": target, "quote": "", "argument": "line 2"})
     return json.dumps({"target": target, "reason": "line 2"})
 
-
-class SilentTable:
-    async def show(self, event: ev.Record) -> None: ...
-    async def open_ballot(self, ballot: ev.Ballot) -> None: ...
-    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
-        return []
 
 
 async def play_all(games: int, latency: float, concurrency: int,

@@ -12,27 +12,14 @@ import asyncio
 import math
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.personas import PERSONAS
+from tribunalbot.engine.table import SilentTable
 from tribunalbot.llm.offline import OfflineLLM
 
 from .inputs import Input
-
-
-class SilentTable:
-    """Shows nothing, and no human votes: the AI tribunal alone."""
-
-    async def show(self, event: ev.Record) -> None:
-        return None
-
-    async def open_ballot(self, ballot: ev.Ballot) -> None:
-        return None
-
-    async def close_ballot(self, ballot: ev.Ballot, deadline: datetime) -> list[ev.HumanVote]:
-        return []
 
 
 @dataclass(frozen=True)

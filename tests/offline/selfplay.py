@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
@@ -36,6 +37,29 @@ def deal(seed: int, strategy: str | None = None) -> tuple[dict[int, str], int, s
     personas = {seat: key for seat, key in enumerate(keys, start=1)}
     troublemaker = rng.choice(sorted(personas))
     return personas, troublemaker, strategy or rng.choice(STRATEGIES).key
+
+
+@dataclass
+class Reviewed:
+    """One deal's first reviews: each seat's public text and the planted claims."""
+
+    troublemaker: int
+    statements: dict[int, ev.Statement]
+    planted: list[str]
+
+
+async def review_round(llm: OfflineLLM, code: str, seed: int, game_id: str) -> Reviewed:
+    """The reviews of deal `seed` on `code`, as the speak phase writes them."""
+    personas, tm, strategy = deal(seed)
+    statements, planted = {}, []
+    for seat, persona in personas.items():
+        task = Task(kind="speak", game_id=game_id, seat=seat, persona=persona, code=code,
+                    personas=personas, troublemaker=seat == tm,
+                    strategy=strategy if seat == tm else None)
+        reply = parse_review((await llm.generate(Prompt("s", "p", task))).text)
+        statements[seat] = ev.Statement(seat=seat, text=reply.public)
+        planted += [c.claim for c in reply.planted]
+    return Reviewed(tm, statements, planted)
 
 
 def _task(base: dict[str, object], **extra: object) -> Prompt:

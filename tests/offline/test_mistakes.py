@@ -11,13 +11,11 @@ import pytest
 
 from tribunalbot.engine import claims, rules
 from tribunalbot.engine import events as ev
-from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
-from tribunalbot.llm.replies import parse_review
 from tribunalbot.render.reveal import FAIR_CATCH, score_note
 
 from .conftest import EXAMPLE_NAMES, THIRD_PARTY, source, third_party_source
-from .selfplay import deal
+from .selfplay import review_round
 
 
 @dataclass
@@ -39,16 +37,8 @@ async def _tables(games: int, prefix: str = "slip") -> list[Table]:
     out = []
     for seed in range(games):
         code = codes[seed % len(codes)]
-        personas, tm, strategy = deal(seed)
-        statements, planted = {}, []
-        for seat, persona in personas.items():
-            task = Task(kind="speak", game_id=f"{prefix}-{seed}", seat=seat, persona=persona,
-                        code=code, personas=personas, troublemaker=seat == tm,
-                        strategy=strategy if seat == tm else None)
-            reply = parse_review((await llm.generate(Prompt("s", "p", task))).text)
-            statements[seat] = ev.Statement(seat=seat, text=reply.public)
-            planted += [c.claim for c in reply.planted]
-        out.append(Table(code, tm, statements, planted))
+        round_ = await review_round(llm, code, seed, f"{prefix}-{seed}")
+        out.append(Table(code, round_.troublemaker, round_.statements, round_.planted))
     return out
 
 

@@ -6,13 +6,10 @@ import asyncio
 import re
 
 from tribunalbot.engine import claims, rules
-from tribunalbot.engine import events as ev
-from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
-from tribunalbot.llm.replies import parse_review
 
 from .conftest import THIRD_PARTY, third_party_source
-from .selfplay import deal
+from .selfplay import review_round
 
 
 async def _verdicts(games: int) -> list[tuple[str, tuple[str, ...], list[str]]]:
@@ -20,18 +17,11 @@ async def _verdicts(games: int) -> list[tuple[str, tuple[str, ...], list[str]]]:
     out = []
     for seed in range(games):
         code = third_party_source(THIRD_PARTY[seed % len(THIRD_PARTY)])
-        personas, tm, strategy = deal(seed)
-        statements, planted = {}, []
-        for seat, persona in personas.items():
-            task = Task(kind="speak", game_id=f"verdict-{seed}", seat=seat, persona=persona,
-                        code=code, personas=personas, troublemaker=seat == tm,
-                        strategy=strategy if seat == tm else None)
-            reply = parse_review((await llm.generate(Prompt("s", "p", task))).text)
-            statements[seat] = ev.Statement(seat=seat, text=reply.public)
-            planted += [c.claim for c in reply.planted]
-        failed = claims.failed_claims(claims.Code(code, None), statements, (), planted)
-        found = rules.verdict(statements, [*planted, *(e.claim for e in failed)])
-        out.append((code, found, planted))
+        table = await review_round(llm, code, seed, f"verdict-{seed}")
+        failed = claims.failed_claims(claims.Code(code, None), table.statements, (),
+                                      table.planted)
+        found = rules.verdict(table.statements, [*table.planted, *(e.claim for e in failed)])
+        out.append((code, found, table.planted))
     return out
 
 

@@ -19,3 +19,17 @@ class Table(Protocol):
     async def close_ballot(self, ballot: Ballot, deadline: datetime) -> list[HumanVote]:
         """Wait until `deadline` or an early close, then return each human's last vote."""
         ...
+
+
+class SilentTable:
+    """A table that shows nothing and takes no vote: the AI tribunal alone, for the benches
+    and checks that play many games without a screen."""
+
+    async def show(self, event: Record) -> None:
+        return None
+
+    async def open_ballot(self, ballot: Ballot) -> None:
+        return None
+
+    async def close_ballot(self, ballot: Ballot, deadline: datetime) -> list[HumanVote]:
+        return []
