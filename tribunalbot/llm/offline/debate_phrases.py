@@ -83,8 +83,8 @@ PREDICATES: dict[str, str] = {
                       "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
                       "[fix|edit|change]",
     "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
-               "[trades|swaps] "
-               "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
+               "[trades|swaps] one [defect|bug] for [many|dozens of|a crop of|a host of] "
+               "[new|fresh|other] ones|[costs|takes] "
                "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
                "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
     "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
@@ -106,16 +106,15 @@ PREDICATES: dict[str, str] = {
 
 
 GAPS: dict[str, str] = {
-    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|gets to|mentions|"
-              "touches|covers]|does not [reach|get to|mention|touch|cover]] [it|that|this "
-              "line]|[yet|but|and] [its|the] [words go|attention goes|effort goes|words "
-              "drift] [elsewhere|to smaller things|to lesser lines]|which [it|{name}|the "
-              "review] [skips|passes over|leaves out|omits] [entirely|altogether|without a "
-              "word|in silence]|[and|yet] [nothing|not a word|no line] [of|in] [it|the "
-              "review|that review] [goes|points|turns] [there|that way]|which [it|the "
-              "review] [leaves|hands|passes] to [someone else|others|the rest of us|whoever "
-              "comes next]|[and|yet] [the|that] review [is silent|says nothing|stays quiet] "
-              "[on|about] it",
+    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|mentions|touches|"
+              "covers]|does not [reach|mention|touch|cover]] [it|that|this line]|"
+              "[yet|but|and] [its|the] [words go|attention goes|effort drifts] [elsewhere|"
+              "to smaller things|to lesser lines]|which [it|{name}|the review] [skips|"
+              "passes over|leaves out|omits] [entirely|altogether|silently|]|[and|yet] "
+              "[nothing|not a word] [of|in] [it|{name}] [goes|points|turns] [there|that "
+              "way]|which [it|{name}] [leaves|hands|passes] [to someone else|to others|"
+              "aside|to later readers]|[and|yet] [{name}|it|the review] [is silent on|"
+              "says nothing of|stays quiet about|ignores|skips|never names] [it|that|this]",
     "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
                "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
                "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
@@ -139,16 +138,28 @@ TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "ma
 OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
 
 
-SHOULD = ("[What|All] [should have been|it should have] said[:|, really:|, plainly:] {x}.",
-           "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
-           "this:] {x}.",
-           "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
-           "The advice [worth giving|that helps|to give][ here|]: {x}.",
-           "What the code [needs|asks for|wants]: {x}.",
-           "[Better|Sounder|Simpler] advice[:| would be:] {x}.")
+# Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
+# Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
+SHOULD = ("It should have said: {x}.", "Instead: {x}.", "It needed to {x}.",
+          "[A fair|A sound|An honest] [review|reading]: {x}.", "[Advice that helps|Real "
+          "advice]: {x}.", "The code [needs|wants|asks for] this: {x}.",
+          "[Better|Sounder|Simpler] advice: {x}.", "I would {x}.", "[Better|Wiser|Safer] "
+          "to {x}.", "[My advice|My fix|The fix]: {x}.", "Why not {x}?", "[Best|Fairer] to "
+          "{x}.", "[I'd|I would] [rather|instead] {x}.")
 
 
-SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
+# Imperatives: they follow "I would", "Better to" and a colon alike.
+SHORT_FIXES = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|edit|patch] " \
+              "[at|on|to|for] line {n}|[patch|fix|tidy|repair|mend] line {n} [in place|" \
+              "where it stands|directly|and move on|]|give line {n} a " \
+              "[patch|fix|cleanup]|[touch|correct|rework] line {n} [and nothing " \
+              "else|alone|only|first]]"
+# ... the same, once the line has been named: a person does not cite it twice.
+FIXES_THERE = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|edit|patch] " \
+              "[there|right there|in place]|[patch|fix|tidy|repair|mend] [it|that line|the " \
+              "line] [in place|where it stands|directly|and move on|]|give [it|that line] a " \
+              "[patch|fix|cleanup]|[touch|correct|rework] [it|that line] [and nothing " \
+              "else|alone|only|first]]"
 
 
 OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
@@ -180,8 +191,8 @@ LENSES: dict[str, str] = {
 }
 
 
-HEDGES = "[It is a [smaller|minor] point:|I hold this loosely:|Not damning, yet worth " \
-          "saying:|For what it is worth,]"
+HEDGES = "[A [smaller|minor|small] point:|Loosely held:|Minor, but:|Not damning:|Worth a " \
+         "word:|For the record,|Take it or leave it:]"
 
 
 FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
