@@ -121,7 +121,7 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     found = top_at(analysis, n)
     n = found.line if found else n
     ref = line_ref(n, analysis, rng)
-    name = named(found, rng) if found else "point"
+    name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
     return say(rng.choice(_RESTS_ON), rng, n=ref, name=name, a=_an(name))
 
 
@@ -148,8 +148,10 @@ _CLEAN_LINE = ("[I see|there is] nothing [wrong|amiss] [at|on|in] line {n}",
                "I [find|see] no [fault|problem|bug] [in|at|on] line {n}")
 
 
-def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") -> str:
-    """What the code at the spot's line does, in one of several forms (no capital, no stop)."""
+def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "",
+         cite: bool = True) -> str:
+    """What the code at the spot's line does, in one of several forms (no capital, no stop);
+    `cite` False: by the line's own code alone where it can be quoted."""
     f, n = spot.finding, spot.line
     if spot.family == "bad_line":
         return say(rng.choice((
@@ -160,7 +162,6 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
             n=n, count=analysis.line_count)
     if spot.family == "emphasis":
         return _emphasis(spot, analysis, rng)
-    ref = line_ref(n, analysis, rng, 1.0)  # the code quoted: it says which line it is
     code = code_at(analysis, n)
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
@@ -168,25 +169,33 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
                    rng.choice(_CLEAN_LINE), rng,
                    n=n, code=code)
     problem = _brief(f.problem)
+    forms = list(_BY_CODE if code and not cite else _BY_LINE + (_CODE_AND_LINE if code else ()))
+    if problem and rng.random() < 0.5:  # the analysis's own words: not every time
+        forms.append(_PROBLEM_BY_CODE if code and not cite else _PROBLEM_BY_LINE)
     name = named(f, rng)
-    forms = ["[the|that|{a}] {label} [sits|is|lives|shows up|turns up] [at|on|in] line {at}",
-             "line {n} [has|holds|carries|shows|contains] [one [real|plain|clear|]|{a}] {label}",
-             "[the real|the actual|the true|the] [issue|problem|defect|trouble] [at|on|in] "
-             "line {n} [is|looks like|amounts to] [{a}|one] {label}",
-             "[{a}|one] {label}[, line {n},| - line {n} -] [is the trouble|is what "
-             "matters|is what counts|is the point]"]
-    if code:
-        forms += ["`{code}` (line {n_}) is [{a}|one] {label}",
-                  "`{code}` [on|at] line {n_} [is|amounts to|makes] [{a}|one] {label}"]
-    if problem:
-        forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
-                     "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
-                     "enough,|if you look,] {problem}")
-    text = say(rng.choice(forms), rng, n=ref, problem=problem, label=name, code=code, n_=n,
-               at=line_ref(n, analysis, rng, 1.0), a=_an(name))
+    text = say(rng.choice(forms), rng, n=line_ref(n, analysis, rng, 1.0), problem=problem,
+               label=name, code=code, n_=n, a=_an(name))
     if f.domain == juror and juror in phrases.CONSEQUENCES and rng.random() < 0.7:
         text += ", " + say(phrases.CONSEQUENCES[juror], rng)  # its own field: it says what it costs
     return text
+
+
+# A finding at a line, said by the line's number (its code follows it where it can be quoted)
+_BY_LINE = ("[the|that|{a}] {label} [sits|is|lives|shows up|turns up] [at|on|in] line {n}",
+            "line {n} [has|holds|carries|shows|contains] [one [real|plain|clear|]|{a}] {label}",
+            "[the|its|one] [issue|problem|defect|trouble|flaw] [at|on|in] line {n} [is|looks "
+            "like|amounts to] [{a}|one] {label}",
+            "[I see|I count|I find|there is] [{a}|one] {label} [at|on] line {n}")
+_CODE_AND_LINE = ("`{code}` (line {n_}) is [{a}|one] {label}",
+                  "`{code}` [on|at] line {n_} [is|amounts to|makes] [{a}|one] {label}")
+_PROBLEM_BY_LINE = ("[line {n}|the code at line {n}|at line {n} the code|line {n}], [I "
+                    "checked,|plainly,|as written,|to be exact,|as I read it,|sure enough,|if "
+                    "you look,] {problem}")
+# ... or by its code alone, which says which line it is.
+_BY_CODE = ("`{code}` [is|amounts to|makes|reads as|looks like] [{a}|one] {label}",
+            "[{a}|one] {label} [sits|lives|hides] in `{code}`",
+            "[the|that] {label} is `{code}`")
+_PROBLEM_BY_CODE = "`{code}`[, as written,|, plainly,|, if you look,|] {problem}"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
@@ -216,11 +225,11 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
     fix = _lower(_brief(f.info.fix, 5))
     if not fix or rng.random() < 0.4:
-        if f.line == spot.line and rng.random() < 0.6:  # the line was named already
+        if f.line == spot.line and rng.random() < 0.8:  # the line was named already
             return say(phrases.FIXES_THERE, rng)
         return say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
     lead, rest = rephrase.fix_parts(fix)
-    tail = say("[|there|and leave it|first|and be done]", rng)
+    tail = say("[||there|first]", rng)
     return " ".join(p for p in (say(lead, rng), rest, tail) if p)
 
 
@@ -308,7 +317,7 @@ def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
         verdict += say('; "{q}" [fails here|does not hold|misleads|falls short|is the '
                        'problem|will not do]', rng, q=fragment(spot.quote, spot.term, rng))
     why = say(phrases.STRONG_WHY if strong else phrases.WEAK_WHY, rng)
-    what = fact(spot, analysis, rng, ctx.juror)
+    what = fact(spot, analysis, rng, ctx.juror, cite=rng.random() < 0.3)
     if spot.family in phrases.SUBJECTS:
         detail = rng.choice((what, rebuttal(spot, ctx, rng)))
     else:  # a gap reads only after what was missed

@@ -86,7 +86,8 @@ PREDICATES: dict[str, str] = {
                "[trades|swaps] one [defect|bug] for [many|dozens of|a crop of|a host of] "
                "[new|fresh|other] ones|[costs|takes] "
                "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
-               "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
+               "[restarts|redoes] [work|a job] [a patch|one fix|a small edit] [would finish|"
+               "could settle|would close]",
     "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
              "[guess|gamble|coin toss]|"
              "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
@@ -109,7 +110,8 @@ GAPS: dict[str, str] = {
     "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|mentions|touches|"
               "covers]|does not [reach|mention|touch|cover]] [it|that|this line]|"
               "[yet|but|and] [its|the] [words go|attention goes|effort drifts] [elsewhere|"
-              "to smaller things|to lesser lines]|which [it|{name}|the review] [skips|"
+              "to smaller things|to lesser lines|to side issues|to minor points]|which "
+              "[it|{name}|the review] [skips|"
               "passes over|leaves out|omits] [entirely|altogether|silently|]|[and|yet] "
               "[nothing|not a word] [of|in] [it|{name}] [goes|points|turns] [there|that "
               "way]|which [it|{name}] [leaves|hands|passes] [to someone else|to others|"

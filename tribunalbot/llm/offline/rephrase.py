@@ -57,8 +57,7 @@ RANKED = ("[rank|order|sort] [its|the] [findings|points|problems] [worst first|b
           "[lead with|open on|start from] the [worst|gravest|heaviest] [finding|problem|"
           "flaw]",
           "[weigh|grade] [each|every] [finding|point], [worst|heaviest] first",
-          "[cover|read] the [whole|entire] file, then [rank|order] [what it finds|the "
-          "flaws]",
+          "[cover|read|review] the [whole|entire|full] [file|code] first",
           "[say|put] the [serious|big|heavy] [things|problems] [first|up front|on top]",
           "[look|read] past line {n} [first|too|as well]")
 
@@ -72,7 +71,7 @@ ALIASES: dict[str, str] = {
     "naming": "[naming problem|misleading name|poorly chosen name|name off-style|"
               "unidiomatic name]",
     "deep_nesting": "[deeply nested block|nest of branches|buried block|tower of ifs|"
-                    "deep nesting]",
+                    "over-nested block]",
     "missing_docstring": "[missing docstring|undocumented function|docstring gap|"
                          "function left undocumented]",
     "untested_branch": "[untested branch|branch nobody tests|unexercised path|branch "
@@ -94,4 +93,6 @@ ALIASES: dict[str, str] = {
     "blocking_io": "[blocking call|loop-stalling call|blocking I/O]",
     "broad_except": "[catch-all except|overbroad except|blanket handler]",
     "unused_import": "[unused import|idle import|dead import]",
+    "warn_stacklevel": "[warning without a stacklevel|stacklevel-less warning|warning that "
+                       "blames itself]",
 }
