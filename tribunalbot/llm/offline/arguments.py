@@ -120,7 +120,7 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     n = spot.line
     found = top_at(analysis, n)
     n = found.line if found else n
-    ref = line_ref(n, analysis, rng)
+    ref = line_ref(n, analysis, rng, 1.0)
     name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
     return say(rng.choice(_RESTS_ON), rng, n=ref, name=name, a=_an(name))
 
@@ -129,11 +129,14 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
 # every juror saying it of someone.
 _RESTS_ON = ("[{a}|one|the] {name} [at|on] line {n} is [all|about all|the most] [it "
              "found|it offers|we get]",
+             "[it|the review] [stakes|rests|bets] [everything|its case|it all] on [one|a "
+             "single|a lone] {name}",
+             "[one|a single|a lone] {name} is [all|everything] [it has|on offer|it found]",
              "[it|the review] [found|has|offers] [{a}|one] {name} at line {n}, [little|"
              "not much|nothing] [else|more]",
              "[beyond|past|apart from] line {n} [it offers|there is|I find] [little|"
              "nothing]",
-             "[it|the review] [leans|rests|stakes] [everything|it all|its case] on line {n}",
+             "[it|the review] [[stakes|bets] [everything|it all]|rests its case] on line {n}",
              "[line {n}|that {name}] is [its|the] [whole|entire|only|single] [case|"
              "argument|catch]",
              "[one|a single|a lone] {name} (line {n}) [carries|makes|is] [the|its] "
@@ -224,13 +227,14 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
         forms = rephrase.RANKED if spot.family == "emphasis" else rephrase.NO_FINDING
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
     fix = _lower(_brief(f.info.fix, 5))
+    if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
+        fix = ""
     if not fix or rng.random() < 0.4:
         if f.line == spot.line and rng.random() < 0.8:  # the line was named already
             return say(phrases.FIXES_THERE, rng)
         return say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
     lead, rest = rephrase.fix_parts(fix)
-    tail = say("[||there|first]", rng)
-    return " ".join(p for p in (say(lead, rng), rest, tail) if p)
+    return " ".join(p for p in (say(lead, rng), rest) if p)
 
 
 def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:

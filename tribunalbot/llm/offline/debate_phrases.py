@@ -142,7 +142,7 @@ OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its
 
 # Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
 # Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
-SHOULD = ("It should have said: {x}.", "Instead: {x}.", "It needed to {x}.",
+SHOULD = ("It [should|ought to] [say|have said]: {x}.", "Instead: {x}.", "It needed to {x}.",
           "[A fair|A sound|An honest] [review|reading]: {x}.", "[Advice that helps|Real "
           "advice]: {x}.", "The code [needs|wants|asks for] this: {x}.",
           "[Better|Sounder|Simpler] advice: {x}.", "I would {x}.", "[Better|Wiser|Safer] "
@@ -177,19 +177,19 @@ OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
 TURNS = "[But|Yet|In fact,|Look closer:|Against that,|The code disagrees:|Actually,|Still,]"
 
 
+# Each persona's way into its point: short, so the point itself carries the sentence.
 LENSES: dict[str, str] = {
-    "security_guardian": "[Read as an attacker would,|From where I sit on security,|"
-                         "With an attacker in mind,]",
-    "performance_guru": "[Counting the cost,|Measured by what it runs,|By the numbers,]",
-    "test_skeptic": "[Asking for the evidence,|Show me the proof:|Tested against the code,]",
-    "dx_advocate": "[For the next reader,|Reading it as a newcomer,|For whoever maintains "
-                   "this,]",
-    "error_philosopher": "[Thinking of how it fails,|When this goes wrong,|Considering "
-                         "failure,]",
-    "dependency_watcher": "[Looking at what it pulls in,|Over the long run,|Thinking of "
-                          "upkeep,]",
-    "simplicity_zealot": "[Cutting to the point,|Stripped down,|Put simply,]",
-    "architect": "[Looking at the boundaries,|In terms of design,|Structurally,]",
+    "security_guardian": "[As an attacker,|Security-wise,|With attackers in mind,|From "
+                         "the threat side,]",
+    "performance_guru": "[Counting the cost,|By the numbers,|Cost-wise,|Measured,]",
+    "test_skeptic": "[Show me proof:|Against the code,|Evidence first:|Checked,]",
+    "dx_advocate": "[For the next reader,|As a newcomer,|For maintainers,|Reading it "
+                   "fresh,]",
+    "error_philosopher": "[Failure-wise,|When it breaks,|Thinking of failure,|On a bad "
+                         "day,]",
+    "dependency_watcher": "[Long-term,|Over years,|Thinking of upkeep,|For upkeep,]",
+    "simplicity_zealot": "[Put simply,|Stripped down,|Plainly,|In short,]",
+    "architect": "[Structurally,|Design-wise,|At the boundaries,|As design,]",
 }
 
 
@@ -197,8 +197,8 @@ HEDGES = "[A [smaller|minor|small] point:|Loosely held:|Minor, but:|Not damning:
          "word:|For the record,|Take it or leave it:]"
 
 
-FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
-        "Here the code settles it.|The code leaves no doubt here.]"
+FIRM = "[This is [plainly|simply|clearly] wrong.|That advice fails here.|The code settles " \
+       "it.|No doubt here.|Plainly wrong.|The file disagrees.]"
 
 
 VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
