@@ -136,7 +136,7 @@ _RESTS_ON = ("[{a}|one|the] {name} [at|on] line {n} is [all|about all|the most] 
              "not much|nothing] [else|more]",
              "[beyond|past|apart from] line {n} [it offers|there is|I find] [little|"
              "nothing]",
-             "[it|the review] [[stakes|bets] [everything|it all]|rests its case] on line {n}",
+             "[it|the review] [leans on|banks on|clings to|hangs everything on] line {n}",
              "[line {n}|that {name}] is [its|the] [whole|entire|only|single] [case|"
              "argument|catch]",
              "[one|a single|a lone] {name} (line {n}) [carries|makes|is] [the|its] "

@@ -90,7 +90,8 @@ PREDICATES: dict[str, str] = {
                "could settle|would close]",
     "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
              "[guess|gamble|coin toss]|"
-             "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
+             "[may|can|will] [answer|reply|decide] [differently|otherwise] [for|on] [one|"
+             "the same|identical] input|cannot be "
              "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
              "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
              "[hands|gives] a decision the code [can|could] make [to chance|away]",
@@ -125,8 +126,8 @@ GAPS: dict[str, str] = {
                 "[points|things|matters] [first|higher|on top]|[and|while] [the rest|the "
                 "worst|what matters] [goes|stays] [unranked|unweighed|unsaid]",
     "ungrounded": "so the [claim|concern|point] has no [footing|ground|basis]|so the "
-                  "[concern|worry] looks [invented|made up]|[and|so] the line number is "
-                  "[there|only there] to sound [precise|exact]",
+                  "[concern|worry] looks [invented|made up]|[and|so] the [line number|citation] "
+                  "[just|only] [sounds|looks] [precise|exact|careful]",
     "bad_line": "so the [claim|citation] points at nothing|so whatever it [read|reviewed], "
                 "it was not [this|this file]|which makes me [wonder|ask] what it "
                 "[reviewed|read]|so the citation is [made up|invented]",
@@ -194,7 +195,7 @@ LENSES: dict[str, str] = {
 
 
 HEDGES = "[A [smaller|minor|small] point:|Loosely held:|Minor, but:|Not damning:|Worth a " \
-         "word:|For the record,|Take it or leave it:]"
+         "word:|For the record,]"
 
 
 FIRM = "[This is [plainly|simply|clearly] wrong.|That advice fails here.|The code settles " \
