@@ -114,8 +114,9 @@ GAPS: dict[str, str] = {
               "to smaller things|to lesser lines|to side issues|to minor points]|which "
               "[it|{name}|the review] [skips|"
               "passes over|leaves out|omits] [entirely|altogether|silently|]|[and|yet] "
-              "[nothing|not a word] [of|in] [it|{name}] [goes|points|turns] [there|that "
-              "way]|which [it|{name}] [leaves|hands|passes] [to someone else|to others|"
+              "[nothing|not a word|not one line|no sentence] [of|in] [it|{name}] "
+              "[goes|points|turns] [there|that way]|which [it|{name}] [leaves|hands|"
+              "passes] [to someone else|to others|"
               "aside|to later readers]|[and|yet] [{name}|it|the review] [is silent on|"
               "says nothing of|stays quiet about|ignores|skips|never names] [it|that|this]",
     "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
@@ -138,7 +139,8 @@ TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "ma
          "rewrite": "rewrite", "model": "model", "dismissal": "all-clear"}
 
 
-OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
+OWN_FIELD = "[though|even though|when] [that is|it is|this is] [its own field|its speciality|" \
+            "its beat|its turf]"
 
 
 # Short lead-ins, so the advice itself (the juror's own words) carries the sentence.

@@ -24,7 +24,7 @@ VERBS: dict[str, str] = {
     "split": "[split|divide]",
     "document": "[document|explain|record]",
     "catch": "[catch|trap|intercept]",
-    "follow": "[follow|obey|respect|match]",
+    "follow": "[follow|match|respect|adopt]",
     "flatten": "[flatten|unnest|straighten]",
     "fetch": "[fetch|load|read]",
     "move": "[move|shift|relocate]",
