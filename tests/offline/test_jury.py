@@ -38,7 +38,9 @@ def test_debate_targets_are_candidates_and_quotes_are_exact(games: list[Outcome]
             assert len(reply.quote) <= 160
             assert reply.quote in reply.argument
             assert re.search(r"should|ought to|had to|needed to|honest|fair|sound|advice|"
-                             r"the code (needs|asks for|wants)", reply.argument), reply.argument
+                             r"the code (needs|asks for|wants)|instead|I would|rather|"
+                             r"(better|wiser|safer|best|fairer) to|the fix|my fix|why not",
+                             reply.argument, re.I), reply.argument
             assert re.search(r"\bline \d+", reply.argument, re.I), reply.argument
 
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from tribunalbot.llm.offline import debate_phrases as phrases
+from tribunalbot.llm.offline import rephrase
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
 from tribunalbot.llm.offline.weakspots import Spot, top_at
 
@@ -33,6 +34,12 @@ _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 
 def label(finding: Finding) -> str:
     return phrases.LABELS.get(finding.topic, finding.topic.replace("_", " "))
+
+
+def named(finding: Finding, rng: random.Random) -> str:
+    """The finding's topic in one of its several names (its label when it has no others)."""
+    alias = rephrase.ALIASES.get(finding.topic)
+    return say(alias, rng) if alias else label(finding)
 
 
 def _an(noun: str) -> str:
@@ -113,23 +120,41 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     n = spot.line
     found = top_at(analysis, n)
     n = found.line if found else n
-    ref = line_ref(n, analysis, rng)
-    name = f"{label(found)}" if found else "point"
-    return say(rng.choice((
-        "[{a}|one|the] {name} [at|on] line {n} is [the best|the most|all|about all] "
-        "[it found|it offers|it has|it brings|we get|on offer]",
-        "[it|the review] [found|has|offers] [{a}|one|the] {name} at line {n} [and|but] "
-        "[little|not much|nothing] [more|else|beyond]",
-        "[beyond|past|apart from|outside] line {n} [it offers|there is|I find|it has] "
-        "[little|not much|nothing much]",
-        "[it|the review] [spends|puts|rests|stakes] [most|all|the bulk] of its "
-        "[weight|words|case] on [{a}|one|the] {name}",
-        "[line {n}|that {name}] is [its|the] [whole|entire|only|single] "
-        "[case|argument|point|catch]")), rng, n=ref, name=name, a=_an(name))
+    ref = line_ref(n, analysis, rng, 1.0)
+    name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
+    return say(rng.choice(_RESTS_ON), rng, n=ref, name=name, a=_an(name))
 
 
-def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") -> str:
-    """What the code at the spot's line does, in one of several forms (no capital, no stop)."""
+# That a review rests on one point: many short forms, since a file with little to find has
+# every juror saying it of someone.
+_RESTS_ON = ("[{a}|one|the] {name} [at|on] line {n} is [all|about all|the most] [it "
+             "found|it offers|we get]",
+             "[it|the review] [stakes|rests|bets] [everything|its case|it all] on [one|a "
+             "single|a lone] {name}",
+             "[one|a single|a lone] {name} is [all|everything] [it has|on offer|it found]",
+             "[it|the review] [found|has|offers] [{a}|one] {name} at line {n}, [little|"
+             "not much|nothing] [else|more]",
+             "[beyond|past|apart from] line {n} [it offers|there is|I find] [little|"
+             "nothing]",
+             "[it|the review] [leans on|banks on|clings to|hangs everything on] line {n}",
+             "[line {n}|that {name}] is [its|the] [whole|entire|only|single] [case|"
+             "argument|catch]",
+             "[one|a single|a lone] {name} (line {n}) [carries|makes|is] [the|its] "
+             "[whole review|case|review]",
+             "[after|besides] line {n}, [silence|nothing|not much]",
+             "[its|the] [review|case] [hangs|turns|hinges] on line {n} [alone|only|]")
+
+
+_CLEAN_LINE = ("[I see|there is] nothing [wrong|amiss] [at|on|in] line {n}",
+               "line {n} [looks|reads] [fine|clean|sound] [to me|as it is|]",
+               "[no flaw|no defect|nothing bad] [shows|turns up|appears] at line {n}",
+               "I [find|see] no [fault|problem|bug] [in|at|on] line {n}")
+
+
+def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "",
+         cite: bool = True) -> str:
+    """What the code at the spot's line does, in one of several forms (no capital, no stop);
+    `cite` False: by the line's own code alone where it can be quoted."""
     f, n = spot.finding, spot.line
     if spot.family == "bad_line":
         return say(rng.choice((
@@ -140,27 +165,40 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "") ->
             n=n, count=analysis.line_count)
     if spot.family == "emphasis":
         return _emphasis(spot, analysis, rng)
-    ref = line_ref(n, analysis, rng)
     code = code_at(analysis, n)
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
                                "line {n} [is just|reads] `{code}`")) if code else
-                   "[I see|there is] nothing [wrong|amiss|of the sort] at line {n}", rng,
+                   rng.choice(_CLEAN_LINE), rng,
                    n=n, code=code)
     problem = _brief(f.problem)
-    forms = ["[the|that|a] {label} [sits|is|lives] [at|on|in] line {at}",
-             "line {n} [has|holds|carries|shows] [one [real|plain|clear|]|{a}] {label}",
-             "[the real|the actual|the true|what matters:|the] [issue|problem|defect|trouble]"
-             " [at|on|in] line {n} [is|looks like|amounts to] [{a}|one] {label}"]
-    if problem:
-        forms.append("[line {n}|the code at line {n}|at line {n} the code|line {n}], "
-                     "[I checked,|plainly,|as written,|to be exact,|as I read it,|sure "
-                     "enough,|if you look,] {problem}")
-    text = say(rng.choice(forms), rng, n=ref, problem=problem, label=label(f),
-               at=line_ref(n, analysis, rng, 1.0), a=_an(label(f)))
+    forms = list(_BY_CODE if code and not cite else _BY_LINE + (_CODE_AND_LINE if code else ()))
+    if problem and rng.random() < 0.5:  # the analysis's own words: not every time
+        forms.append(_PROBLEM_BY_CODE if code and not cite else _PROBLEM_BY_LINE)
+    name = named(f, rng)
+    text = say(rng.choice(forms), rng, n=line_ref(n, analysis, rng, 1.0), problem=problem,
+               label=name, code=code, n_=n, a=_an(name))
     if f.domain == juror and juror in phrases.CONSEQUENCES and rng.random() < 0.7:
         text += ", " + say(phrases.CONSEQUENCES[juror], rng)  # its own field: it says what it costs
     return text
+
+
+# A finding at a line, said by the line's number (its code follows it where it can be quoted)
+_BY_LINE = ("[the|that|{a}] {label} [sits|is|lives|shows up|turns up] [at|on|in] line {n}",
+            "line {n} [has|holds|carries|shows|contains] [one [real|plain|clear|]|{a}] {label}",
+            "[the|its|one] [issue|problem|defect|trouble|flaw] [at|on|in] line {n} [is|looks "
+            "like|amounts to] [{a}|one] {label}",
+            "[I see|I count|I find|there is] [{a}|one] {label} [at|on] line {n}")
+_CODE_AND_LINE = ("`{code}` (line {n_}) is [{a}|one] {label}",
+                  "`{code}` [on|at] line {n_} [is|amounts to|makes] [{a}|one] {label}")
+_PROBLEM_BY_LINE = ("[line {n}|the code at line {n}|at line {n} the code|line {n}], [I "
+                    "checked,|plainly,|as written,|to be exact,|as I read it,|sure enough,|if "
+                    "you look,] {problem}")
+# ... or by its code alone, which says which line it is.
+_BY_CODE = ("`{code}` [is|amounts to|makes|reads as|looks like] [{a}|one] {label}",
+            "[{a}|one] {label} [sits|lives|hides] in `{code}`",
+            "[the|that] {label} is `{code}`")
+_PROBLEM_BY_CODE = "`{code}`[, as written,|, plainly,|, if you look,|] {problem}"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
@@ -179,33 +217,39 @@ def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
     return f"{gap}, {say(phrases.OWN_FIELD, rng)}" if own and rng.random() < 0.4 else gap
 
 
-def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
+def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
+    """What should have been said, as an imperative in the juror's own words (no stop)."""
     f = spot.finding
     if f is None:
-        text = spot.should or "say less, and only what the code shows"
-    elif rng.random() < 0.4:
-        text = say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
-    else:
-        fix = _lower(_brief(f.info.fix, 6))
-        if not fix:
-            return say(rng.choice(phrases.SHOULD), rng,
-                       x=say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng)))
-        text = say("[{fix}|{fix} there|{fix}, and that is all|{fix}, nothing fancier|"
-                   "{fix} (line {n})]", rng, fix=fix, n=f.line)
-    return say(rng.choice(phrases.SHOULD), rng, x=text)
+        if spot.family != "emphasis" and not spot.line:
+            return say("[say less|claim less|cite less], [and only|keeping to|sticking to] "
+                       "[what the code shows|the file as it is|what is there]", rng)
+        forms = rephrase.RANKED if spot.family == "emphasis" else rephrase.NO_FINDING
+        return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
+    fix = _lower(_brief(f.info.fix, 5))
+    if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
+        fix = ""
+    if not fix or rng.random() < 0.4:
+        if f.line == spot.line and rng.random() < 0.8:  # the line was named already
+            return say(phrases.FIXES_THERE, rng)
+        return say(phrases.SHORT_FIXES, rng, n=line_ref(f.line, analysis, rng))
+    lead, rest = rephrase.fix_parts(fix)
+    return " ".join(p for p in (say(lead, rng), rest) if p)
+
+
+def should(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
+    advice = _advice(spot, analysis, rng)
+    return say(rng.choice(phrases.SHOULD), rng, x=advice)
 
 
 def _context(ctx: Context, rng: random.Random) -> str:
     if ctx.accusers and rng.random() < 0.3:
-        return say(rng.choice(("[I am not|I'm not] the [first|only one] to [say so|see it|"
-                               "raise it|notice].",
-                               "[Others|Other reviewers] have [flagged|raised|seen] this "
-                               "[too|as well].",
-                               "That makes {n} of us [on this point|saying so|here].")),
+        return say(rng.choice(("[I am not|I'm not] the first.", "[Others|Some] [saw|said] "
+                               "it too.", "That makes {n} of us.", "[Not just|Not only] me.")),
                    rng, n=_count(ctx.accusers + 1))
     if ctx.accusers and not ctx.answered and rng.random() < 0.3:
-        return say("[No answer from {name} [so far|yet]|{name} has not answered "
-                   "[that|this|it] [yet|]].", rng, name=ctx.name)
+        return say("[No answer from {name} yet|{name} [has not|hasn't] answered|{name} "
+                   "[is still|stays] silent].", rng, name=ctx.name)
     return ""
 
 
@@ -250,10 +294,9 @@ def standing(count: int, name: str, rng: random.Random) -> str:
     many = count != 1
     noun = "accusations" if many else "accusation"
     verb = "stand" if many else "stands"
-    return say(rng.choice(("{n} {noun} against {name} [still|already|] {verb}",
-                           "{name} has drawn {n} {noun} [so far|already|by now]",
-                           "[I side|I go along|I agree] with the {n} {noun} [already made|on "
-                           "the table|before mine]")),
+    return say(rng.choice(("{n} {noun} [now|already|] {verb}",
+                           "{name} [has drawn|faces] {n} {noun}",
+                           "[I join|I back|I echo] the {n} {noun} [before mine|made|]")),
                rng, n=_count(count), noun=noun, verb=verb, name=name)
 
 
@@ -278,7 +321,7 @@ def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,
         verdict += say('; "{q}" [fails here|does not hold|misleads|falls short|is the '
                        'problem|will not do]', rng, q=fragment(spot.quote, spot.term, rng))
     why = say(phrases.STRONG_WHY if strong else phrases.WEAK_WHY, rng)
-    what = fact(spot, analysis, rng, ctx.juror)
+    what = fact(spot, analysis, rng, ctx.juror, cite=rng.random() < 0.3)
     if spot.family in phrases.SUBJECTS:
         detail = rng.choice((what, rebuttal(spot, ctx, rng)))
     else:  # a gap reads only after what was missed

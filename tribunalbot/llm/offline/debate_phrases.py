@@ -83,13 +83,15 @@ PREDICATES: dict[str, str] = {
                       "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
                       "[fix|edit|change]",
     "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
-               "[trades|swaps] "
-               "one [defect|bug] for [many|dozens of|a crop of] new ones|[costs|takes] "
+               "[trades|swaps] one [defect|bug] for [many|dozens of|a crop of|a host of] "
+               "[new|fresh|other] ones|[costs|takes] "
                "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
-               "[restarts|redoes] work that only [needs|wants] a [patch|fix]",
+               "[restarts|redoes] [work|a job] [a patch|one fix|a small edit] [would finish|"
+               "could settle|would close]",
     "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
              "[guess|gamble|coin toss]|"
-             "[may|can|will] answer [differently|otherwise] on the same input|cannot be "
+             "[may|can|will] [answer|reply|decide] [differently|otherwise] [for|on] [one|"
+             "the same|identical] input|cannot be "
              "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
              "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
              "[hands|gives] a decision the code [can|could] make [to chance|away]",
@@ -106,16 +108,17 @@ PREDICATES: dict[str, str] = {
 
 
 GAPS: dict[str, str] = {
-    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|gets to|mentions|"
-              "touches|covers]|does not [reach|get to|mention|touch|cover]] [it|that|this "
-              "line]|[yet|but|and] [its|the] [words go|attention goes|effort goes|words "
-              "drift] [elsewhere|to smaller things|to lesser lines]|which [it|{name}|the "
-              "review] [skips|passes over|leaves out|omits] [entirely|altogether|without a "
-              "word|in silence]|[and|yet] [nothing|not a word|no line] [of|in] [it|the "
-              "review|that review] [goes|points|turns] [there|that way]|which [it|the "
-              "review] [leaves|hands|passes] to [someone else|others|the rest of us|whoever "
-              "comes next]|[and|yet] [the|that] review [is silent|says nothing|stays quiet] "
-              "[on|about] it",
+    "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|mentions|touches|"
+              "covers]|does not [reach|mention|touch|cover]] [it|that|this line]|"
+              "[yet|but|and] [its|the] [words go|attention goes|effort drifts] [elsewhere|"
+              "to smaller things|to lesser lines|to side issues|to minor points]|which "
+              "[it|{name}|the review] [skips|"
+              "passes over|leaves out|omits] [entirely|altogether|silently|]|[and|yet] "
+              "[nothing|not a word|not one line|no sentence] [of|in] [it|{name}] "
+              "[goes|points|turns] [there|that way]|which [it|{name}] [leaves|hands|"
+              "passes] [to someone else|to others|"
+              "aside|to later readers]|[and|yet] [{name}|it|the review] [is silent on|"
+              "says nothing of|stays quiet about|ignores|skips|never names] [it|that|this]",
     "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
                "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
                "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
@@ -124,8 +127,8 @@ GAPS: dict[str, str] = {
                 "[points|things|matters] [first|higher|on top]|[and|while] [the rest|the "
                 "worst|what matters] [goes|stays] [unranked|unweighed|unsaid]",
     "ungrounded": "so the [claim|concern|point] has no [footing|ground|basis]|so the "
-                  "[concern|worry] looks [invented|made up]|[and|so] the line number is "
-                  "[there|only there] to sound [precise|exact]",
+                  "[concern|worry] looks [invented|made up]|[and|so] the [line number|citation] "
+                  "[just|only] [sounds|looks] [precise|exact|careful]",
     "bad_line": "so the [claim|citation] points at nothing|so whatever it [read|reviewed], "
                 "it was not [this|this file]|which makes me [wonder|ask] what it "
                 "[reviewed|read]|so the citation is [made up|invented]",
@@ -136,19 +139,32 @@ TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "ma
          "rewrite": "rewrite", "model": "model", "dismissal": "all-clear"}
 
 
-OWN_FIELD = "[though|even though|when] that is [its own field|its speciality|its own beat]"
+OWN_FIELD = "[though|even though|when] [that is|it is|this is] [its own field|its speciality|" \
+            "its beat|its turf]"
 
 
-SHOULD = ("[What|All] [should have been|it should have] said[:|, really:|, plainly:] {x}.",
-           "It [should|ought to|had to|needed to] [have said|say|tell us][:| instead:| "
-           "this:] {x}.",
-           "[The honest|A fair|A sound] [review|reading] [says|would say][:| this:] {x}.",
-           "The advice [worth giving|that helps|to give][ here|]: {x}.",
-           "What the code [needs|asks for|wants]: {x}.",
-           "[Better|Sounder|Simpler] advice[:| would be:] {x}.")
+# Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
+# Short lead-ins, so the advice itself (the juror's own words) carries the sentence.
+SHOULD = ("It [should|ought to] [say|have said]: {x}.", "Instead: {x}.", "It needed to {x}.",
+          "[A fair|A sound|An honest] [review|reading]: {x}.", "[Advice that helps|Real "
+          "advice]: {x}.", "The code [needs|wants|asks for] this: {x}.",
+          "[Better|Sounder|Simpler] advice: {x}.", "I would {x}.", "[Better|Wiser|Safer] "
+          "to {x}.", "[My advice|My fix|The fix]: {x}.", "Why not {x}?", "[Best|Fairer] to "
+          "{x}.", "[I'd|I would] [rather|instead] {x}.")
 
 
-SHORT_FIXES = "[a|one] [direct|plain|local|small] [fix|edit|change] [at|on|to] line {n}"
+# Imperatives: they follow "I would", "Better to" and a colon alike.
+SHORT_FIXES = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|edit|patch] " \
+              "[at|on|to|for] line {n}|[patch|fix|tidy|repair|mend] line {n} [in place|" \
+              "where it stands|directly|and move on|]|give line {n} a " \
+              "[patch|fix|cleanup]|[touch|correct|rework] line {n} [and nothing " \
+              "else|alone|only|first]]"
+# ... the same, once the line has been named: a person does not cite it twice.
+FIXES_THERE = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|edit|patch] " \
+              "[there|right there|in place]|[patch|fix|tidy|repair|mend] [it|that line|the " \
+              "line] [in place|where it stands|directly|and move on|]|give [it|that line] a " \
+              "[patch|fix|cleanup]|[touch|correct|rework] [it|that line] [and nothing " \
+              "else|alone|only|first]]"
 
 
 OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
@@ -164,28 +180,28 @@ OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
 TURNS = "[But|Yet|In fact,|Look closer:|Against that,|The code disagrees:|Actually,|Still,]"
 
 
+# Each persona's way into its point: short, so the point itself carries the sentence.
 LENSES: dict[str, str] = {
-    "security_guardian": "[Read as an attacker would,|From where I sit on security,|"
-                         "With an attacker in mind,]",
-    "performance_guru": "[Counting the cost,|Measured by what it runs,|By the numbers,]",
-    "test_skeptic": "[Asking for the evidence,|Show me the proof:|Tested against the code,]",
-    "dx_advocate": "[For the next reader,|Reading it as a newcomer,|For whoever maintains "
-                   "this,]",
-    "error_philosopher": "[Thinking of how it fails,|When this goes wrong,|Considering "
-                         "failure,]",
-    "dependency_watcher": "[Looking at what it pulls in,|Over the long run,|Thinking of "
-                          "upkeep,]",
-    "simplicity_zealot": "[Cutting to the point,|Stripped down,|Put simply,]",
-    "architect": "[Looking at the boundaries,|In terms of design,|Structurally,]",
+    "security_guardian": "[As an attacker,|Security-wise,|With attackers in mind,|From "
+                         "the threat side,]",
+    "performance_guru": "[Counting the cost,|By the numbers,|Cost-wise,|Measured,]",
+    "test_skeptic": "[Show me proof:|Against the code,|Evidence first:|Checked,]",
+    "dx_advocate": "[For the next reader,|As a newcomer,|For maintainers,|Reading it "
+                   "fresh,]",
+    "error_philosopher": "[Failure-wise,|When it breaks,|Thinking of failure,|On a bad "
+                         "day,]",
+    "dependency_watcher": "[Long-term,|Over years,|Thinking of upkeep,|For upkeep,]",
+    "simplicity_zealot": "[Put simply,|Stripped down,|Plainly,|In short,]",
+    "architect": "[Structurally,|Design-wise,|At the boundaries,|As design,]",
 }
 
 
-HEDGES = "[It is a [smaller|minor] point:|I hold this loosely:|Not damning, yet worth " \
-          "saying:|For what it is worth,]"
+HEDGES = "[A [smaller|minor|small] point:|Loosely held:|Minor, but:|Not damning:|Worth a " \
+         "word:|For the record,]"
 
 
-FIRM = "[This one is [plainly|simply|clearly] wrong.|That advice fails on this code.|" \
-        "Here the code settles it.|The code leaves no doubt here.]"
+FIRM = "[This is [plainly|simply|clearly] wrong.|That advice fails here.|The code settles " \
+       "it.|No doubt here.|Plainly wrong.|The file disagrees.]"
 
 
 VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
