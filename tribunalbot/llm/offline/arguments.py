@@ -122,7 +122,12 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     n = found.line if found else n
     ref = line_ref(n, analysis, rng, 1.0)
     name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
-    return say(rng.choice(_RESTS_ON), rng, n=ref, name=name, a=_an(name))
+    forms = _RESTS_ON if n else _lineless(_RESTS_ON)  # a claim citing no line has no "line 0"
+    return say(rng.choice(forms), rng, n=ref, name=name, a=_an(name))
+
+
+def _lineless(forms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for f in forms if "{n}" not in f)
 
 
 # That a review rests on one point: many short forms, since a file with little to find has
@@ -224,7 +229,9 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
         if spot.family != "emphasis" and not spot.line:
             return say("[say less|claim less|cite less], [and only|keeping to|sticking to] "
                        "[what the code shows|the file as it is|what is there]", rng)
-        forms = rephrase.RANKED if spot.family == "emphasis" else rephrase.NO_FINDING
+        given: tuple[str, ...] = (rephrase.RANKED if spot.family == "emphasis"
+                                  else rephrase.NO_FINDING)
+        forms = given if spot.line else _lineless(given)
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
     fix = _lower(_brief(f.info.fix, 5))
     if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
