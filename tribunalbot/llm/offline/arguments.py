@@ -122,7 +122,7 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     n = found.line if found else n
     ref = line_ref(n, analysis, rng, 1.0)
     name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
-    forms = _RESTS_ON if n else _lineless(_RESTS_ON)  # a claim citing no line has no "line 0"
+    forms = _RESTS_ON if n else _RESTS_ON_NOTHING  # a claim citing no line has no "line 0"
     return say(rng.choice(forms), rng, n=ref, name=name, a=_an(name))
 
 
@@ -148,6 +148,24 @@ _RESTS_ON = ("[{a}|one|the] {name} [at|on] line {n} is [all|about all|the most] 
              "[whole review|case|review]",
              "[after|besides] line {n}, [silence|nothing|not much]",
              "[its|the] [review|case] [hangs|turns|hinges] on line {n} [alone|only|]")
+
+# ... and when the claim cites no line at all: as many forms, so they repeat no more often.
+_RESTS_ON_NOTHING = (
+    "[it|the review] [stakes|rests|bets] [everything|its case|it all] on [one|a single|a "
+    "lone] {name}",
+    "[one|a single|a lone] {name} is [all|everything] [it has|on offer|it found]",
+    "[it|the review] [names|points at|cites] no line [at all|anywhere|], [just|only|merely] "
+    "[one|a] {name}",
+    "[not one|no] line [is|gets] [named|cited|pointed at], [only|just] [a|one] [vague|loose|"
+    "broad] {name}",
+    "[it|{name}] [floats|hovers|stays] [above|over|clear of] the code",
+    "[a|one] {name} [and|with] no line [behind it|to back it|under it]",
+    "[it|the review] [never says|does not say|leaves unsaid] [where|which line|what line]",
+    "[all|everything] [rides|hangs|rests] on [one|a single] [general|broad|loose] {name}",
+    "[nothing|no part of it] [ties|pins|anchors] [it|the {name}] to [a line|the code|the "
+    "file]",
+    "[its|the] [one|single|lone] {name} [never touches|does not touch|stays off] [the "
+    "file|a line|the code]")
 
 
 _CLEAN_LINE = ("[I see|there is] nothing [wrong|amiss] [at|on|in] line {n}",
