@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from dataclasses import dataclass
 
 import pytest
 
 from tribunalbot.llm.base import Prompt, Task
-from tribunalbot.llm.offline import OfflineLLM, phrasebook
+from tribunalbot.llm.offline import OfflineLLM, arguments, phrasebook
 from tribunalbot.llm.offline.evidence import sentences
 from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.weakspots import Spot
 from tribunalbot.llm.replies import parse_review
 
-from .conftest import EXAMPLE_NAMES, THIRD_PARTY, source, third_party_source
+from .conftest import EXAMPLE_NAMES, THIRD_PARTY, analysis_of, source, third_party_source
 from .selfplay import deal
 
 _DISMISSED = re.compile("|".join(re.escape(lead).replace(re.escape("{line}"), r"(\d+)")
@@ -121,3 +123,15 @@ def test_every_review_makes_exactly_one_judgment_call(reviews: list[Review]) -> 
                                               *phrasebook.DISMISS_LEADS)))
     for review in reviews:
         assert len(shapes.findall(review.text)) == 1, review.text
+
+
+def test_a_claim_citing_no_line_is_never_argued_as_line_zero() -> None:
+    analysis = analysis_of(EXAMPLE_NAMES[0])
+    spot = Spot(0.1, "Sanitize every input at the boundary", 0, "emphasis", None,
+                should="the same findings, the most serious first")
+    ctx = arguments.Context("Architect", "security_guardian")
+    for seed in range(60):
+        rng = random.Random(seed)
+        said = (arguments.accusation(spot, False, ctx, analysis, rng)
+                + arguments.vote_reason(spot, False, ctx, analysis, rng))
+        assert not re.search(r"\bline 0\b", said), said

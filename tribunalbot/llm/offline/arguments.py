@@ -122,7 +122,12 @@ def _emphasis(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     n = found.line if found else n
     ref = line_ref(n, analysis, rng, 1.0)
     name = named(found, rng) if found else say("[point|claim|catch|remark]", rng)
-    return say(rng.choice(_RESTS_ON), rng, n=ref, name=name, a=_an(name))
+    forms = _RESTS_ON if n else _RESTS_ON_NOTHING  # a claim citing no line has no "line 0"
+    return say(rng.choice(forms), rng, n=ref, name=name, a=_an(name))
+
+
+def _lineless(forms: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f for f in forms if "{n}" not in f)
 
 
 # That a review rests on one point: many short forms, since a file with little to find has
@@ -143,6 +148,24 @@ _RESTS_ON = ("[{a}|one|the] {name} [at|on] line {n} is [all|about all|the most] 
              "[whole review|case|review]",
              "[after|besides] line {n}, [silence|nothing|not much]",
              "[its|the] [review|case] [hangs|turns|hinges] on line {n} [alone|only|]")
+
+# ... and when the claim cites no line at all: as many forms, so they repeat no more often.
+_RESTS_ON_NOTHING = (
+    "[it|the review] [stakes|rests|bets] [everything|its case|it all] on [one|a single|a "
+    "lone] {name}",
+    "[one|a single|a lone] {name} is [all|everything] [it has|on offer|it found]",
+    "[it|the review] [names|points at|cites] no line [at all|anywhere|], [just|only|merely] "
+    "[one|a] {name}",
+    "[not one|no] line [is|gets] [named|cited|pointed at], [only|just] [a|one] [vague|loose|"
+    "broad] {name}",
+    "[it|{name}] [floats|hovers|stays] [above|over|clear of] the code",
+    "[a|one] {name} [and|with] no line [behind it|to back it|under it]",
+    "[it|the review] [never says|does not say|leaves unsaid] [where|which line|what line]",
+    "[all|everything] [rides|hangs|rests] on [one|a single] [general|broad|loose] {name}",
+    "[nothing|no part of it] [ties|pins|anchors] [it|the {name}] to [a line|the code|the "
+    "file]",
+    "[its|the] [one|single|lone] {name} [never touches|does not touch|stays off] [the "
+    "file|a line|the code]")
 
 
 _CLEAN_LINE = ("[I see|there is] nothing [wrong|amiss] [at|on|in] line {n}",
@@ -224,7 +247,9 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
         if spot.family != "emphasis" and not spot.line:
             return say("[say less|claim less|cite less], [and only|keeping to|sticking to] "
                        "[what the code shows|the file as it is|what is there]", rng)
-        forms = rephrase.RANKED if spot.family == "emphasis" else rephrase.NO_FINDING
+        given: tuple[str, ...] = (rephrase.RANKED if spot.family == "emphasis"
+                                  else rephrase.NO_FINDING)
+        forms = given if spot.line else _lineless(given)
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
     fix = _lower(_brief(f.info.fix, 5))
     if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too

@@ -60,7 +60,8 @@ SUBJECTS: dict[str, str] = {
              "its {term} plan|a runtime {term} call|[leaning on|deferring to|handing this to] "
              "[{a} |the ]{term}]",
     "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
-                 "[that|this|the] [reassurance|all-clear|shrug]]",
+                 "[that|this|the] [reassurance|all-clear|shrug|pass]|letting it [stand|ship]|"
+                 "keeping it as is|[judging|ruling|declaring] it [fine|safe]]",
 }
 
 
@@ -97,8 +98,9 @@ PREDICATES: dict[str, str] = {
              "[hands|gives] a decision the code [can|could] make [to chance|away]",
     "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
              "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
-             "[undersells|plays down|shrugs off] a [small|minor|modest] [but real|yet real|] "
-             "[flaw|problem|cost]|[skips|passes over|forgoes] a [cheap|quick|free] [fix|win]|"
+             "[undersells|plays down|shrugs off|brushes aside|waves away|makes light of] a "
+             "[small|minor|modest|slight] [but real|yet real|] [flaw|problem|cost|wart]|"
+             "[skips|passes over|forgoes] a [cheap|quick|free] [fix|win]|"
              "is [too quick|a little quick|hasty|premature]]",
     "dismissal": "[ignores|skips over|overlooks] what the line [does|actually does]|"
                  "[leaves|keeps] a [real|live|genuine] [defect|bug|problem] in place|is the "

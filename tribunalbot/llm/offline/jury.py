@@ -20,7 +20,7 @@ from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import arguments
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
-from tribunalbot.llm.offline.weakspots import Spot, fallback, spots
+from tribunalbot.llm.offline.weakspots import Spot, cited_lines, fallback, spots
 from tribunalbot.llm.replies import DebateReply, VoteReply
 
 # Tuned with tests/offline/test_debate.py so that the AI jury catches the Troublemaker in
@@ -41,6 +41,10 @@ DEFLECT_GRUDGE = {"debate": 0.5, "vote": -0.3}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
 OVERSTATE = 2.0
+# An honest juror's heaviest spot is most often the planted claim, which it rebuts at the
+# very line the claim cites; to argue like one, the Troublemaker favours a spot it can rebut
+# where the quote points over a gap elsewhere in the review.
+REBUT_GAIN = 2.5
 ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
 # What each persona reads closely: kinds of weak spot (the finding's own field always).
@@ -80,9 +84,16 @@ def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
             continue
         seen = spot.weight * (FOCUS_GAIN if focused else 1.0)
         evidence += seen
+        if task.troublemaker and rebuts_quote(spot):
+            seen *= REBUT_GAIN  # how it would argue, not how much it holds against the seat
         if seen > best_seen:
             best, best_seen = spot, seen
     return evidence, best, best_seen
+
+
+def rebuts_quote(spot: Spot) -> bool:
+    """Whether arguing `spot` answers the quoted claim at the line the claim cites."""
+    return bool(spot.line) and spot.line in cited_lines(spot.quote)
 
 
 _QUOTED = re.compile(r"\"([^\"]+)\"")
@@ -149,6 +160,8 @@ def _argued(task: Task, case: Case, analysis: Analysis) -> Spot:
         return case.spot
     statement = task.statements.get(case.seat, "")
     found = spots(statement, analysis, task.personas.get(case.seat, ""))
+    if task.troublemaker:  # as in `read_review`: a rebuttal first
+        found.sort(key=lambda s: -s.weight * (REBUT_GAIN if rebuts_quote(s) else 1.0))
     return found[0] if found else fallback(statement, analysis)
 
 
