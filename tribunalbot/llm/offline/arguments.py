@@ -76,12 +76,6 @@ def _lower(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _clause_of(text: str, rng: random.Random) -> str:
-    """The text, or its first clause when it has one worth keeping on its own."""
-    head = re.split(r",\s|;\s| so | instead\b", text, maxsplit=1)[0].strip()
-    return head if len(head.split()) >= 3 and rng.random() < 0.5 else text
-
-
 def _brief(text: str, words: int = 5) -> str:
     """The first clause of `text` when it is at most `words` long, else "" (the caller says
     it another way): long stock phrases repeat across a debate."""
