@@ -20,6 +20,7 @@ import httpx
 import idna
 import platformdirs
 
+from bench.fair.text import sharing_share
 from tribunalbot.llm.offline import OfflineLLM
 
 from .conftest import EXAMPLE_NAMES, source
@@ -88,37 +89,15 @@ def same_across_inputs(played: list[Played]) -> dict[int, float]:
             for seed, seqs in by_seed.items()}
 
 
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|`[^`]*`")  # quoted claims and quoted code
-_WORD = re.compile(r"[a-z0-9'`_-]+")
-_NUMBER = re.compile(r"\b\d+\b")
-
-
 def texts(game: Outcome) -> list[str]:
     """Everything the jury said in a game: accusations, then vote reasons."""
     return [d.argument for _s, d in game.debates] + [v.reason for _s, v in game.votes]
 
 
-def masked_pieces(text: str, names: list[str]) -> list[list[str]]:
-    """The text's words outside quotes, names and numbers masked, one list per unquoted
-    stretch (a span never runs across a quote)."""
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, " NAME ")
-    text = _NUMBER.sub(" NUM ", text)
-    return [_WORD.findall(piece.lower()) for piece in _QUOTED.split(text)]
-
-
-def spans(text: str, names: list[str], size: int = 6) -> set[tuple[str, ...]]:
-    out: set[tuple[str, ...]] = set()
-    for words in masked_pieces(text, names):
-        out.update(tuple(words[i:i + size]) for i in range(len(words) - size + 1))
-    return out
-
-
 def shared_span_share(game: Outcome, names: list[str]) -> float:
-    """Share of the game's texts that share a six-word span with another of them."""
-    said = [spans(t, names) for t in texts(game)]
-    counts = Counter(g for s in said for g in s)
-    return sum(any(counts[g] > 1 for g in s) for s in said) / max(1, len(said))
+    """Share of the game's texts that share a six-word span with another of them, measured
+    as bench/fairness.py measures it."""
+    return sharing_share(texts(game), names)
 
 
 NAMES = [k.replace("_", " ").title() for k in (
