@@ -14,7 +14,8 @@ Debian's scripts and sources; a file not found is skipped and said so), and prin
     metric shared_span_share X      per game, the share of accusations and vote reasons
                                     sharing a six-word span outside quotations; the mean
     metric finding_precision X      the offline analysis on the labelled set (bench/findings.py)
-    metric <behaviour>_tm / _honest  each role's share (bench/fair/behaviour.py)
+    metric <behaviour>_tm / _honest  each role's share (bench/fair/behaviour.py), then
+                                    their difference in standard errors (within noise: < 2)
 
 Chance for the surface reader is one in eight. Usage, from the project root:
 
@@ -150,6 +151,8 @@ def main() -> None:
     for name, value in measure(games, hits).items():
         print(f"metric {name} {value:.3f}")
     print("\n".join(breakdown(games, hits, language_of)))
+    z = ", ".join(f"{k} {v:+.1f}" for k, v in behaviour.parity_z(games).items())
+    print(f"# Troublemaker minus honest, in standard errors (within noise under 2): {z}")
     if not args.no_findings:
         from bench.findings import finding_precision
         print(f"metric finding_precision {finding_precision():.3f}")

@@ -63,27 +63,54 @@ def _share(flags: Iterable[bool | None]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
-def by_role(games: list[Game], judge: Callable[[Game, int], Iterable[bool | None]]
-            ) -> tuple[float, float]:
-    """(Troublemaker, honest) shares of `judge`'s flags for each seat of each game."""
-    tm: list[bool | None] = []
-    honest: list[bool | None] = []
+Judge = Callable[[Game, int], Iterable[bool | None]]
+
+
+def _flags(games: list[Game], judge: Judge) -> tuple[list[bool], list[bool]]:
+    """(Troublemaker, honest) flags of `judge` for each seat of each game, None dropped."""
+    tm: list[bool] = []
+    honest: list[bool] = []
     for game in games:
         for seat in game.seats:
-            (tm if seat == game.troublemaker else honest).extend(judge(game, seat))
+            flags = [f for f in judge(game, seat) if f is not None]
+            (tm if seat == game.troublemaker else honest).extend(flags)
+    return tm, honest
+
+
+def by_role(games: list[Game], judge: Judge) -> tuple[float, float]:
+    """(Troublemaker, honest) shares of `judge`'s flags for each seat of each game."""
+    tm, honest = _flags(games, judge)
     return _share(tm), _share(honest)
+
+
+def z_score(games: list[Game], judge: Judge) -> float:
+    """The two roles' difference in standard errors (a two-proportion test): within about
+    two, the difference is sampling noise."""
+    tm, honest = _flags(games, judge)
+    if not tm or not honest:
+        return 0.0
+    pooled = (sum(tm) + sum(honest)) / (len(tm) + len(honest))
+    se = (pooled * (1 - pooled) * (1 / len(tm) + 1 / len(honest))) ** 0.5
+    return (_share(tm) - _share(honest)) / se if se else 0.0
 
 
 def parity(games: list[Game]) -> dict[str, tuple[float, float]]:
     """Each behaviour's (Troublemaker, honest) share."""
-    return {
-        "strong_accusation_share": by_role(games, lambda g, s: (
-            is_strong(a) for a in g.accusations if a.seat == s)),
-        "votes_own_accuser": by_role(games, lambda g, s: (
-            votes_own_accuser(g, v) for v in g.votes if v.seat == s)),
-        "counter_accusation": by_role(games, lambda g, s: (
-            counter_accuses(g, a) for a in g.accusations if a.seat == s)),
-    }
+    return {name: by_role(games, judge) for name, judge in JUDGES.items()}
+
+
+def parity_z(games: list[Game]) -> dict[str, float]:
+    """Each behaviour's difference between the roles, in standard errors."""
+    return {name: z_score(games, judge) for name, judge in JUDGES.items()}
+
+
+JUDGES: dict[str, Judge] = {
+    "strong_accusation_share": lambda g, s: (
+        is_strong(a) for a in g.accusations if a.seat == s),
+    "votes_own_accuser": lambda g, s: (votes_own_accuser(g, v) for v in g.votes if v.seat == s),
+    "counter_accusation": lambda g, s: (
+        counter_accuses(g, a) for a in g.accusations if a.seat == s),
+}
 
 
 def quoted_review_share(games: list[Game]) -> tuple[float, float]:

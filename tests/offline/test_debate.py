@@ -18,7 +18,8 @@ import pytest
 
 from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import jury
-from tribunalbot.llm.offline.evidence import SUSPECTS
+from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.evidence import SUSPECTS, contradictions, sound_calls
 from tribunalbot.llm.offline.weakspots import cited_lines
 
 from .conftest import analysis_of
@@ -27,6 +28,7 @@ from .debate_stats import (
     Played,
     behaviour,
     catch_rate,
+    input_files,
     play_all,
     same_across_inputs,
     shared_span_share,
@@ -45,8 +47,12 @@ def test_the_ai_jury_catches_the_troublemaker_in_about_half_the_games(
 
 
 def test_the_same_seed_eliminates_differently_on_different_code(played: list[Played]) -> None:
+    """The issue's figure is the mean over seeds; one seed may repeat itself on the inputs
+    where nobody finds much (a few shell scripts: the vote is then a gut call), but never on
+    three inputs in four."""
     same = same_across_inputs(played)
-    assert max(same.values()) <= 0.6, same
+    assert sum(same.values()) / len(same) <= 0.6, same
+    assert max(same.values()) <= 0.75, same
 
 
 def _close(a: int, n: int, b: int, m: int) -> bool:
@@ -132,3 +138,44 @@ def test_a_juror_reads_its_own_field_closely() -> None:
         weight[persona] = max(w for _e, _b, w in reads)
     assert noticed["security_guardian"] > 1.5 * noticed["dx_advocate"] > 0, noticed
     assert weight["security_guardian"] > weight["dx_advocate"], weight
+
+
+def test_the_troublemaker_now_and_then_rebuts_a_sound_call_which_the_code_refutes(
+        played: list[Played]) -> None:
+    """Where an honest juror rebuts the plant at its own line, the Troublemaker has no plant
+    to rebut; in some of its accusations it argues a sound call of an honest review as though
+    it were one (a fitting option called overreach, a fair refusal called a needed fix
+    turned down). The claim it quotes holds against the code, so jurors who check it give
+    the accusation no credit, and a careful person can see it is false."""
+    code = input_files()
+    analyses = {name: analyze(text, "") for name, text in code.items()}
+    false, tm_debates, credited = 0, 0, []
+    for p in played:
+        analysis = analyses[p.name]
+        for seat, reply in p.game.debates:
+            if seat != p.game.troublemaker:
+                continue
+            tm_debates += 1
+            statement = p.game.statements[reply.target]
+            calls = [c for c in sound_calls(statement, analysis) if c.quote == reply.quote
+                     and f"({c.family}, line {c.line})" in reply.private_notes]
+            if calls:
+                false += 1
+                assert not contradictions(reply.quote, analysis), reply.quote
+                assert f"line {calls[0].line}" in reply.argument.replace(reply.quote, "").lower(), \
+                    reply.argument  # argued at the very line, as a rebuttal is
+                credited.append(jury.credibility(reply.argument, statement, analysis))
+    assert 0.05 * tm_debates <= false <= 0.4 * tm_debates, (false, tm_debates)
+    assert credited and max(credited) == 0.0, credited
+
+
+def test_every_sound_call_is_one_the_reader_passes_over(played: list[Played]) -> None:
+    analyses = {name: analyze(text, "") for name, text in input_files().items()}
+    found = 0
+    for p in played[::5]:
+        for statement in p.game.statements.values():
+            for call in sound_calls(statement, analyses[p.name]):
+                found += 1
+                assert call.quote in statement and f"line {call.line}" in call.quote.lower()
+                assert not contradictions(call.quote, analyses[p.name]), call.quote
+    assert found > 10, found

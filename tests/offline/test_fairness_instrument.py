@@ -124,6 +124,21 @@ def test_votes_for_an_accuser_and_counter_accusations_are_told_apart() -> None:
     assert bh.counter_accuses(game, game.accusations[0]) is None  # round 1 is blind
 
 
+def _strong_games(tm_strong: int, honest_strong: int, count: int = 40) -> list[Game]:
+    """`count` games where seat 2 (the Troublemaker) and seat 1 each accuse once; the first
+    `tm_strong` / `honest_strong` of them strongly."""
+    strong, weak = '"Line 12 is fine" but line 12 holds a secret.', '"Line 12 is fine" yet line 3.'
+    return [Game("f", i, 2, "rewrite_it", None, NAMES, {1: "x", 2: "x"}, accusations=[
+        _accused(1, 2, 1, strong if i < tm_strong else weak),
+        _accused(1, 1, 2, strong if i < honest_strong else weak)]) for i in range(count)]
+
+
+def test_the_roles_difference_is_told_from_noise_in_standard_errors() -> None:
+    alike = bh.parity_z(_strong_games(20, 21))["strong_accusation_share"]
+    apart = bh.parity_z(_strong_games(8, 32))["strong_accusation_share"]
+    assert abs(alike) < 1 and apart < -4, (alike, apart)
+
+
 def _eliminated(seed: int, name: str, seq: tuple[int | None, ...]) -> Game:
     return Game(name, seed, 1, "rewrite_it", None, NAMES, {1: "x"}, eliminations=seq)
 

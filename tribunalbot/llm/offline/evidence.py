@@ -207,6 +207,40 @@ def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
     return found
 
 
+@dataclass(frozen=True)
+class Call:
+    """A judgment call the code bears out, with the family a contrary reading would give it:
+    what a Troublemaker can contest as though it were a plant."""
+    quote: str
+    line: int
+    family: str  # an option family for a recommendation, "rejection" for a refusal
+    term: str  # the option named
+    finding: Finding  # the finding at the cited line, which the call answers
+
+
+def sound_calls(statement: str, analysis: Analysis) -> list[Call]:
+    """Every option of `statement` recommended or turned down rightly at a line with a
+    finding: `contradictions` passes these over, a false rebuttal picks them."""
+    found: list[Call] = []
+    for start, end in sentences(statement):
+        sentence = statement[start:end]
+        lines = _cited_lines(sentence)
+        finding = _worst_at(analysis, lines[0]) if lines else None
+        if finding is None:
+            continue
+        said = _CODE_SPAN.sub(lambda q: " " * len(q.group(0)), sentence)
+        for suspect in SUSPECTS:
+            m = suspect.pattern.search(said)
+            if not m or suspect.dismissal or _judge_option(suspect, m, said, analysis,
+                                                           lines[0]) is not None:
+                continue
+            refused = _negated(_clause_at(said, m.start()))
+            found.append(Call(quote_around(statement, start, end, start + m.start()),
+                              lines[0], "rejection" if refused else suspect.family,
+                              m.group(0), finding))
+    return found
+
+
 _Judged = tuple[float, str, str, Finding | None]
 
 

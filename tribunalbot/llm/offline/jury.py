@@ -6,8 +6,10 @@ left unsaid), closely where its persona looks (a Security Guardian reads securit
 Test Skeptic ungrounded ones) and by chance elsewhere (ATTENTION); it weighs each accusation
 made so far by whether the quoted claim really fails against the code, and whether the accused
 answered; it resents whoever accused it; and it misjudges a little (NOISE). The Troublemaker
-runs the same judgement over honest reviews only, so it deflects onto a real weak spot, and
-its behaviour (how hard it accuses, whom it hits back at) is tuned to an honest seat's.
+runs the same judgement over honest reviews only, so it deflects onto a real weak spot; now
+and then it argues a sound call as though it were a plant (a false rebuttal, in an honest
+rebuttal's words, which the code refutes); its behaviour (how hard it accuses, whom it hits
+back at) is tuned to an honest seat's.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import arguments
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
-from tribunalbot.llm.offline.weakspots import Spot, cited_lines, fallback, spots
+from tribunalbot.llm.offline.weakspots import Spot, cited_lines, contestable, fallback, spots
 from tribunalbot.llm.replies import DebateReply, VoteReply
 
 # Tuned with tests/offline/test_debate.py so that the AI jury catches the Troublemaker in
@@ -37,7 +39,7 @@ GRUDGE = 0.6  # how much a juror holds against whoever accused it
 # The Troublemaker reads every review closely, seeking the best spot to deflect onto, and
 # holds back on hitting its accusers (which would mark it); tuned for equal behaviour.
 DEFLECT_ATTENTION = 0.9
-DEFLECT_GRUDGE = {"debate": 0.5, "vote": -0.3}
+DEFLECT_GRUDGE = {"debate": 0.2, "vote": 0.1}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
 OVERSTATE = 2.0
@@ -45,6 +47,10 @@ OVERSTATE = 2.0
 # very line the claim cites; to argue like one, the Troublemaker favours a spot it can rebut
 # where the quote points over a gap elsewhere in the review.
 REBUT_GAIN = 2.5
+# Where an honest juror rebuts a plant at its line, the Troublemaker has no plant to rebut; so
+# now and then it rebuts a sound call instead, argued as a plant: false, in the same words,
+# and checkable against the code (the call fits its line).
+CONTEST_ATTENTION = 0.15
 ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
 # What each persona reads closely: kinds of weak spot (the finding's own field always).
@@ -78,17 +84,30 @@ def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
     """(evidence, heaviest noticed spot, its weight to this juror) of one review."""
     juror = task.persona or ""
     evidence, best, best_seen = 0.0, None, 0.0
-    for spot in spots(task.statements.get(seat, ""), analysis, task.personas.get(seat, "")):
-        focused = _focused(juror, spot)
-        if rng.random() >= (FOCUS_ATTENTION if focused else attention):
+    for spot, chance, contested in _readable(task, seat, analysis, attention):
+        if rng.random() >= chance:
             continue
-        seen = spot.weight * (FOCUS_GAIN if focused else 1.0)
+        seen = spot.weight * (FOCUS_GAIN if _focused(juror, spot) else 1.0)
         evidence += seen
-        if task.troublemaker and rebuts_quote(spot):
+        if task.troublemaker and not contested and rebuts_quote(spot):
             seen *= REBUT_GAIN  # how it would argue, not how much it holds against the seat
         if seen > best_seen:
             best, best_seen = spot, seen
     return evidence, best, best_seen
+
+
+def _readable(task: Task, seat: int, analysis: Analysis, attention: float
+              ) -> list[tuple[Spot, float, bool]]:
+    """Each spot this juror may notice in `seat`'s review, the chance it does, and whether
+    it is a sound call: the review's weak spots, and for the Troublemaker also its sound
+    calls, to argue as plants."""
+    statement = task.statements.get(seat, "")
+    juror = task.persona or ""
+    found = [(spot, FOCUS_ATTENTION if _focused(juror, spot) else attention, False)
+             for spot in spots(statement, analysis, task.personas.get(seat, ""))]
+    if task.troublemaker:
+        found += [(spot, CONTEST_ATTENTION, True) for spot in contestable(statement, analysis)]
+    return found
 
 
 def rebuts_quote(spot: Spot) -> bool:
@@ -101,11 +120,12 @@ _QUOTED = re.compile(r"\"([^\"]+)\"")
 
 def credibility(text: str, statement: str, analysis: Analysis) -> float:
     """How much the claim an accusation quotes really fails against the code."""
-    for quote in _QUOTED.findall(text):
-        if quote in statement:
-            weight = sum(c.weight for c in contradictions(quote, analysis))
-            return min(CREDIBLE_CAP, weight)
-    return 0.0
+    # The claim is the longest quote of the review: a term quoted back ("fresh version")
+    # is no claim without the line it was said of.
+    quoted = sorted((q for q in _QUOTED.findall(text) if q in statement), key=len)
+    if not quoted:
+        return 0.0
+    return min(CREDIBLE_CAP, sum(c.weight for c in contradictions(quoted[-1], analysis)))
 
 
 def pressure(task: Task, seat: int, analysis: Analysis) -> float:

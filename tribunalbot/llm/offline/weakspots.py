@@ -20,6 +20,7 @@ from tribunalbot.llm.offline.evidence import (
     contradictions,
     quote_around,
     sentences,
+    sound_calls,
 )
 from tribunalbot.llm.offline.findings import Analysis, Finding
 
@@ -34,6 +35,9 @@ MISSED_OTHER = 0.12
 MINOR_DISMISSAL = 0.3
 MINOR_DISMISSAL_PER_SEVERITY = 0.2
 GENERAL_WEIGHT = 0.3  # a review that cites no line at all
+# How much a Troublemaker can make of a sound judgment call by arguing it as a plant: about
+# what an honest juror makes of a plant it half-noticed, so it argues as often from the line.
+CONTEST_WEIGHT = 0.45
 SERIOUS = 3
 _DISMISSAL = next(s for s in SUSPECTS if s.dismissal)
 
@@ -157,6 +161,15 @@ def spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
             out.append(Spot(GENERAL_WEIGHT, quote, top.line, "general", top,
                             should=f"line {top.line} {top.problem}; {top.info.fix.lower()}"))
     return sorted(out, key=lambda s: -s.weight)
+
+
+def contestable(statement: str, analysis: Analysis) -> list[Spot]:
+    """Sound judgment calls of a review, each as the weak spot it would be were it wrong:
+    the false rebuttals a Troublemaker may argue. They read as an honest juror's rebuttal of
+    a plant; only the code (the call fits the line) shows them false."""
+    return [Spot(CONTEST_WEIGHT, c.quote, c.line, c.family, c.finding, c.term,
+                 f"line {c.finding.line} {c.finding.problem}; {c.finding.info.fix.lower()}")
+            for c in sound_calls(statement, analysis)]
 
 
 def fallback(statement: str, analysis: Analysis) -> Spot:
