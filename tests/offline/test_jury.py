@@ -11,7 +11,13 @@ import pytest
 from tribunalbot.engine.personas import STRATEGIES
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
-from tribunalbot.llm.offline.evidence import contradictions, quote_around, sentences
+from tribunalbot.llm.offline.evidence import (
+    NEAR_FIT_WEIGHT,
+    Contradiction,
+    contradictions,
+    quote_around,
+    sentences,
+)
 from tribunalbot.llm.replies import DebateReply, VoteReply
 
 from .conftest import EXAMPLE_NAMES, analysis_of, source
@@ -61,16 +67,23 @@ async def test_a_game_replays_exactly() -> None:
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
 async def test_the_plant_is_the_strongest_evidence_on_the_table(name: str) -> None:
-    """Honest reviews give the jury nothing to hold; every planted claim does."""
+    """Honest reviews give the jury nothing to hold but now and then an overstated call (a
+    near fit, never heavier); every planted claim gives it more."""
     llm = OfflineLLM()
     for strategy in STRATEGIES:
         game = await play(llm, source(name), 3, strategy=strategy.key, rounds=1)
         result = analysis_of(name)
-        weights = {s: sum(c.weight for c in contradictions(t, result))
-                   for s, t in game.statements.items()}
+        found = {s: contradictions(t, result) for s, t in game.statements.items()}
+        weights = {s: sum(c.weight for c in cs if not _overstated(c)) for s, cs in found.items()}
         honest = [w for s, w in weights.items() if s != game.troublemaker]
         assert max(honest) < 1.0, (strategy.key, weights)
+        assert all(c.weight == NEAR_FIT_WEIGHT for s, cs in found.items()
+                   if s != game.troublemaker for c in cs if _overstated(c))
         assert weights[game.troublemaker] >= 2.0, (strategy.key, game.statements)
+
+
+def _overstated(c: Contradiction) -> bool:
+    return "more than line" in c.reason
 
 
 def _debate_task(seat: int, troublemaker: bool, accusations: tuple[tuple[int, int, int, str],

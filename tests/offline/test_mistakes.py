@@ -1,5 +1,6 @@
 """Honest mistakes offline: a few honest reviews cite the wrong line for the code they quote,
-the engine's claim check finds them, and a juror naming that seat made a fair catch."""
+the engine's claim check finds them, and a juror naming that seat made a fair catch; a few
+overstate a call (an option heavier than its line earns), which the jury's reader catches."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from tribunalbot.engine import claims, rules
 from tribunalbot.engine import events as ev
 from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.render.reveal import FAIR_CATCH, score_note
 
 from .conftest import EXAMPLE_NAMES, THIRD_PARTY, source, third_party_source
@@ -84,3 +87,19 @@ def test_an_accused_slip_is_a_fair_catch_at_the_reveal(tables: list[Table]) -> N
 def test_slips_replay_with_the_game() -> None:
     first, again = (asyncio.run(_tables(40, "replay")) for _ in range(2))
     assert [t.failed() for t in first] == [t.failed() for t in again]
+
+
+def test_a_few_honest_reviews_overstate_a_call_and_the_reader_catches_it(
+        tables: list[Table]) -> None:
+    """An overstated call reads exactly as a subtle plant does ("more than line N needs"):
+    what tells the two apart is who made it, which only the reveal says."""
+    overstated = honest = 0
+    for table in tables:
+        analysis = analyze(table.code, "")
+        for seat, statement in table.statements.items():
+            if seat == table.troublemaker:
+                continue
+            honest += 1
+            found = contradictions(statement.text, analysis)
+            overstated += any("more than line" in c.reason for c in found)
+    assert 0.005 <= overstated / honest <= 0.06, (overstated, honest)

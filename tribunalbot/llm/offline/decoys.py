@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from dataclasses import replace
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
@@ -22,6 +23,12 @@ from tribunalbot.llm.offline.judgment import (
     draw_shape,
     say,
 )
+
+
+# Of honest judgment calls, those overstated: an option one step heavier than its line has
+# earned. A person overreaches now and then; the reader weighs it as the subtle over-reach it
+# is, so a juror who names that seat made a fair catch of the wrong player.
+OVERREACH_RATE = 0.03
 
 
 def away_from(pool: list[Finding], avoid: Collection[int]) -> list[Finding]:
@@ -72,6 +79,18 @@ def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
             return made
     return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST,
                     rng.choice(analysis.findings) if analysis.findings else None)
+
+
+def overreach(judgment: Judgment, analysis: Analysis, rng: random.Random) -> Judgment:
+    """`judgment`, or now and then the same recommendation one step heavier than its line
+    earns: an honest reviewer's overstated claim."""
+    chance = rng.random()  # drawn every time, so a review's other choices never shift
+    heavier = judgment.level + 1
+    if (chance >= OVERREACH_RATE or judgment.kind != RECOMMEND or judgment.finding is None
+            or heavier > fit.HEAVIEST
+            or fit.fits(judgment.family, heavier, analysis, judgment.line)):
+        return judgment
+    return replace(judgment, level=heavier)
 
 
 def decoy(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),

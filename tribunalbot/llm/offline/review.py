@@ -142,7 +142,8 @@ def _judgment(task: Task, analysis: Analysis, rng: random.Random,
     """The one judgment call in every review, a plant or an honest one."""
     if not task.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        return decoys.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
+        chosen = decoys.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
+        return decoys.overreach(chosen, analysis, rng)
     others = set(task.personas.values()) - {task.persona or ""}
     return sabotage.choose(task.strategy or "its_perfect", task.persona or "ghost", analysis,
                            others, rng, task.boldness, dismiss=dismiss)
