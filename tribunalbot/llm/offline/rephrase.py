@@ -136,7 +136,7 @@ FIXES: dict[str, str] = {
     "backticks": "[use $(...) instead|[switch|move|change] to $(...)|[write|spell] it [as|"
                  "with] $(...)|[replace|swap] the backticks [with|for] $(...)]",
     "class_docstring": "[[document|explain|describe] what the class [represents|stands "
-                       "for|models]|give [the class|it] a docstring|[say|note] what "
+                       "for|models]|give the class a docstring|[say|note] what "
                        "the class [is for|holds]]",
     "module_docstring": "[[add|write|give it] a [short|brief] [module|header] docstring|"
                         "[document|explain] the module [up top|at the top|first]|[say|state] "
@@ -151,6 +151,6 @@ FIXES: dict[str, str] = {
                   "[out|off] [some|a few] branches|[shed|trim] [its|the] branches]",
     "unused_import": "[drop the import|[delete|remove|cut] the [unused|idle] import|"
                      "[take out|strip] the import]",
-    "missing_docstring": "[[document|note] [its return value|what it returns]|[add|write] "
-                         "[a|its] docstring|give it a docstring]",
+    "missing_docstring": "[[document|note] [its return value|what it returns]|[add|write|supply] "
+                         "[a|its] docstring|give [it|the function] a docstring]",
 }
