@@ -166,6 +166,11 @@ _CLEAN_LINE = ("[I see|there is] nothing [wrong|amiss] [at|on|in] line {n}",
                "line {n} [looks|reads] [fine|clean|sound] [to me|as it is|]",
                "[no flaw|no defect|nothing bad] [shows|turns up|appears] at line {n}",
                "I [find|see] no [fault|problem|bug] [in|at|on] line {n}")
+# ... and for a claim citing no line, which has no "line 0" to look at.
+_CLEAN_CODE = ("[I see|there is] nothing [wrong|amiss] [in|with] the code [it means|in "
+               "question|as written]",
+               "the [file|code] [shows|has] no [such|matching] [fault|problem|defect]",
+               "nothing in the [file|code] [needs|calls for|asks for] [it|that]")
 
 
 def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "",
@@ -186,7 +191,7 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "",
     if f is None:
         return say(rng.choice(("[all|what] line {n} [holds|has] is `{code}`",
                                "line {n} [is just|reads] `{code}`")) if code else
-                   rng.choice(_CLEAN_LINE), rng,
+                   rng.choice(_CLEAN_LINE if n else _CLEAN_CODE), rng,
                    n=n, code=code)
     problem = _brief(f.problem)
     forms = list(_BY_CODE if code and not cite else _BY_LINE + (_CODE_AND_LINE if code else ()))
@@ -201,21 +206,30 @@ def fact(spot: Spot, analysis: Analysis, rng: random.Random, juror: str = "",
 
 
 # A finding at a line, said by the line's number (its code follows it where it can be quoted)
-_BY_LINE = ("[the|that|{a}] {label} [sits|is|lives|shows up|turns up] [at|on|in] line {n}",
-            "line {n} [has|holds|carries|shows|contains] [one [real|plain|clear|]|{a}] {label}",
-            "[the|its|one] [issue|problem|defect|trouble|flaw] [at|on|in] line {n} [is|looks "
-            "like|amounts to] [{a}|one] {label}",
-            "[I see|I count|I find|there is] [{a}|one] {label} [at|on] line {n}")
+_BY_LINE = ("[the|that|{a}] {label} [sits|is|lives|shows up|turns up|hides|waits] [at|on|"
+            "in] line {n}",
+            "line {n} [has|holds|carries|shows|contains|harbours] [one [real|plain|clear|]|"
+            "{a}] {label}",
+            "[the|its|one] [issue|problem|defect|trouble|flaw|fault] [at|on|in] line {n} "
+            "[is|looks like|amounts to|comes down to|is really|is in fact] [{a}|one] "
+            "{label}",
+            "[I see|I count|I find|there is|I spot|I note] [{a}|one] {label} [at|on] line "
+            "{n}",
+            )
 _CODE_AND_LINE = ("`{code}` (line {n_}) is [{a}|one] {label}",
-                  "`{code}` [on|at] line {n_} [is|amounts to|makes] [{a}|one] {label}")
+                  "`{code}` [on|at] line {n_} [is|amounts to|makes|reads as|is plainly] "
+                  "[{a}|one] {label}",
+                  "{a} {label} [sits|shows|stands] at line {n_}: `{code}`")
 _PROBLEM_BY_LINE = ("[line {n}|the code at line {n}|at line {n} the code|line {n}], [I "
                     "checked,|plainly,|as written,|to be exact,|as I read it,|sure enough,|if "
-                    "you look,] {problem}")
+                    "you look,|on a close read,|as it stands,|by my reading,] {problem}")
 # ... or by its code alone, which says which line it is.
-_BY_CODE = ("`{code}` [is|amounts to|makes|reads as|looks like] [{a}|one] {label}",
-            "[{a}|one] {label} [sits|lives|hides] in `{code}`",
-            "[the|that] {label} is `{code}`")
-_PROBLEM_BY_CODE = "`{code}`[, as written,|, plainly,|, if you look,|] {problem}"
+_BY_CODE = ("`{code}` [is|amounts to|makes|reads as|looks like|comes down to] [{a}|one] "
+            "{label}",
+            "[{a}|one] {label} [sits|lives|hides|shows] in `{code}`",
+            "[the|that] {label} is `{code}`",
+            "`{code}` [holds|carries|has] {a} {label}")
+_PROBLEM_BY_CODE = "`{code}`[, as written,|, plainly,|, if you look,|, as it stands,|] {problem}"
 
 
 def rebuttal(spot: Spot, ctx: Context, rng: random.Random) -> str:
@@ -240,7 +254,8 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     if f is None:
         if spot.family != "emphasis" and not spot.line:
             return say("[say less|claim less|cite less], [and only|keeping to|sticking to] "
-                       "[what the code shows|the file as it is|what is there]", rng)
+                       "[what the code shows|the file as it is|what is there|what the file [holds|"
+                       "says]|the lines as written]", rng)
         given: tuple[str, ...] = (rephrase.RANKED if spot.family == "emphasis"
                                   else rephrase.NO_FINDING)
         forms = given if spot.line else _lineless(given)
@@ -248,6 +263,9 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
     fix = _lower(_brief(f.info.fix, 5))
     if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
         fix = ""
+    own = rephrase.FIXES.get(f.topic)
+    if own and rng.random() < 0.6:  # the fix in one of the juror's own wordings
+        return say(own, rng)
     if not fix or rng.random() < 0.4:
         if f.line == spot.line and rng.random() < 0.8:  # the line was named already
             return say(phrases.FIXES_THERE, rng)

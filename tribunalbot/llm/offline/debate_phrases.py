@@ -32,8 +32,9 @@ CONSEQUENCES: dict[str, str] = {
                         "[the hot path pays|lost]|a slowdown [in waiting|ahead]]",
     "test_skeptic": "[a path [no test covers|left untested]|something [unproven|never "
                     "proven]|untested ground|a claim [without a test|nobody tested]]",
-    "dx_advocate": "[a trap for [the next reader|newcomers]|friction for [whoever edits "
-                   "it|editors]|a puzzle [for newcomers|to untangle]|hard to follow]",
+    "dx_advocate": "[a trap for [the next reader|newcomers|whoever comes next]|friction "
+                   "for [whoever edits it|editors]|a puzzle [for newcomers|to untangle]|"
+                   "hard to follow]",
     "error_philosopher": "[a failure [waiting to happen|in waiting]|a crash [in "
                          "waiting|ahead]|a fault [with no recovery|nobody handles]|trouble "
                          "[on a bad day|later]]",
@@ -84,9 +85,10 @@ PREDICATES: dict[str, str] = {
                       "is [weeks|days] of [work|plumbing] for a [local|small|one-line] "
                       "[fix|edit|change]",
     "rewrite": "[throws out|discards|bins] [working code|code that works|lines that work]|"
-               "[trades|swaps] one [defect|bug] for [many|dozens of|a crop of|a host of] "
-               "[new|fresh|other] ones|[costs|takes] "
-               "[weeks|months] where a [small|short|local] [edit|patch] [does|will do]|"
+               "[trades|swaps|exchanges] [one|a single] [defect|bug] for [many|dozens of|a "
+               "crop of|a host of|a fresh batch of] [new|fresh|other|untested] ones|[costs|"
+               "takes|burns|eats] [weeks|months] where a [small|short|local|quick|modest] "
+               "[edit|patch|change] [does|will do|would do|suffices]|"
                "[restarts|redoes] [work|a job] [a patch|one fix|a small edit] [would finish|"
                "could settle|would close]",
     "model": "[turns a [fixed|plain|firm] rule into|makes a [fixed|plain|firm] rule] a "
@@ -94,8 +96,13 @@ PREDICATES: dict[str, str] = {
              "[may|can|will] [answer|reply|decide] [differently|otherwise] [for|on] [one|"
              "the same|identical] input|cannot be "
              "[tested|checked|pinned down] like the [rule|check] it [replaces|stands in "
-             "for]|adds [latency|delay] and [cost|a bill] to a [plain|simple|cheap] check|"
-             "[hands|gives] a decision the code [can|could] make [to chance|away]",
+             "for]|[adds|brings] [latency|delay|a round trip] [and|plus] [cost|a bill|a fee] "
+             "to a [plain|simple|cheap] check|[makes|turns] a [cheap|plain|simple] check "
+             "[slow|costly] and [billed|paid for|metered]|"
+             "[hands|gives] a decision the code [can|could] make [to chance|away]|leaves "
+             "[to chance|to a guess] what [the code|a rule|plain code] [settles|decides] "
+             "[for sure|outright|every time]|[outsources|farms out] a [call|choice] [the code|"
+             "a plain rule] [makes|settles] [alone|by itself|unaided]",
     "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
              "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
              "[undersells|plays down|shrugs off|brushes aside|waves away|makes light of] a "
@@ -104,25 +111,32 @@ PREDICATES: dict[str, str] = {
              "is [too quick|a little quick|hasty|premature]]",
     "dismissal": "[ignores|skips over|overlooks] what the line [does|actually does]|"
                  "[leaves|keeps] a [real|live|genuine] [defect|bug|problem] in place|is the "
-                 "wrong [call|verdict] [there|for that line]|[tells|asks] the author to "
-                 "[keep|ship] a [bug|defect]|[misreads|underrates|plays down] the risk",
+                 "wrong [call|verdict] [there|for that line]|[tells|asks|invites] [the author|"
+                 "its author|whoever wrote it] to [keep|ship|leave in] a [bug|defect|live "
+                 "fault]|[misreads|underrates|plays down] the risk",
 }
 
 
 GAPS: dict[str, str] = {
     "missed": "[and|yet|but] [the review|it|{name}] [never [reaches|mentions|touches|"
-              "covers]|does not [reach|mention|touch|cover]] [it|that|this line]|"
+              "covers|gets to]|does not [reach|mention|touch|cover]] [it|that|this line]|"
+              "[which|and this] [goes|passes] [unmentioned|unremarked|unflagged] [in|by] "
+              "[the review|{name}|its review]|[a thing|something|a flaw] [the review|{name}] "
+              "[never flags|does not flag|lets slide|lets pass]|"
               "[yet|but|and] [its|the] [words go|attention goes|effort drifts] [elsewhere|"
               "to smaller things|to lesser lines|to side issues|to minor points]|which "
               "[it|{name}|the review] [skips|"
               "passes over|leaves out|omits] [entirely|altogether|silently|]|[and|yet] "
-              "[nothing|not a word|not one line|no sentence] [of|in] [it|{name}] "
-              "[goes|points|turns] [there|that way]|which [it|{name}] [leaves|hands|"
-              "passes] [to someone else|to others|"
-              "aside|to later readers]|[and|yet] [{name}|it|the review] [is silent on|"
-              "says nothing of|stays quiet about|ignores|skips|never names] [it|that|this]",
-    "general": "[and|but|while] the review [names|cites|points at] no line [at all|"
-               "anywhere|whatsoever]|[and|but] it [talks|stays] in [generalities|broad "
+              "[nothing|not a word|not one line|no sentence] [of|in] [it|{name}|the review] "
+              "[goes|points|turns|looks] [there|that way|at it]|which [it|{name}] [leaves|"
+              "hands|passes|punts] [to someone else|to others|aside|to later readers|to "
+              "whoever comes next|downstream]|[and|yet|but] [{name}|it|the review] [is "
+              "silent on|says nothing of|stays quiet about|keeps quiet on|ignores|skips|"
+              "never names|has no word for] [it|that|this]",
+    "general": "[and|but|while] [the review|it|{name}] [names|cites|points at|"
+               "pins down] no [line|single line|one line] [at all|anywhere|whatsoever|in the "
+               "file]|[and|but] [not one|no] line [number|] [appears|shows up] in [it|the "
+               "review|{name}'s text]|[and|but] it [talks|stays] in [generalities|broad "
                "strokes] [instead|throughout]|[but|yet] nothing in it is [anchored|tied to "
                "a line]",
     "emphasis": "[and|yet|but] [it|the review] [puts|ranks|lists] [smaller|lesser|minor] "
@@ -165,8 +179,9 @@ SHORT_FIXES = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|e
 FIXES_THERE = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|edit|patch] " \
               "[there|right there|in place]|[patch|fix|tidy|repair|mend] [it|that line|the " \
               "line] [in place|where it stands|directly|and move on|]|give [it|that line] a " \
-              "[patch|fix|cleanup]|[touch|correct|rework] [it|that line] [and nothing " \
-              "else|alone|only|first]]"
+              "[patch|fix|cleanup]|[touch|correct|rework] [it|that line|the line] [and " \
+              "[nothing|no line] else|alone|only|first|and leave the rest]|[settle|sort out|" \
+              "deal with] [it|that line] [on the spot|locally|where it is]]"
 
 
 OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',
@@ -206,16 +221,26 @@ FIRM = "[This is [plainly|simply|clearly] wrong.|That advice fails here.|The cod
        "it.|No doubt here.|Plainly wrong.|The file disagrees.]"
 
 
-VERDICTS = ("I [vote|want] {name} out", "My vote goes to {name}", "{name} gets my vote",
-             "I am going with {name}", "{name}, for me", "Out with {name}",
-             "I [pick|choose|name] {name}", "{name} has my vote")
+VERDICTS = ("I [vote|want] {name} out", "My vote [goes to|is for|falls on] {name}",
+             "{name} gets my vote", "I am [going|siding] with {name}", "{name}, for me",
+             "Out with {name}", "I [pick|choose|name] {name}", "{name} has my vote",
+             "[I'd|I would] [send {name} home|vote {name} out]", "{name} [should|ought to] go",
+             "My [pick|choice] is {name}", "Put me down for {name}",
+             "I [say|think] {name} [goes|should leave]", "[I'm|I am] voting for {name}",
+             "{name} is my [pick|choice]")
 
 
 STRONG_WHY = "[[it is|that is|this is] [wrong|mistaken|off] where it [matters|counts]|the " \
               "[code|file|source] [contradicts|refutes|belies] it|[that|the] advice [fails|" \
-              "breaks|falls apart] [on|against] [the|this] code]"
+              "breaks|falls apart] [on|against] [the|this] code|[its|the] [claim|point] " \
+              "[does not survive|fails] a look at the [code|file]|[anyone|a reader] can " \
+              "[check|see] [it is|that it is] wrong|[what|the thing] it [gets|got] wrong " \
+              "[is central|matters most]]"
 
 
 WEAK_WHY = "[[I|we] [trust|believe] it [least|less]|it [fits|matches] the [code|file] " \
             "[worst|least]|[its|the] review is [thin|the thinnest|shaky]|it [left|set] " \
-            "[the most|too much] [out|aside]]"
+            "[the most|too much] [out|aside]|[no other|no] review [misses|skips] [as much|" \
+            "more]|[of all of them,|of the reviews,|among them,] [this|that] one [holds up|" \
+            "stands up] [worst|least]|[its|the] [reading|review] [sits|rests] [loosest|" \
+            "least firmly] on the [code|file|lines]]"
