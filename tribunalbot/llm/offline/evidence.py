@@ -216,6 +216,8 @@ class Call:
     family: str  # an option family for a recommendation, "rejection" for a refusal
     term: str  # the option named
     finding: Finding  # the finding at the cited line, which the call answers
+    option: str  # the option's own family (a refusal's too)
+    level: int  # how heavy the option named is
 
 
 def sound_calls(statement: str, analysis: Analysis) -> list[Call]:
@@ -237,7 +239,7 @@ def sound_calls(statement: str, analysis: Analysis) -> list[Call]:
             refused = _negated(_clause_at(said, m.start()))
             found.append(Call(quote_around(statement, start, end, start + m.start()),
                               lines[0], "rejection" if refused else suspect.family,
-                              m.group(0), finding))
+                              m.group(0), finding, suspect.family, _level(suspect, said)))
     return found
 
 

@@ -39,7 +39,7 @@ GRUDGE = 0.6  # how much a juror holds against whoever accused it
 # The Troublemaker reads every review closely, seeking the best spot to deflect onto, and
 # holds back on hitting its accusers (which would mark it); tuned for equal behaviour.
 DEFLECT_ATTENTION = 0.9
-DEFLECT_GRUDGE = {"debate": 0.2, "vote": 0.1}
+DEFLECT_GRUDGE = {"debate": 0.1, "vote": 0.2}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
 OVERSTATE = 2.0
@@ -50,7 +50,7 @@ REBUT_GAIN = 2.5
 # Where an honest juror rebuts a plant at its line, the Troublemaker has no plant to rebut; so
 # now and then it rebuts a sound call instead, argued as a plant: false, in the same words,
 # and checkable against the code (the call fits its line).
-CONTEST_ATTENTION = 0.15
+CONTEST_ATTENTION = 0.22
 ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
 # What each persona reads closely: kinds of weak spot (the finding's own field always).

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.evidence import (
     BAD_LINE_WEIGHT,
     SUSPECTS,
     UNGROUNDED_WEIGHT,
+    Call,
     Contradiction,
     contradictions,
     quote_around,
@@ -169,7 +171,13 @@ def contestable(statement: str, analysis: Analysis) -> list[Spot]:
     a plant; only the code (the call fits the line) shows them false."""
     return [Spot(CONTEST_WEIGHT, c.quote, c.line, c.family, c.finding, c.term,
                  f"line {c.finding.line} {c.finding.problem}; {c.finding.info.fix.lower()}")
-            for c in sound_calls(statement, analysis)]
+            for c in sound_calls(statement, analysis) if _plausible(c, analysis)]
+
+
+def _plausible(call: Call, analysis: Analysis) -> bool:
+    """Whether calling this sound call wrong could pass: a refusal only where the line
+    earns a lighter option of the family (a near miss), never where it earns none."""
+    return call.family != "rejection" or fit.earned(call.option, analysis, call.line) > 0
 
 
 def fallback(statement: str, analysis: Analysis) -> Spot:
