@@ -179,3 +179,23 @@ def test_every_sound_call_is_one_the_reader_passes_over(played: list[Played]) ->
                 assert call.quote in statement and f"line {call.line}" in call.quote.lower()
                 assert not contradictions(call.quote, analyses[p.name]), call.quote
     assert found > 10, found
+
+
+def test_the_reveal_names_a_false_rebuttal_as_sabotage() -> None:
+    """Played through the engine, a Troublemaker's false rebuttal is in the revealed ledger
+    (its debate phase and round, its own words, why the call it attacked was sound)."""
+    from bench.fair.games import play_input
+    from bench.fair.inputs import Input
+
+    code = input_files()["_client.py"]
+    games = play_input(Input("_client.py", code, "python"), list(range(24)))
+    debated = [g for g in games if any(a.seat == g.troublemaker for a in g.accusations)]
+    assert debated
+    found = 0
+    for game in debated:
+        said = {a.text for a in game.accusations if a.seat == game.troublemaker}
+        for claim in game.planted[1:]:  # the review's plant comes first
+            found += 1
+            assert any(claim.rstrip(". …") in text or text.startswith(claim[:40])
+                       for text in said), claim
+    assert found, "no false rebuttal reached the ledger in 24 games"

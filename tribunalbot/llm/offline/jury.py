@@ -23,7 +23,7 @@ from tribunalbot.llm.offline import arguments
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.weakspots import Spot, cited_lines, contestable, fallback, spots
-from tribunalbot.llm.replies import DebateReply, VoteReply
+from tribunalbot.llm.replies import DebateReply, PlantedClaim, VoteReply
 
 # Tuned with tests/offline/test_debate.py so that the AI jury catches the Troublemaker in
 # roughly half of the games and both roles behave alike.
@@ -51,6 +51,7 @@ REBUT_GAIN = 2.5
 # now and then it rebuts a sound call instead, argued as a plant: false, in the same words,
 # and checkable against the code (the call fits its line).
 CONTEST_ATTENTION = 0.22
+FALSE_REBUTTAL = "false rebuttal"  # the ledger's kind for it
 ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 
 # What each persona reads closely: kinds of weak spot (the finding's own field always).
@@ -211,7 +212,26 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     strong = conviction(spot, target) >= arguments.STRONG
     argument = arguments.accusation(spot, strong, _context(task, target.seat), analysis, rng)
     return DebateReply(target=target.seat, quote=spot.quote, argument=argument,
-                       private_notes=_notes(spot, target))
+                       private_notes=_notes(spot, target),
+                       planted=_false_rebuttal(task, target.seat, spot, argument, analysis))
+
+
+def _false_rebuttal(task: Task, seat: int, spot: Spot, argument: str, analysis: Analysis
+                    ) -> list[PlantedClaim]:
+    """The sabotage ledger's entry when the Troublemaker argued a sound call as a plant,
+    so the reveal names this lie as it names the review's."""
+    if not task.troublemaker or spot.finding is None or spot not in contestable(
+            task.statements.get(seat, ""), analysis):
+        return []
+    f, name = spot.finding, _name(task, seat)
+    if spot.family == "rejection":
+        why = (f"turning down {spot.term} at line {spot.line} was right: line {f.line} "
+               f"{f.problem}, which a lighter step fixes")
+    else:
+        why = (f"{spot.term} fits line {spot.line}: line {f.line} {f.problem}, "
+               "which earns that step")
+    return [PlantedClaim(claim=argument, why_wrong=f"{name}'s call was sound; {why}.",
+                         kind=FALSE_REBUTTAL)]
 
 
 def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
