@@ -16,12 +16,21 @@ from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.vetcontext import Check, Context
 
 ERREXIT = re.compile(r"^\s*set\s+(-\w*e|-o\s+errexit)")
+_SHEBANG_ERREXIT = re.compile(r"#!\s*\S+(?:\s+\S+)*?\s+-\w*e\b")  # `#!/bin/sh -e`
+
+
+def exits_on_error(lines: list[str], code: list[str]) -> bool:
+    """The script stops at the first failing command: `set -e`, or `-e` on its #! line."""
+    return bool(lines and _SHEBANG_ERREXIT.match(lines[0])) or any(
+        ERREXIT.search(x) for x in code)
 
 
 def shell_sql_findings(lines: list[str], seen: Views, language: str) -> list[Finding]:
     code = list(seen.code)
     if language == "shell":
-        return _unset_variables(code) + _temp_without_trap(code) + _unchecked_cd(code)
+        checked = exits_on_error(lines, code)
+        return _unset_variables(code) + _temp_without_trap(code) + (
+            [] if checked else _unchecked_cd(code))
     if language == "sql":
         return _kept_obsolete(code, list(seen.comments)) + _uncommented_functions(code)
     return []
@@ -91,8 +100,6 @@ _CD = re.compile(r"(?:^|[;(]|\bthen|\bdo|\belse)\s*cd\s+(?![-/>]\s|[-/]?\s*$|[<>
 def _unchecked_cd(code: list[str]) -> list[Finding]:
     """`cd dir` on its own, in a script that carries on after failures: the next commands
     run wherever the script already was."""
-    if any(ERREXIT.search(x) for x in code):
-        return []
     found: list[Finding] = []
     for line, text in enumerate(code, start=1):
         match = _CD.search(text)
