@@ -95,4 +95,10 @@ ALIASES: dict[str, str] = {
     "unused_import": "[unused import|idle import|dead import]",
     "warn_stacklevel": "[warning without a stacklevel|stacklevel-less warning|warning that "
                        "blames itself]",
+    "old_arithmetic": "[expr arithmetic|forked sum|old-style arithmetic]",
+    "sql_no_comment": "[undocumented SQL function|function missing from the catalog "
+                      "comments|function with no COMMENT ON]",
+    "unset_variable": "[never-set variable|variable nothing assigns|always-empty variable]",
+    "deprecated_kept": "[obsolete definition kept|deprecated definition still shipped|"
+                       "leftover obsolete definition]",
 }
