@@ -21,6 +21,11 @@ LABELS = {
     "delete_without_where": "DELETE without WHERE", "magic_number": "magic number",
     "none_compare": "comparison to None", "tls_off": "disabled TLS check",
     "untested_branch": "untested branch", "vague_name": "vague name",
+    "old_arithmetic": "expr arithmetic", "unset_variable": "never-set variable",
+    "unchecked_cd": "unchecked cd", "temp_no_cleanup": "temp file left behind",
+    "read_without_r": "read without -r", "which_command": "which lookup",
+    "echo_options": "echo -e in sh", "deprecated_kept": "obsolete definition kept",
+    "sql_no_comment": "undocumented SQL function",
 }
 
 

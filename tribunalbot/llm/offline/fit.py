@@ -40,11 +40,13 @@ EARNS: dict[str, dict[str, int]] = {
                 "copy_in_loop": 1, "error_flow": 1, "test_style": 1, "unquoted_var": 1,
                 "no_errexit": 1, "magic_number": 1, "none_compare": 1, "crowded_line": 1,
                 "loose_equality": 1, "unwrap_panic": 1, "assert_in_code": 1,
-                "mutable_default": 1},
+                "mutable_default": 1, "old_arithmetic": 1, "unset_variable": 1,
+                "unchecked_cd": 1, "temp_no_cleanup": 1, "read_without_r": 1,
+                "which_command": 1, "echo_options": 1, "deprecated_kept": 1},
     "model": {"missing_docstring": 1, "module_docstring": 1, "class_docstring": 1,
               "vague_name": 1, "naming": 1, "todo": 1, "untested_branch": 2,
               "test_without_assert": 2, "vacuous_assert": 2, "skipped_test": 2,
-              "div_empty": 2, "index_empty": 2},
+              "div_empty": 2, "index_empty": 2, "sql_no_comment": 1},
 }
 
 

@@ -13,6 +13,7 @@ import re
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, RULES
+from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.structure import Structure
 
@@ -31,16 +32,14 @@ def heuristic_findings(lines: list[str], seen: Views, language: str, structure: 
     found += _layer_findings(code, structure)
     found += _taint_findings(code)
     found += _io_in_loop_findings(code, structure)
+    found += shell_sql_findings(lines, seen, language)
     if _looks_like_tests(code, language):
         found += _test_findings(code, structure)
-    if language == "shell" and lines and lines[0].startswith("#!") and not any(
-            _ERREXIT.search(x) for x in code) and not _tracks_statuses(code):
+    if language == "shell" and lines and lines[0].startswith("#!") and not exits_on_error(
+            lines, code) and not _tracks_statuses(code):
         first = next((n for n, x in enumerate(code, 1) if x.strip()), 1)
         found.append(Finding(first, "no_errexit"))
     return found
-
-
-_ERREXIT = re.compile(r"^\s*set\s+(-\w*e|-o\s+errexit)")
 
 
 def _tracks_statuses(code: list[str]) -> bool:

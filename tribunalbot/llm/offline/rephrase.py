@@ -123,6 +123,12 @@ ALIASES: dict[str, str] = {
     "print_output": "[stray print|print left in|bare print call|print to stdout]",
     "none_compare": "[comparison to None|equality test on None|None check written with ==]",
     "crowded_line": "[crowded line|two-statement line|line doing two things]",
+    "old_arithmetic": "[expr arithmetic|forked sum|old-style arithmetic]",
+    "sql_no_comment": "[undocumented SQL function|function missing from the catalog "
+                      "comments|function with no COMMENT ON]",
+    "unset_variable": "[never-set variable|variable nothing assigns|always-empty variable]",
+    "deprecated_kept": "[obsolete definition kept|deprecated definition still shipped|"
+                       "leftover obsolete definition]",
 }
 
 

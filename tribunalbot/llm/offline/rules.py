@@ -114,7 +114,18 @@ RULES: tuple[Rule, ...] = (
     _r("eval", r"^\s*eval\s|[;&|]\s*eval\s", _SH),
     _r("world_writable", r"\bchmod\s+(-R\s+)?0?777\b", _SH),
     _r("unquoted_var", r"^\s*(rm|cp|mv|cd|cat|chmod|chown)\s[^\"'#\n]*\$\{?\w", _SH),
+    # In a test, an empty or spaced value breaks the expression (`[ = x ]`, `[ -n ]` is true).
+    _r("unquoted_var", r"(?:\[|\btest)\s+(?:!\s+)?(?:-n\s+\$\{?(?:\w+|[1-9])\}?\s|"
+       r"\$\{?(?:[A-Za-z_]\w*|[1-9])\}?\s+!?==?\s)", _SH),
     _r("backticks", r"(?<!\\)`[^`]+(?<!\\)`", _SH),
+    _r("old_arithmetic", r"\bexpr\s+[\w$\"{}]+\s+[-+*/%]\s|\$\[[^\]]+\]", _SH),
+    _r("read_without_r", r"(?:^|[;&|(!]|\b(?:while|until|if|do|then))\s*(?:IFS=\S*\s+)?"
+       r"read(?=\s|$)", _SH),
+    _r("which_command", r"(?:^|[;&|(!`]|\$\(|\bif\s|\bthen\s)\s*which\s+-?\w", _SH),
+    _r("echo_options", r"(?:^|[;&|(]|\bthen|\bdo|\belse)\s*echo\s+-[nE]*e[nE]*\s", _SH),
+    # A name made from the process id ($$), which anyone can guess, under a temp directory.
+    _r("temp_file", r"=\S*(\bTMPDIR\b|/tmp/)\S*\$\$|\b\w*(tmp|temp)\w*=\S*\$\$", _SH),
+    _r("vague_name", r"^\s*for\s+([a-z])\b", _SH, detail=1),
     _r("delete_without_where", r"^\s*(DELETE\s+FROM|UPDATE)\s+\w+(\s+SET\s+[^;]*)?\s*;",
        _SQLL, flags=re.I),
     _r("grant_public", r"\bGRANT\s+ALL\b|\bGRANT\b.*\b(INSERT|UPDATE|DELETE|TRUNCATE)\b.*"

@@ -140,6 +140,17 @@ TOPICS: dict[str, Topic] = {
                           "Propagate it with ? or handle the error case"),
     "no_errexit": Topic(_ERR, 2, "runs a script that carries on after a failed command",
                         "Start with set -euo pipefail"),
+    "unset_variable": Topic(_ERR, 3, "expands a variable the script never sets, so it is "
+                            "always empty there", "Set it where it is meant to come from, or "
+                            "fix the name", "CWE-457"),
+    "unchecked_cd": Topic(_ERR, 3, "changes directory without checking that it worked, so "
+                          "the commands after it run in the wrong place", "Write cd ... || "
+                          "exit"),
+    "temp_no_cleanup": Topic(_ERR, 2, "makes a temporary file with mktemp but sets no trap, "
+                             "so a failed or interrupted run leaves it behind",
+                             "Remove it in a trap on EXIT", "CWE-459"),
+    "read_without_r": Topic(_ERR, 2, "reads input with read but without -r, so backslashes in "
+                            "it are eaten", "Use read -r"),
     "print_output": Topic(_ERR, 1, "writes to stdout with print, which a caller or log "
                           "pipeline cannot filter", "Use the logger, or return the value"),
     # tests
@@ -184,6 +195,15 @@ TOPICS: dict[str, Topic] = {
                           "Quote the expansion"),
     "backticks": Topic(_DX, 1, "substitutes a command with backticks, which nest and quote "
                        "badly", "Use $(...) instead"),
+    "old_arithmetic": Topic(_DX, 1, "does arithmetic the old way (expr, a process per sum, "
+                            "or $[...]), where POSIX $((...)) does it in the shell",
+                            "Use $((...))"),
+    "echo_options": Topic(_DX, 2, "passes -e to echo in a #!/bin/sh script, where dash's echo "
+                          "prints the -e itself", "Use printf, which means the same in every "
+                          "shell"),
+    "sql_no_comment": Topic(_DX, 1, "creates a function with no COMMENT ON, unlike the ones "
+                            "this file describes, so the catalog says nothing of it",
+                            "Add a COMMENT ON FUNCTION saying what it computes"),
     "magic_number": Topic(_DX, 1, "compares against an unexplained literal",
                           "Give the value a named constant"),
     "todo": Topic(_DX, 2, "leaves a TODO that the next developer inherits",
@@ -204,6 +224,12 @@ TOPICS: dict[str, Topic] = {
     "pipe_to_shell": Topic(_DEP, 5, "pipes a downloaded script straight into a shell, "
                            "unpinned and unverified", "Download a pinned version, verify its "
                            "checksum, then run it"),
+    "which_command": Topic(_DEP, 1, "looks a command up with which, an external program "
+                           "that is not in POSIX and behaves differently between systems",
+                           "Use command -v"),
+    "deprecated_kept": Topic(_DEP, 2, "still creates what its own comment calls obsolete, so "
+                             "new code can go on depending on it", "Drop it in the next "
+                             "version, and point users at the replacement"),
     "unused_import": Topic(_DEP, 2, "imports something it never uses", "Drop the import"),
     "import_style": Topic(_DEP, 1, "imports * from a module, which hides where names come "
                           "from", "Import the names it uses explicitly"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import pyloops, pyvet, vetloops
+from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetloops
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.vetcontext import Check, Context, in_script_part, indented_block
 
@@ -127,6 +127,8 @@ def _secret(f: Finding, ctx: Context) -> bool:
 
 
 def _temp(f: Finding, ctx: Context) -> bool:
+    if ctx.language == "shell" and "$$" in ctx.text(f.line):
+        return shellsql.guessable_temp(f, ctx)
     return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", ctx.text(f.line))
 
 
@@ -191,8 +193,15 @@ def _vague(f: Finding, ctx: Context) -> bool:
         return False  # judged where it is first set
     if func and f.detail in _parameters(ctx, func.start):
         return False  # a parameter rebound: its name is the signature's
-    uses = [n for n in range(f.line + 1, end + 1) if re.search(
-        rf"(?<![\w.$]){name}(?!\w)|\$\{{?{name}\b", ctx.text(n))]
+    if ctx.language == "shell" and re.match(r"\s*for\s+\w+\s+in\s+(\d|\{\d|\$\(\s*seq\b)",
+                                            ctx.text(f.line)):
+        return False  # a counter over numbers: i is the convention
+    # In shell a variable is read as $name: a bare word is a command, an option or text.
+    use = rf"\$\{{?{name}\b" if ctx.language == "shell" else \
+        rf"(?<![\w.$]){name}(?!\w)|\$\{{?{name}\b"
+    if ctx.language == "shell" and re.match(r"\s*for\b", ctx.text(f.line)):
+        end = shellsql.loop_end(ctx.code, f.line)  # the loop's variable, read in its body
+    uses = [n for n in range(f.line + 1, end + 1) if re.search(use, ctx.text(n))]
     return bool(uses) and uses[-1] - f.line >= 10
 
 
@@ -298,7 +307,7 @@ def _magic(f: Finding, ctx: Context) -> bool:
 
 
 CHECKS: dict[str, Check] = {
-    **vetloops.CHECKS,
+    **vetloops.CHECKS, **shellsql.CHECKS,
     "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
     "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
     "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,

@@ -1,0 +1,252 @@
+"""Findings in shell scripts and SQL files that need more than one line to see: a variable
+the script never sets, a temporary file no trap removes, a `cd` whose failure goes unseen,
+a definition the file itself calls obsolete, a function left out of the catalog's comments.
+
+Each reads the whole file's code view (source.views), so quoted text, here-documents and
+comments are not mistaken for code; the line-by-line smells are rules (rules.py), vetted
+here when the line alone cannot tell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.source import Views
+from tribunalbot.llm.offline.vetcontext import Check, Context
+
+ERREXIT = re.compile(r"^\s*set\s+(-\w*e|-o\s+errexit)")
+_SHEBANG_ERREXIT = re.compile(r"#!\s*\S+(?:\s+\S+)*?\s+-\w*e\b")  # `#!/bin/sh -e`
+
+
+def exits_on_error(lines: list[str], code: list[str]) -> bool:
+    """The script stops at the first failing command: `set -e`, or `-e` on its #! line."""
+    return bool(lines and _SHEBANG_ERREXIT.match(lines[0])) or any(
+        ERREXIT.search(x) for x in code)
+
+
+def shell_sql_findings(lines: list[str], seen: Views, language: str) -> list[Finding]:
+    code = list(seen.code)
+    if language == "shell":
+        checked = exits_on_error(lines, code)
+        return _unset_variables(code) + _temp_without_trap(code) + (
+            [] if checked else _unchecked_cd(code))
+    if language == "sql":
+        return _kept_obsolete(code, list(seen.comments)) + _uncommented_functions(code)
+    return []
+
+
+# Where a name gets a value: an assignment, a declaration, a loop or read variable, a
+# default expansion, arithmetic.
+_ASSIGNS = (
+    re.compile(r"(?:^|[\s;&|(`])(\w+)(?:\[[^\]]*\])?\+?="),
+    re.compile(r"\b(?:local|export|readonly|declare|typeset)\s+((?:-\w+\s+)*[\w\s=]*)"),
+    re.compile(r"\b(?:for|select)\s+(\w+)"),
+    re.compile(r"\bgetopts\s+\S+\s+(\w+)"),
+    re.compile(r"\$\{(\w+):?="),
+    re.compile(r"\(\(([^)]*)\)\)|\blet\s+(.*)"),
+    re.compile(r"\bread\s+((?:-\w+\s+)*[\w\s]*)"),
+)
+# Read plainly: $name, or ${name} with no operator (`${x-default}` and `${x:?}` mean to
+# handle an unset name).
+_USE = re.compile(r"\$(?:\{([a-z][a-z0-9_]*|_[a-z0-9_]+)\}|([a-z][a-z0-9_]*|_[a-z0-9_]+)\b)")
+# A script that reads in another file, or builds a name to assign at run time, may set any
+# variable: nothing can be said of what it leaves unset.
+_OPEN_ENDED = re.compile(r"^\s*(\.|source)\s+\S|\beval\b[^#\n]*\$\{?\w+\}?=|\bprintf\s+-v\b|"
+                         r"\b(mapfile|readarray|declare\s+-n|typeset\s+-n)\b")
+# Lower-case variables the environment conventionally sets.
+_ENVIRONMENT = frozenset({"http_proxy", "https_proxy", "ftp_proxy", "no_proxy", "all_proxy"})
+
+
+def _assigned(code: list[str]) -> set[str]:
+    names: set[str] = set()
+    for text in code:
+        for pattern in _ASSIGNS:
+            for match in pattern.finditer(text):
+                found = next((g for g in match.groups() if g), "")
+                names.update(re.findall(r"[A-Za-z_]\w*", found))
+    return names
+
+
+def _unset_variables(code: list[str]) -> list[Finding]:
+    """A lower-case variable (the script's own, by convention) that is expanded but never
+    given a value anywhere in the script, read plainly (not `${x-default}` or `${x:?}`)."""
+    if any(_OPEN_ENDED.search(x) for x in code):
+        return []
+    assigned = _assigned(code) | _ENVIRONMENT
+    first: dict[str, int] = {}
+    for line, text in enumerate(code, start=1):
+        outside = re.sub(r"'[^']*'", "", text)  # single quotes expand nothing
+        for match in _USE.finditer(outside):
+            first.setdefault(match.group(1) or match.group(2), line)
+    return [Finding(line, "unset_variable", name) for name, line in first.items()
+            if name not in assigned]
+
+
+_MKTEMP = re.compile(r"(\$\(|`)\s*mktemp\b(?![^)`]*\s-\w*u)")
+
+
+def _temp_without_trap(code: list[str]) -> list[Finding]:
+    """mktemp makes a real file; with no trap anywhere, an error or a Ctrl-C leaves it."""
+    if any(re.search(r"(^|[;&|]\s*)\s*trap\s", x) for x in code):
+        return []
+    return [Finding(n, "temp_no_cleanup") for n, x in enumerate(code, 1) if _MKTEMP.search(x)]
+
+
+# `cd` to a directory: not `cd` alone, `cd -` or `cd /`, which do not fail in practice.
+_CD = re.compile(r"(?:^|[;(]|\bthen|\bdo|\belse)\s*cd\s+(?![-/>]\s|[-/]?\s*$|[<>|;&])\S")
+
+
+def _unchecked_cd(code: list[str]) -> list[Finding]:
+    """`cd dir` on its own, in a script that carries on after failures: the next commands
+    run wherever the script already was."""
+    found: list[Finding] = []
+    for line, text in enumerate(code, start=1):
+        match = _CD.search(text)
+        if not match or re.match(r"\s*(if|while|until|!)\b", text):
+            continue
+        rest = text[match.end():]
+        after = code[line] if line < len(code) else ""
+        if re.search(r"\|\||&&|\\\s*$", rest) or re.match(r"\s*(\|\||&&)", after):
+            continue
+        found.append(Finding(line, "unchecked_cd"))
+    return found
+
+
+_OBSOLETE = re.compile(r"(?i)(?<!not )\b(obsolete|deprecated)\b")
+_CREATE = re.compile(r"(?i)^\s*CREATE\s+(OR\s+REPLACE\s+)?(\w+(\s+CLASS)?)\b")
+
+
+def _kept_obsolete(code: list[str], comments: list[str]) -> list[Finding]:
+    """Definitions under a comment that calls them obsolete or deprecated: the comment
+    covers the statements after it until another comment or a gap of two blank lines."""
+    found: list[Finding] = []
+    active = False
+    blanks = 0
+    for line, (text, said) in enumerate(zip(code, comments, strict=False), start=1):
+        if said.strip() and not text.strip():
+            active = bool(_OBSOLETE.search(said))
+            blanks = 0
+            continue
+        blanks = blanks + 1 if not text.strip() else 0
+        if blanks >= 2:
+            active = False
+        if active and _CREATE.match(text):
+            found.append(Finding(line, "deprecated_kept"))
+    return found
+
+
+_FUNCTION = re.compile(r"(?i)^\s*CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(?:\w+\.)?(\w+)\s*"
+                       r"\(([^)]*)\)?")
+_COMMENTED = re.compile(r"(?i)\bCOMMENT\s+ON\s+FUNCTION\s+(?:\w+\.)?(\w+)")
+# Support functions (a type's input and output, an index method's callbacks, a trigger)
+# are called by the server, not by users: nobody looks them up.
+_SUPPORT = re.compile(r"(?i)\b(internal|cstring|trigger|event_trigger|language_handler|"
+                      r"index_am_handler|fdw_handler)\b")
+
+
+def _uncommented_functions(code: list[str]) -> list[Finding]:
+    """In a file that describes its functions with COMMENT ON, a user-facing function it
+    leaves without one (once per name: overloads share their description)."""
+    described = {m.group(1).lower() for x in code for m in _COMMENTED.finditer(x)}
+    if not described:
+        return []
+    found: list[Finding] = []
+    for line, text in enumerate(code, start=1):
+        match = _FUNCTION.match(text)
+        if not match or match.group(1).lower() in described:
+            continue
+        statement = _statement(code, line)
+        if _SUPPORT.search(match.group(2) or "") or re.search(
+                r"(?i)\bRETURNS\s+(SETOF\s+)?(internal|cstring|trigger|event_trigger)\b",
+                statement):
+            continue
+        described.add(match.group(1).lower())
+        found.append(Finding(line, "sql_no_comment", match.group(1)))
+    return found
+
+
+def _statement(code: list[str], line: int) -> str:
+    """The SQL statement that starts at `line`, up to its semicolon (at most 30 lines)."""
+    parts: list[str] = []
+    for text in code[line - 1 : line + 29]:
+        parts.append(text)
+        if ";" in text:
+            break
+    return "\n".join(parts)
+
+
+READ = re.compile(r"(?:^|[;&|(!]|\b(?:while|until|if|do|then))\s*(?:IFS=\S*\s+)?read(?=\s|$)")
+
+
+def _plain_read(f: Finding, ctx: Context) -> bool:
+    """`read` with -r among its options keeps backslashes; without it, they are eaten. A
+    bare `read` that keeps nothing (waiting for Enter) loses nothing."""
+    match = READ.search(ctx.text(f.line))
+    if not match:
+        return False
+    words = re.split(r"[;&|<>)]", ctx.text(f.line)[match.end():], maxsplit=1)[0].split()
+    if any(re.fullmatch(r"-\w*r\w*", w) for w in words):
+        return False
+    return any(_FREE_TEXT.fullmatch(w) for w in words)
+
+
+# Variables that hold a line, a path or a name, where a backslash can really occur (a
+# commit hash or a yes/no answer never has one).
+_FREE_TEXT = re.compile(r"(?i)\w*(line|file|path|name|dir|entry|url|text|input|link|crt|"
+                        r"cert|hook|patch)\w*|[ifp]")
+
+
+def loop_end(code: tuple[str, ...], line: int) -> int:
+    """The line of the `done` that closes the shell loop opened on `line`."""
+    depth = 0
+    for number in range(line, len(code) + 1):
+        text = re.sub(r"'[^']*'|\"[^\"]*\"", "", code[number - 1])
+        depth += len(re.findall(r"(?:^|[;\s])do\b", text))
+        closed = re.findall(r"(?:^|[;\s&|])done\b", text)
+        depth -= len(closed)
+        if depth <= 0 and closed:
+            return number
+    return len(code)
+
+
+def _posix_echo(f: Finding, ctx: Context) -> bool:
+    """echo -e works in bash; in a #!/bin/sh script, dash's echo prints the -e."""
+    first = ctx.lines[0] if ctx.lines else ""
+    return bool(re.match(r"#!\s*(/usr)?/bin/(env\s+)?(da)?sh\b", first))
+
+
+def guessable_temp(f: Finding, ctx: Context) -> bool:
+    """A name made from the process id is guessable; `set -C` just before it makes the
+    shell refuse a file someone planted there."""
+    above = "\n".join(ctx.code[max(0, f.line - 4) : f.line])
+    return not re.search(r"^\s*set\s+-\w*C", above, re.M)
+
+
+_TESTED = re.compile(r"(?:\[|\btest)\s+(?:!\s+)?(?:-n\s+)?\$\{?(\w+)\}?\s")
+
+
+def _unquoted_test(f: Finding, ctx: Context) -> bool:
+    """A variable unquoted in a test breaks it when empty or spaced; one the script only
+    ever sets to a plain word (a yes/no flag, a count) can be neither."""
+    match = _TESTED.search(ctx.text(f.line))
+    if not match:
+        return True  # the other commands' unquoted arguments
+    name = match.group(1)
+    if name.isdigit():
+        return True
+    sets = [m.group(1) for x in ctx.code for m in re.finditer(
+        rf"(?:^|[\s;&|(]){name}=(\S*)", x)]
+    # A loop over an unquoted list binds words already split: never empty, never spaced.
+    loops = [m.group(1) for x in ctx.code for m in re.finditer(
+        rf"\bfor\s+{name}\b(?:\s+in\s+([^;]*))?", x)]
+    if any(not words or '"' in words for words in loops):
+        return True
+    # A word, a quoted word, a count, or the variable itself grown by a word (`s=${s}I`).
+    plain = re.compile(rf"([\"']?)[\w.+-]+\1|\$\(\([^)]*\)\)|\$\?|\$#|"
+                       rf"\$\{{?{name}\}}?[\w.+-]*")
+    return not (sets or loops) or not all(plain.fullmatch(v.rstrip(";")) for v in sets)
+
+
+CHECKS: dict[str, Check] = {"read_without_r": _plain_read, "echo_options": _posix_echo,
+                            "unquoted_var": _unquoted_test}
