@@ -104,6 +104,8 @@ def test_agreement_and_doubled_words(played: list[Played]) -> None:
         for text in texts(p.game):
             assert not re.search(r"\b(one|1) accusations?\b[^.]*\bstand\b", text), text
             assert not re.search(r"\baccusations\b[^.]*\bstands\b", text), text
+            # a vote to put a seat out never "sides with" it; no "for me, for ..."
+            assert not re.search(r"\bsiding with\b|\bfor me, for\b", text), text
             doubled = re.search(r"\b(\w+) \1\b", re.sub(r"\"[^\"]*\"|`[^`]*`", "", text),
                                 re.I)
             assert doubled is None, text

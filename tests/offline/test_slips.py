@@ -135,3 +135,19 @@ def test_a_claim_citing_no_line_is_never_argued_as_line_zero() -> None:
         said = (arguments.accusation(spot, False, ctx, analysis, rng)
                 + arguments.vote_reason(spot, False, ctx, analysis, rng))
         assert not re.search(r"\bline 0\b", said), said
+
+
+@pytest.mark.parametrize("quote,term", [
+    ("Line 1197 looks worse than it is, since that path runs rarely", "looks worse"),
+    ("At line 56, I would go for a fresh version of that block, so the fix lands", "fresh"),
+    ("For line 12, my advice is to hand that work to a language model drafting a first "
+     "version", "language model"),
+])
+def test_a_quoted_fragment_is_whole_words_and_ends_on_one_that_completes_it(
+        quote: str, term: str) -> None:
+    for seed in range(20):
+        piece = arguments.fragment(quote, term, random.Random(seed))
+        words = piece.split()
+        assert piece in quote and 3 <= len(words) <= 7, piece
+        assert not words[0].isdigit(), piece  # "line 12 ...", never a bare "12 ..."
+        assert words[-1].lower() not in {"since", "so", "that", "the", "a", "and"}, piece

@@ -348,7 +348,16 @@ def fragment(quote: str, term: str, rng: random.Random, words: int = 7) -> str:
     anchors += [i for i, w in enumerate(lowered) if w == "line"]
     anchors += [i + 1 for i, w in enumerate(split) if w.endswith((",", ":", ";"))]
     start = max(0, min(anchors[0] if anchors else 0, len(split) - words) - rng.randrange(2))
-    return " ".join(split[start:start + words]).rstrip(",;:.(")
+    if start and split[start].rstrip(",;:.").isdigit():
+        start -= 1  # "line 12 ...", never a bare "12 ..."
+    kept = split[start:start + words]
+    while len(kept) > 3 and kept[-1].lower().rstrip(",;:.") in _DANGLING:
+        kept.pop()  # a fragment ends on a word that completes it, not on "since"
+    return " ".join(kept).rstrip(",;:.(")
+
+
+_DANGLING = frozenset({"since", "so", "and", "or", "but", "because", "that", "which", "the",
+                       "a", "an"})
 
 
 def vote_reason(spot: Spot, strong: bool, ctx: Context, analysis: Analysis,

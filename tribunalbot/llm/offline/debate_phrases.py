@@ -227,7 +227,7 @@ FIRM = "[This is [plainly|simply|clearly] wrong.|That advice fails here.|The cod
 
 
 VERDICTS = ("I [vote|want] {name} out", "My vote [goes to|is for|falls on] {name}",
-             "{name} gets my vote", "I am [going|siding] with {name}", "{name}, for me",
+             "{name} gets my vote", "I am going with {name}", "{name}, in my view",
              "Out with {name}", "I [pick|choose|name] {name}", "{name} has my vote",
              "[I'd|I would] [send {name} home|vote {name} out]", "{name} [should|ought to] go",
              "My [pick|choice] is {name}", "Put me down for {name}",
