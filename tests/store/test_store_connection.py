@@ -215,3 +215,41 @@ async def test_newer_schema_is_refused(backend: Backend) -> None:
     with pytest.raises(StoreError, match="newer than this Tribunal"):
         async with open_store(target):
             pass
+
+
+class _CommitsBetweenReads:
+    """A connection on which another process commits its first migration (a table and the
+    schema version together) right after each read this one makes."""
+
+    def __init__(self, path: Path) -> None:
+        self.conn = dbmod.sqlite_driver().connect(str(path))
+        self.other = dbmod.sqlite_driver().connect(str(path))
+
+    def execute(self, sql: str) -> _CommitsBetweenReads:
+        self.cursor = self.conn.execute(sql)
+        return self
+
+    def _then_commit(self, rows: object) -> object:
+        if not self.other.execute("PRAGMA user_version").fetchone()[0]:
+            self.other.execute("CREATE TABLE games (id TEXT)")
+            self.other.execute("PRAGMA user_version = 1")
+            self.other.commit()
+        return rows
+
+    def fetchone(self) -> object:
+        return self._then_commit(self.cursor.fetchone())
+
+    def fetchall(self) -> object:
+        return self._then_commit(self.cursor.fetchall())
+
+
+@pytest.mark.sqlite_only
+def test_a_database_another_bot_process_is_migrating_is_not_taken_for_foreign(
+        tmp_path: Path) -> None:
+    """Bot processes starting together on a new file: one's first migration may commit
+    while another checks whether the file is some other program's; the check reads the
+    version and the tables in one snapshot, so it never sees tables without a version."""
+    conn = _CommitsBetweenReads(tmp_path / "new.db")
+    holder = type("Holder", (), {"path": tmp_path / "new.db"})()
+    dbmod.Database._refuse_foreign(holder, conn)  # type: ignore[arg-type]
+    assert conn.conn.execute("PRAGMA user_version").fetchone()[0] == 1  # it did commit

@@ -228,9 +228,12 @@ class Database:
     def _refuse_foreign(self, conn: sqlite3.Connection) -> None:
         """Another program's SQLite file has tables but no schema version: leave it alone
         (checked before switching to WAL, which would already rewrite its header)."""
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = conn.execute(
-            "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1").fetchall()
+        # One statement, so one snapshot: read apart, another bot process starting at the same
+        # moment could commit its first migration (tables and version together) in between,
+        # and its fresh database would look foreign.
+        version, tables = conn.execute(
+            "SELECT (SELECT user_version FROM pragma_user_version), EXISTS (SELECT 1 FROM "
+            "sqlite_master WHERE name NOT LIKE 'sqlite_%')").fetchone()
         if version == 0 and tables:
             raise StoreError(
                 f"{self.path} is a SQLite database of some other program (it has tables but "
