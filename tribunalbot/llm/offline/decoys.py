@@ -26,7 +26,7 @@ from tribunalbot.llm.offline.judgment import (
 
 # Of honest judgment calls, those overstated: an option one step heavier than its line has
 # earned. A person overreaches now and then; the reader weighs it as the subtle over-reach it
-# is, so a juror who names that seat made a fair catch of the wrong player.
+# is, so a juror who names that seat caught a real mistake of an honest player.
 OVERREACH_RATE = 0.03
 
 

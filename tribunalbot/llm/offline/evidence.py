@@ -217,7 +217,6 @@ class Call:
     term: str  # the option named
     finding: Finding  # the finding at the cited line, which the call answers
     option: str  # the option's own family (a refusal's too)
-    level: int  # how heavy the option named is
 
 
 def sound_calls(statement: str, analysis: Analysis) -> list[Call]:
@@ -239,7 +238,7 @@ def sound_calls(statement: str, analysis: Analysis) -> list[Call]:
             refused = _negated(_clause_at(said, m.start()))
             found.append(Call(quote_around(statement, start, end, start + m.start()),
                               lines[0], "rejection" if refused else suspect.family,
-                              m.group(0), finding, suspect.family, _level(suspect, said)))
+                              m.group(0), finding, suspect.family))
     return found
 
 

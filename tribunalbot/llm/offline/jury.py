@@ -85,12 +85,12 @@ def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
     """(evidence, heaviest noticed spot, its weight to this juror) of one review."""
     juror = task.persona or ""
     evidence, best, best_seen = 0.0, None, 0.0
-    for spot, chance, contested in _readable(task, seat, analysis, attention):
+    for spot, chance in _readable(task, seat, analysis, attention):
         if rng.random() >= chance:
             continue
         seen = spot.weight * (FOCUS_GAIN if _focused(juror, spot) else 1.0)
         evidence += seen
-        if task.troublemaker and not contested and rebuts_quote(spot):
+        if task.troublemaker and not spot.sound and rebuts_quote(spot):
             seen *= REBUT_GAIN  # how it would argue, not how much it holds against the seat
         if seen > best_seen:
             best, best_seen = spot, seen
@@ -98,16 +98,15 @@ def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
 
 
 def _readable(task: Task, seat: int, analysis: Analysis, attention: float
-              ) -> list[tuple[Spot, float, bool]]:
-    """Each spot this juror may notice in `seat`'s review, the chance it does, and whether
-    it is a sound call: the review's weak spots, and for the Troublemaker also its sound
-    calls, to argue as plants."""
+              ) -> list[tuple[Spot, float]]:
+    """Each spot this juror may notice in `seat`'s review and the chance it does: the
+    review's weak spots, and for the Troublemaker also its sound calls, to argue as plants."""
     statement = task.statements.get(seat, "")
     juror = task.persona or ""
-    found = [(spot, FOCUS_ATTENTION if _focused(juror, spot) else attention, False)
+    found = [(spot, FOCUS_ATTENTION if _focused(juror, spot) else attention)
              for spot in spots(statement, analysis, task.personas.get(seat, ""))]
     if task.troublemaker:
-        found += [(spot, CONTEST_ATTENTION, True) for spot in contestable(statement, analysis)]
+        found += [(spot, CONTEST_ATTENTION) for spot in contestable(statement, analysis)]
     return found
 
 
@@ -213,15 +212,13 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     argument = arguments.accusation(spot, strong, _context(task, target.seat), analysis, rng)
     return DebateReply(target=target.seat, quote=spot.quote, argument=argument,
                        private_notes=_notes(spot, target),
-                       planted=_false_rebuttal(task, target.seat, spot, argument, analysis))
+                       planted=_false_rebuttal(task, target.seat, spot, argument))
 
 
-def _false_rebuttal(task: Task, seat: int, spot: Spot, argument: str, analysis: Analysis
-                    ) -> list[PlantedClaim]:
+def _false_rebuttal(task: Task, seat: int, spot: Spot, argument: str) -> list[PlantedClaim]:
     """The sabotage ledger's entry when the Troublemaker argued a sound call as a plant,
     so the reveal names this lie as it names the review's."""
-    if not task.troublemaker or spot.finding is None or spot not in contestable(
-            task.statements.get(seat, ""), analysis):
+    if not (task.troublemaker and spot.sound and spot.finding):
         return []
     f, name = spot.finding, _name(task, seat)
     if spot.family == "rejection":

@@ -38,6 +38,9 @@ def _r(topic: str, pattern: str, languages: frozenset[str] = _ANY, in_loop: bool
                 re.compile(unless) if unless else None, detail, reads)
 
 
+# The `read` builtin as a command (not a word in a message); shellsql.py vets its options.
+SHELL_READ = r"(?:^|[;&|(!]|\b(?:while|until|if|do|then))\s*(?:IFS=\S*\s+)?read(?=\s|$)"
+
 RULES: tuple[Rule, ...] = (
     # security
     _r("sql_injection", r"\b(execute|executemany|query|Query|Exec|raw)\(\s*f[\"']"),
@@ -119,8 +122,7 @@ RULES: tuple[Rule, ...] = (
        r"\$\{?(?:[A-Za-z_]\w*|[1-9])\}?\s+!?==?\s)", _SH),
     _r("backticks", r"(?<!\\)`[^`]+(?<!\\)`", _SH),
     _r("old_arithmetic", r"\bexpr\s+[\w$\"{}]+\s+[-+*/%]\s|\$\[[^\]]+\]", _SH),
-    _r("read_without_r", r"(?:^|[;&|(!]|\b(?:while|until|if|do|then))\s*(?:IFS=\S*\s+)?"
-       r"read(?=\s|$)", _SH),
+    _r("read_without_r", SHELL_READ, _SH),
     _r("which_command", r"(?:^|[;&|(!`]|\$\(|\bif\s|\bthen\s)\s*which\s+-?\w", _SH),
     _r("echo_options", r"(?:^|[;&|(]|\bthen|\bdo|\belse)\s*echo\s+-[nE]*e[nE]*\s", _SH),
     # A name made from the process id ($$), which anyone can guess, under a temp directory.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.rules import SHELL_READ
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.vetcontext import Check, Context
 
@@ -176,7 +177,7 @@ def _statement(code: list[str], line: int) -> str:
     return "\n".join(parts)
 
 
-READ = re.compile(r"(?:^|[;&|(!]|\b(?:while|until|if|do|then))\s*(?:IFS=\S*\s+)?read(?=\s|$)")
+READ = re.compile(SHELL_READ)
 
 
 def _plain_read(f: Finding, ctx: Context) -> bool:

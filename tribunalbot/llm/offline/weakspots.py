@@ -54,6 +54,7 @@ class Spot:
     finding: Finding | None  # the analysis finding at `line`, if any
     term: str = ""  # the words of the claim that make it suspect ("message bus")
     should: str = ""  # what should have been said, in the analysis's words
+    sound: bool = False  # a sound call, argued as a weak spot only by a false rebuttal
 
 
 def _family(c: Contradiction) -> tuple[str, str]:
@@ -170,7 +171,8 @@ def contestable(statement: str, analysis: Analysis) -> list[Spot]:
     the false rebuttals a Troublemaker may argue. They read as an honest juror's rebuttal of
     a plant; only the code (the call fits the line) shows them false."""
     return [Spot(CONTEST_WEIGHT, c.quote, c.line, c.family, c.finding, c.term,
-                 f"line {c.finding.line} {c.finding.problem}; {c.finding.info.fix.lower()}")
+                 f"line {c.finding.line} {c.finding.problem}; {c.finding.info.fix.lower()}",
+                 sound=True)
             for c in sound_calls(statement, analysis) if _plausible(c, analysis)]
 
 
