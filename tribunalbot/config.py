@@ -85,8 +85,11 @@ class ModelPrice(Strict):
 
 
 class ProviderSettings(Strict):
-    kind: Literal["openai", "anthropic", "ollama", "offline"]
+    kind: Literal["openai", "anthropic", "ollama", "offline", "replay"]
     base_url: str | None = None
+    # kind = "replay": the folder of a recorded game (`play --record DIR`, `[debug]
+    # record_dir`, or a model relay's queue), whose replies are played back by task.
+    recording: Path | None = None
     api_key_env: str | None = None  # name of the environment variable, never the key itself
     model: str = ""
     # Calls in flight at once: as many as the operator's account allows (hundreds is fine).
@@ -343,6 +346,14 @@ class MetricsSettings(Strict):
         return host
 
 
+class DebugSettings(Strict):
+    """What helps an operator report a bug. `record_dir`: every model call of every game is
+    written under it, one folder a game (its id), to be replayed with a `replay` provider
+    (llm/recording.py). The folders hold the code under review: keep them private."""
+
+    record_dir: Path | None = None
+
+
 def _default_providers() -> dict[str, ProviderSettings]:
     return {"offline": ProviderSettings(kind="offline", model="offline")}
 
@@ -360,6 +371,7 @@ class Config(Strict):
     balance: BalanceSettings = BalanceSettings()
     logging: LoggingSettings = LoggingSettings()
     metrics: MetricsSettings = MetricsSettings()
+    debug: DebugSettings = DebugSettings()
 
     @model_validator(mode="after")
     def _references_exist(self) -> Config:

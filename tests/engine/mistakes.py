@@ -31,7 +31,7 @@ def count():
 
 ERRING = ("architect", "test_skeptic")
 MISSING_LINE = "Line 90 couples the handler to the database."
-MISQUOTE = "Line 8: `DB.run(query)` hides that coupling behind a global."
+MISQUOTE = "Line 3: `DB.execute(query)` hides that coupling behind a global."
 PLANTED = "Line 80 is safe and needs no change."
 UNLISTED = "Line 12: `len(rows)` counts rows in Python."  # the Troublemaker's, not in its ledger
 DEBATE_SLIP = "Line 99 shows the real problem."

@@ -8,9 +8,9 @@ from pathlib import Path
 from tribunalbot.config import GameSettings
 from tribunalbot.diffs import parse_diff
 from tribunalbot.engine import events as ev
-from tribunalbot.engine import rules
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.prompts import show_change
+from tribunalbot.engine.verdict import verdict
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.offline import OfflineLLM
 
@@ -47,16 +47,16 @@ def change_setup(code: str = DIFF, seed: int = 3) -> GameSetup:
 def test_the_change_is_shown_with_new_numbers_and_removed_lines_marked() -> None:
     text = show_change(parse_diff(DIFF))
     assert text.startswith("THE CHANGE UNDER REVIEW: 2 files, 4 line(s) added, 1 removed.")
-    assert "Review the change" in text and "never cite them as current code" in text
+    assert "Review the change" in text and "never cite it as current code" in text
     assert "e.g. app/db.py:9" in text
     assert "FILE app/db.py (python, modified: +2 -1)" in text
     assert "FILE web/page.js (javascript, new file: +2 -0)" in text
     lines = text.splitlines()
-    assert " 8       conn = db.connect()" in lines
+    assert " 8 |     conn = db.connect()" in lines
     assert "   -     rows = conn.execute(\"SELECT * FROM u WHERE n = ?\", (name,))" in lines
     assert " 9 +     query = f\"SELECT * FROM u WHERE n = '{name}'\"" in lines
     assert "10 +     rows = conn.execute(query)" in lines
-    assert "11       return rows" in lines
+    assert "11 |     return rows" in lines
 
 
 def test_files_left_out_are_named_to_the_reviewers() -> None:
@@ -95,11 +95,11 @@ def test_the_verdict_reads_path_line_citations() -> None:
                         "innerHTML."),
         3: ev.Statement(seat=3, text="Outside my beat, `app/db.py:9` is injectable."),
     }
-    verdict = rules.verdict(statements, [])
-    assert verdict[0].startswith("`app/db.py:9` builds SQL")
-    assert any(v.startswith("At `web/page.js:2`") for v in verdict)
-    assert not any("web/page.js:1" in v for v in verdict)  # a dismissal is no finding
-    assert len([v for v in verdict if "app/db.py:9" in v]) == 1  # one line, one entry
+    found = verdict(statements, [])
+    assert found[0].startswith("`app/db.py:9` builds SQL")
+    assert any(v.startswith("At `web/page.js:2`") for v in found)
+    assert not any("web/page.js:1" in v for v in found)  # a dismissal is no finding
+    assert len([v for v in found if "app/db.py:9" in v]) == 1  # one line, one entry
 
 
 async def test_an_offline_game_on_a_real_diff_cites_the_new_code_to_the_end() -> None:

@@ -38,7 +38,9 @@ def test_a_cited_line_must_exist_and_quoted_code_must_be_on_it() -> None:
     assert _problems(MISSING_LINE) == ["line 90 does not exist (the code has 12 lines)"]
     assert _problems("Lines 11-14 count rows.") == [
         "line 14 does not exist (the code has 12 lines)"]
-    assert _problems(MISQUOTE) == ["`DB.run(query)` is not on line 8"]
+    assert _problems(MISQUOTE) == ["`DB.execute(query)` is not on line 3 (it is at line 8)"]
+    # words found nowhere in the code are no verbatim quote: an example, not a misquote
+    assert _problems("Line 8: `DB.run(query)` hides that coupling behind a global.") == []
     # a quote of code elsewhere says where it is
     assert _problems("Line 3 (`def count():`) is dead code.") == [
         "`def count():` is not on line 3 (it is at line 11)"]
@@ -49,8 +51,8 @@ def test_citations_in_another_language_are_checked_too() -> None:
         "line 90 does not exist (the code has 12 lines)"]
     assert _problems("90行目は例外を投げます。") == [
         "line 90 does not exist (the code has 12 lines)"]
-    assert _problems("Zeile 8: `DB.run(query)` ist unsicher.") == [
-        "`DB.run(query)` is not on line 8"]
+    assert _problems("Zeile 3: `DB.execute(query)` ist unsicher.") == [
+        "`DB.execute(query)` is not on line 3 (it is at line 8)"]
     assert _problems("Zeile 3 ist in Ordnung.") == []
 
 
@@ -72,13 +74,14 @@ def test_a_change_is_checked_in_its_new_files() -> None:
             "@@ -10,2 +10,2 @@\n def g():\n-    return 1\n+    return 2\n")
     assert _problems("app/new.py:7 evaluates input.", change=diff) == [
         "app/new.py:7 does not exist (app/new.py has 2 lines after the change)"]
-    assert _problems("`new.py:2` (`exec(x)`) runs input.", change=diff) == [
-        "`exec(x)` is not on app/new.py:2"]
+    assert _problems("`new.py:1` (`return eval(x)`) runs input.", change=diff) == []
+    assert _problems("`new.py:2` (`def f(x):`) runs input.", change=diff) == []
+    assert _problems("app/old.py:11 (`return eval(x)`) runs input.", change=diff) == [
+        "`return eval(x)` is not on app/old.py:11 (it is in app/new.py:2)"]
     assert _problems("`app/new.py:2`: `eval(x)` runs input.", change=diff) == []
     # lines of a modified file the change does not show cannot be judged; nor other files
     assert _problems("app/old.py:500 (`nothing`) and lib/x.py:3 matter.", change=diff) == []
-    assert _problems("app/old.py:11: `return 3` is wrong.", change=diff) == [
-        "`return 3` is not on app/old.py:11"]
+    assert _problems("app/old.py:11: `return 3` is wrong.", change=diff) == []
 
 
 def test_an_accusation_discussing_its_targets_claim_is_not_the_accusers_error() -> None:
@@ -137,9 +140,10 @@ async def test_the_reveal_lists_honest_errors_apart_from_the_ledger() -> None:
     assert tm not in {e.seat for e in errors}
     slip = next(e for e in errors if e.claim == DEBATE_SLIP)
     assert (slip.seat, slip.phase, slip.round) == (bystander, "debate", 1)
-    # nothing worth acting on cites code that is not there
-    assert revealed.verdict == ('Line 7: `query = f"SELECT * FROM users` builds SQL from '
-                                "input; bind parameters.",)
+    # nothing worth acting on cites code that is not there; the one finding is kept whole
+    assert len(revealed.verdict) == 1
+    assert revealed.verdict[0].startswith('Line 7: `query = f"SELECT * FROM users` builds SQL '
+                                          "from input; bind parameters. `DB.execute(query)`")
 
     scores = {s.user_name: s for s in revealed.scores}
     assert scores["bob"].fair_catch and not scores["bob"].correct

@@ -111,10 +111,22 @@ async def test_statements_shown_in_seat_order_while_calls_run_concurrently() -> 
     assert elapsed < 3 * 2 * latency + 1.0 < len(llm.calls) * latency
 
 
+# A review plainly about one field: each persona is sent one about another's.
+SECURITY = ("Line 2 builds SQL from request input: injection (CWE-89, OWASP A03). An attacker "
+            "controls `user_id`; bind it as a parameter, and keep the password and token out "
+            "of error messages.")
+PERFORMANCE = ("Line 2 runs one query per call inside a loop: O(n) round trips, so latency and "
+               "memory grow with the list. Cache the result and batch the I/O on this hot path.")
+
+
+def off_field(persona: str) -> str:
+    return PERFORMANCE if persona == "security_guardian" else SECURITY
+
+
 async def test_persona_retry_is_bounded_and_reinforced() -> None:
     def off_topic(prompt: Prompt) -> str:
         if prompt.task.kind == "speak":
-            return format_review("Looks okay to me overall.", "unsure")
+            return format_review(off_field(prompt.task.persona or ""), "unsure")
         return make_responder()(prompt)
 
     llm = ScriptedLLM(off_topic)
@@ -125,11 +137,18 @@ async def test_persona_retry_is_bounded_and_reinforced() -> None:
         mine = sorted((p for p in speak_calls if p.task.seat == seat),
                       key=lambda p: p.task.attempt)
         assert [p.task.attempt for p in mine] == [1, 2, 3]
-        assert "strayed from your focus" not in mine[0].personal
-        assert all("strayed from your focus" in p.personal for p in mine[1:])
-    # after the last attempt the output is accepted as it is
-    assert all(s.text == "Looks okay to me overall."
-               for s in public_of(result.events, ev.Statement))
+        assert "another reviewer's field" not in mine[0].personal
+        # the retry says which field the review wandered into, never words to stuff
+        persona = PERSONA_BY_KEY[mine[0].task.persona or ""]
+        assert all(f"Review the code from your own: {persona.focus}" in p.personal
+                   for p in mine[1:])
+        assert not any(", ".join(persona.keywords[:3]) in p.personal for p in mine)
+    # after the last attempt the output is accepted as it is, and the refusals are counted
+    statements = public_of(result.events, ev.Statement)
+    assert all(s.text in (SECURITY, PERFORMANCE) for s in statements)
+    assert result.revealed.rejected_replies == 8 * 2
+    assert all(len(s.rejected) == 2 and s.rejected[0].startswith("focus: about ")
+               for s in result.events if isinstance(s, ev.Statement))
 
 
 async def test_a_reply_on_topic_needs_one_attempt() -> None:

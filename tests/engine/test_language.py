@@ -138,7 +138,7 @@ def test_a_german_game_is_played_in_german_and_keeps_the_secret() -> None:
     assert_one_shared_prefix(game.llm, "LANGUAGE: write all your text in Deutsch")
     revealed = game.shown[-1]
     assert [e.claim for e in revealed.ledger] == ["Zeile 2 ist sicher genug"]
-    assert any(v.startswith("- Zeile 2 baut") for v in revealed.verdict)  # "Zeile 2" is a line
+    assert any(v.startswith("Zeile 2 baut") for v in revealed.verdict)  # "Zeile 2" is a line
     assert not any("Zeile 2 ist sicher genug" in v for v in revealed.verdict)  # struck out
 
 

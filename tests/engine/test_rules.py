@@ -164,7 +164,7 @@ async def test_scoring_cases() -> None:
 
 
 def test_the_verdict_lists_each_cited_line_once_without_segues_or_planted_claims() -> None:
-    from tribunalbot.engine.rules import verdict
+    from tribunalbot.engine.verdict import verdict
 
     statements = {
         1: ev.Statement(seat=1, text="Outside my usual beat, line 8 builds SQL from input. "
@@ -178,9 +178,9 @@ def test_the_verdict_lists_each_cited_line_once_without_segues_or_planted_claims
 
 
 def test_the_verdict_keeps_the_lines_most_reviewers_raised() -> None:
-    from tribunalbot.engine.rules import verdict
+    from tribunalbot.engine.verdict import verdict
 
-    statements = {seat: ev.Statement(seat=seat, text=f"Line {seat} is minor. Line 50 uses "
+    statements = {seat: ev.Statement(seat=seat, text=f"Line {seat} has a minor issue. Line 50 uses "
                                      "`ast.literal_eval` wrongly. What about line 60?")
                   for seat in range(1, 9)}
     found = verdict(statements, [], limit=3)
@@ -189,7 +189,7 @@ def test_the_verdict_keeps_the_lines_most_reviewers_raised() -> None:
 
 
 def test_the_verdict_keeps_a_grave_finding_raised_once() -> None:
-    from tribunalbot.engine.rules import verdict
+    from tribunalbot.engine.verdict import verdict
 
     statements = {1: ev.Statement(seat=1, text="Line 90 builds SQL from input (CWE-89).")}
     statements |= {seat: ev.Statement(seat=seat, text=f"Line {seat} is oddly named.")

@@ -6,6 +6,7 @@ import asyncio
 import re
 
 from tribunalbot.engine import claims, rules
+from tribunalbot.engine.verdict import verdict
 from tribunalbot.llm.offline import OfflineLLM
 
 from .conftest import THIRD_PARTY, third_party_source
@@ -20,7 +21,7 @@ async def _verdicts(games: int) -> list[tuple[str, tuple[str, ...], list[str]]]:
         table = await review_round(llm, code, seed, f"verdict-{seed}")
         failed = claims.failed_claims(claims.Code(code, None), table.statements, (),
                                       table.planted)
-        found = rules.verdict(table.statements, [*table.planted, *(e.claim for e in failed)])
+        found = verdict(table.statements, [*table.planted, *(e.claim for e in failed)])
         out.append((code, found, table.planted))
     return out
 

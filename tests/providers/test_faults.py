@@ -158,7 +158,7 @@ async def test_a_target_outside_the_candidates_is_asked_again_once_then_stood_in
     seating = Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
                               "x = 1\n", "python")
     seen = {"candidates": (4, 6), "statements": {}, "accusations": ()}
-    vote, note, stand_in = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
+    vote, note, stand_in, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
     # the offline reviewer casts the seat's vote, for a candidate, and the note says so
     assert vote is not None and vote.target in (4, 6) and stand_in == "offline"
     assert "offline reviewer" in note
@@ -176,7 +176,7 @@ async def test_a_seat_that_names_itself_is_asked_again(
     seating = Seating("g", setup(1).settings, dict(enumerate(panel, 1)), dealt,
                               "x = 1\n", "python")
     seen = {"candidates": (4, 6), "statements": {}, "accusations": ()}
-    vote, _, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
+    vote, _, _, _ = await players.vote(make_llm("openai"), seating, "shared", 1, 1, seen)
     assert vote is not None and vote.target == 6
     retry = prompt_text("openai", fake_llm.bodies("openai")[1])
     assert "target 1 is not one of the candidates [4, 6]" in retry

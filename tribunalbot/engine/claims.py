@@ -1,12 +1,21 @@
-"""Honest mistakes: public claims whose cited code is not there. Pure: no I/O, no model.
+"""Honest mistakes: public claims that demonstrably get the code wrong. Pure: no I/O, no model.
 
-Every sentence of a review or an accusation that cites a line (`line 12` of a plain file,
-`path:12` of a change's new version) is checked against the code the players were shown: the
-cited line exists, and code quoted right at the citation ("line 12: `eval(x)`", "`eval(x)` on
-line 12") is on that line, or within two lines of it, since a statement spans lines and
-reviewers cite where it starts. Quotes are compared without white space or case. A quote that
-is not right at a citation is not judged: "line 40 compares with ==; use `is None`" suggests
-code, it does not quote it.
+DESIGN §2.8: an honest mistake is what the text demonstrably gets wrong, nothing else. Every
+sentence of a review or an accusation that cites a line (`line 12` of a plain file, `path:12`
+of a change's new version) is checked against the code the players were shown, for two faults:
+
+- the cited line does not exist;
+- code quoted right at the citation ("line 12: `eval(x)`", "`eval(x)` on line 12") is real
+  code of this change, found elsewhere, but not on the cited lines (nor within two lines of
+  them, since a statement spans lines and reviewers cite where it starts).
+
+What a quote at a citation may also be is never charged: a name cited with its range or its
+definition ("`report()` (lines 206-229)", a body's lines under its `def`), a call example
+("`dircmp('/no/such', b)` (line 124)" at the definition), proposed code ("needs one clause at
+line 102, `and isinstance(v, str)`") and words found nowhere in the code. Another player's
+words quoted in an accusation are theirs, not the accuser's: citations inside them are skipped,
+and the public text is never altered to judge it. Quotes are compared without white space or
+case.
 
 Only honest players make honest errors. The Troublemaker's wrong citations are its business
 (planted or not, they are not honest), and a sentence that repeats a planted claim belongs to
@@ -140,8 +149,8 @@ def failed_claims(code: Code, statements: Mapping[int, ev.Statement],
         if accusation.text == LOST_TEXT:
             continue
         echoed = _cited_by(code, accusation.target, statements, accusations)
-        for claim, problem in _checked(code, _masked(accusation.text), planted, echoed,
-                                       accusation.text):
+        for claim, problem in _checked(code, accusation.text, planted, echoed,
+                                       spoken=True):
             found.append(ev.HonestError(seat=accusation.seat, phase="debate",
                                         round=accusation.round, claim=claim, problem=problem))
     return tuple(found)
@@ -162,17 +171,18 @@ def fair_catches(errors: Sequence[ev.HonestError],
 
 
 def _checked(code: Code, text: str, planted: Sequence[str], echoed: set[tuple[str, int]],
-             original: str | None = None) -> Iterator[tuple[str, str]]:
-    """(sentence, what is wrong) for each sentence of `text` that fails. `text` may have
-    spans masked (same length); the sentence reported is then cut from `original`."""
-    source = original if original is not None else text
+             spoken: bool = False) -> Iterator[tuple[str, str]]:
+    """(sentence, what is wrong) for each sentence of `text` that fails. `spoken`: the text
+    quotes other players, and a citation inside their quoted words is not the speaker's."""
     for start, end in _sentences(text):
         sentence = text[start:end]
-        claim = source[start:end].strip()
+        claim = sentence.strip()
         if is_planted(claim, planted):
             continue
+        theirs = _spoken_spans(sentence) if spoken else []
         problems = [p for c in code.citations(sentence)
                     if (c.file.path, c.first) not in echoed
+                    and not any(a <= c.start < b for a, b in theirs)
                     for p in _problems(sentence, c, code)]
         if problems:
             yield claim[:400], "; ".join(dict.fromkeys(problems))
@@ -197,22 +207,121 @@ def _problems(sentence: str, cited: _Cited, code: Code) -> list[str]:
     if cited.first not in file.lines:
         return []  # a line the change does not show: its text cannot be judged
     problems = []
-    for quote in _quotes_at(sentence, cited):
-        if not _near(quote, file, cited.first, cited.last):
-            where = f" (it is at {file.where(n)})" if (n := _line_of(quote, file)) else ""
-            problems.append(f"`{quote}` is not on {file.where(cited.first)}{where}")
+    for quote, at in _quotes_at(sentence, cited):
+        if _fits(quote, file, cited) or _proposed(sentence, cited, at):
+            continue
+        elsewhere = _found_elsewhere(quote, code)
+        if elsewhere is None:
+            continue  # not code of this change: an example or a proposal, not a misquote
+        holder, line = elsewhere
+        where = (f" (it is at {holder.where(line)})" if holder is file
+                 else f" (it is in {holder.where(line)})")
+        problems.append(f"`{quote}` is not on {file.where(cited.first)}{where}")
     return problems
 
 
-def _quotes_at(sentence: str, cited: _Cited) -> list[str]:
+# A name, or a name called: `report()`, `os.stat`, `dircmp('/no/such', b)`.
+_NAME = re.compile(r"[A-Za-z_$@][\w$.]*(?:::[A-Za-z_]\w*)*(?:\(.*\))?;?", re.S)
+_NAME_HEAD = re.compile(r"[A-Za-z_$@][\w$.]*")
+# Words that make the code after them a proposal or an example, not a quote of the line;
+# and words that say the line lacks it ("operands reach `rm` without `--` (line 110)").
+_PROPOSAL = re.compile(
+    r"\b(?:use|using|try|add|adding|needs?|should|instead|replace[ds]?|rewrite|fix(?:ed)?|"
+    r"prefer|e\.g\.|such as|like|becomes?|would|could|change\s+(?:it\s+)?to|wrap|guard|"
+    r"switch|suggest)\b|->|→|=>", re.I)
+_ABSENT = re.compile(r"\b(?:without|lacks?|lacking|missing|no|not|never|nor|instead of)\W*$",
+                     re.I)
+
+
+def _fits(quote: str, file: _File, cited: _Cited) -> bool:
+    """The quote is on the cited lines, or names what they hold or belong to."""
+    if _near(quote, file, cited.first, cited.last):
+        return True
+    if not _NAME.fullmatch(quote.strip()):
+        return False
+    head = _NAME_HEAD.match(quote.strip())
+    names = [part for part in re.split(r"[.:@$]+", head.group(0) if head else "") if part]
+    return any(_name_near(name, file, cited) or _encloses(name, file, cited.first)
+               for name in names[-1:] or names)
+
+
+def _name_near(name: str, file: _File, cited: _Cited) -> bool:
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return any(word.search(file.lines.get(n, ""))
+               for n in range(cited.first - SLACK, cited.last + SLACK + 1))
+
+
+def _encloses(name: str, file: _File, line: int) -> bool:
+    """`line` is in the body of the block that `name` opens (a def, a class, a function):
+    the nearest line above it at a lower indentation names it."""
+    text = file.lines.get(line, "")
+    depth = _indent(text)
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    for n in range(line - 1, max(0, line - 400), -1):
+        above = file.lines.get(n)
+        if above is None:
+            return False
+        if not above.strip() or (_indent(above) >= depth and depth > 0):
+            continue
+        if word.search(above):
+            return True
+        depth = _indent(above)
+        if depth == 0:
+            return False
+    return False
+
+
+def _indent(text: str) -> int:
+    return len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
+
+
+def _proposed(sentence: str, cited: _Cited, at: int) -> bool:
+    """Code after a proposal's words ("needs one clause at line 102, `...`", "use `x` at
+    line 3") is what should be written, not what is there."""
+    lo = min(cited.start, at)
+    if at > cited.start and _PROPOSAL.search(sentence[cited.end:at]):
+        return True  # "line 102, use `x`"
+    return bool(_PROPOSAL.search(sentence[max(0, lo - 25):lo])
+                or _ABSENT.search(sentence[max(0, at - 16):at].rstrip("`")))
+
+
+def _found_elsewhere(quote: str, code: Code) -> tuple[_File, int] | None:
+    """Where real code quoted is, in the change's files (the cited one first); None when the
+    quote is too short to tell or is not code of this change."""
+    if len(_norm("".join(_pieces(quote)))) < 4:
+        return None
+    for file in code.files.values():
+        line = _line_of(quote, file)
+        if line is not None and not _in_prose(quote, file.lines.get(line, "")):
+            return file, line
+    return None
+
+
+_COMMENT = re.compile(r"^\s*(?:#|//|/?\*|--|;|%|rem\b)", re.I)
+
+
+def _in_prose(quote: str, line: str) -> bool:
+    """The quote is words of a string or a comment on that line (an error message, a
+    docstring), quoted prose rather than code (DESIGN §2.8)."""
+    if _COMMENT.match(line):
+        return True
+    at = line.lower().find(quote.strip().lower()[:20])
+    return at > 0 and any(line[:at].count(mark) % 2 == 1 for mark in "\"'")
+
+
+def _quotes_at(sentence: str, cited: _Cited) -> list[tuple[str, int]]:
+    """The code quoted right at the citation, with where each quote starts."""
     quotes = []
     after = _QUOTE_AFTER.match(sentence, cited.end)
     before = _QUOTE_BEFORE.search(sentence[:cited.start])
+    if before is not None and _CITE.search(sentence, max(0, before.start() - 40),
+                                           before.start()):
+        before = None  # "lines 88-91 require `x`, lines 125-128 do not": the earlier one's
     for match in (after, before):
         if match is not None:
             quote = match.group(1).strip()
             if not _CITE.fullmatch(quote) and len(_norm(quote)) >= 2:
-                quotes.append(quote)
+                quotes.append((quote, match.start(1)))
     return quotes
 
 
@@ -252,10 +361,12 @@ def _line_of(quote: str, file: _File) -> int | None:
     return None
 
 
-def _masked(text: str) -> str:
-    """The accusation without the words it quotes of other players (same length, so the
-    sentences can be cut from the original)."""
-    return _SPOKEN.sub(lambda m: "x" * len(m.group(0)), text)
+def _spoken_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` quotes another player's words: double quotes outside backticked code
+    (`f("x")` is code, not speech)."""
+    code = [m.span() for m in _BACKTICKED.finditer(text)]
+    return [m.span() for m in _SPOKEN.finditer(text)
+            if not any(a <= m.start() < b for a, b in code)]
 
 
 def _cited_by(code: Code, seat: int, statements: Mapping[int, ev.Statement],

@@ -95,7 +95,7 @@ StandIn = Literal["", "offline", "cover"]
 
 class Statement(Record):
     private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "ungarbled",
-                                                          "stand_in"})
+                                                          "stand_in", "rejected"})
     kind: Literal["statement"] = "statement"
     seat: int
     text: str
@@ -105,6 +105,7 @@ class Statement(Record):
     # The text as the player wrote it, when an event (the Cosmic Ray) garbled `text`; kept
     # so that the verdict, also after a resume, lists findings, not noise. "" otherwise.
     ungarbled: str = ""
+    rejected: tuple[str, ...] = ()  # why each earlier reply of the seat's model was refused
 
     @property
     def findings(self) -> str:
@@ -113,7 +114,8 @@ class Statement(Record):
 
 
 class Accusation(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "stand_in"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "planted", "stand_in",
+                                                          "rejected"})
     kind: Literal["accusation"] = "accusation"
     round: int
     seat: int
@@ -123,6 +125,7 @@ class Accusation(Record):
     notes: str = ""
     planted: tuple[LedgerEntry, ...] = ()
     stand_in: StandIn = ""
+    rejected: tuple[str, ...] = ()  # why each earlier reply of the seat's model was refused
 
 
 class AIVote(BaseModel):
@@ -134,12 +137,13 @@ class AIVote(BaseModel):
 
 
 class AIVotes(Record):
-    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "stand_ins"})
+    private_fields: ClassVar[frozenset[str]] = frozenset({"notes", "stand_ins", "rejected"})
     kind: Literal["ai_votes"] = "ai_votes"
     round: int
     votes: tuple[AIVote, ...]  # a seat that abstained has no vote here
     notes: dict[int, str] = Field(default_factory=dict)  # seat -> what the engine did, privately
     stand_ins: dict[int, StandIn] = Field(default_factory=dict)  # seat -> who cast its vote
+    rejected: dict[int, tuple[str, ...]] = Field(default_factory=dict)  # seat -> refused replies
 
 
 class Elimination(Record):
@@ -264,6 +268,7 @@ class Revealed(Record):
     fair_catches: tuple[FairCatch, ...] = ()  # AI accusations that hit an honest error
     vote_story: tuple[VoteRoundStory, ...] = ()  # the AI votes, round by round
     stand_ins: tuple[StandInTurn, ...] = ()  # turns the offline reviewer played
+    rejected_replies: int = 0  # model replies refused (format, focus, secrecy) and asked again
 
 
 class GameAborted(Record):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from tribunalbot.diffs import change_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
+from tribunalbot.engine.prompts import number_lines, show_change
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
 from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
@@ -70,6 +71,16 @@ class ExperienceRecord(BaseModel):
     @property
     def fooled_ai_jury(self) -> bool:
         return self.caught_round is None
+
+
+class DistillReply(BaseModel):
+    """What the distill call asks a model for: only what it can write from what it is shown.
+    The game's facts (seats, votes, rounds, files) come from the log, never from a model."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+    code_pattern: str = ""
+    key_findings: list[str] = Field(default_factory=list)
+    insights: list[str] = Field(default_factory=list)
 
 
 class DistillSetup(Protocol):
@@ -136,15 +147,17 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
     struck = "\n".join(f"- {s}" for s in facts["struck"]) or "- (none)"
     caught = facts["caught_round"]
     outcome = f"caught in round {caught}" if caught is not None else "never caught by the AI jury"
+    change = change_of(setup.code, setup.language)
+    shown = (show_change(change) if change is not None
+             else f"CODE UNDER REVIEW ({setup.language}):\n{number_lines(setup.code)}")
     shared = (
-        f"Language: {setup.language}\nCode under review:\n```\n{setup.code}\n```\n\n"
+        f"{shown}\n\n"
         f"Honest findings (the verdict):\n{verdict}\n\nPlanted advice (struck):\n{struck}\n\n"
         f"The Troublemaker used the {facts['strategy_name']} disguise and was {outcome}; "
         f"{facts['human_correct']} of {facts['human_votes']} human votes named it."
     )
     task = Task(kind="distill", game_id=setup.game_id, code=setup.code,
-                language=setup.language, change=change_of(setup.code, setup.language),
-                data=facts)
+                language=setup.language, change=change, data=facts)
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 
@@ -172,7 +185,8 @@ async def distill(llm: LLM, setup: DistillSetup, events: Sequence[ev.Record]) ->
     and `ValueError` for a game that has not been revealed (a caller's mistake)."""
     facts = game_facts(events)
     try:
-        record = await llm.generate_json(_distill_prompt(setup, facts), ExperienceRecord)
+        reply = await llm.generate_json(_distill_prompt(setup, facts), DistillReply)
+        record = ExperienceRecord.model_validate(reply.model_dump())
     except (LLMError, ValidationError) as exc:
         raise DistillFailed(setup.game_id, exc) from exc
     struck = {s.strip().lower() for s in facts["struck"]}

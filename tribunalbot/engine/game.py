@@ -25,6 +25,7 @@ from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
 from tribunalbot.engine.table import Table
+from tribunalbot.engine.verdict import verdict
 from tribunalbot.llm.base import LLM
 
 EventSink = Callable[[int, ev.Record], Awaitable[None]]
@@ -194,10 +195,10 @@ class _Game:
                 players.vote(self.llm, seating, shared, s, rnd, players.seen_by(s, active, *seen))
                 for s in active])
             await self._emit(ev.AIVotes(
-                round=rnd, votes=tuple(v for v, _, _ in ballots if v),
-                notes={s: note for s, (_, note, _) in zip(active, ballots, strict=True) if note},
-                stand_ins={s: who for s, (_, _, who) in zip(active, ballots, strict=True)
-                           if who}))
+                round=rnd, votes=tuple(v for v, _, _, _ in ballots if v),
+                notes={s: b[1] for s, b in zip(active, ballots, strict=True) if b[1]},
+                stand_ins={s: b[2] for s, b in zip(active, ballots, strict=True) if b[2]},
+                rejected={s: b[3] for s, b in zip(active, ballots, strict=True) if b[3]}))
         counts, out = rules.tally(self.state.votes[rnd].votes)
         await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
 
@@ -297,10 +298,12 @@ class _Game:
                                caught, rules.early_cutoff(state.eliminations),
                                erred={e.seat for e in errors}, stop=self._early_stop()),
             # nothing worth acting on cites code that is not there
-            verdict=rules.verdict(state.statements, [*planted, *(e.claim for e in failed)]),
+            verdict=verdict(state.statements, [*planted, *(e.claim for e in failed)],
+                            troublemaker=tm),
             struck=tuple(planted), honest_errors=errors,
             fair_catches=claims.fair_catches(errors, state.accusations),
-            vote_story=vote_story(state), stand_ins=_stand_ins(state)))
+            vote_story=vote_story(state), stand_ins=_stand_ins(state),
+            rejected_replies=_rejected(state)))
 
     def _early_stop(self) -> datetime | None:
         """When the tribunal stopped early on the Troublemaker's elimination (rules)."""
@@ -331,6 +334,13 @@ async def _gather(coros: list[Coroutine[Any, Any, players.VoteTurn]]
     finally:
         for task in tasks:
             task.cancel()
+
+
+def _rejected(state: GameState) -> int:
+    """How many model replies the game refused and asked again, every phase together."""
+    return (sum(len(s.rejected) for s in state.statements.values())
+            + sum(len(a.rejected) for a in state.accusations)
+            + sum(len(r) for votes in state.votes.values() for r in votes.rejected.values()))
 
 
 def _stand_ins(state: GameState) -> tuple[ev.StandInTurn, ...]:

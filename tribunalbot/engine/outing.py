@@ -197,3 +197,22 @@ def fold(text: str) -> str:
         return text
     folded = unicodedata.normalize("NFKC", text)
     return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
+# Letters that look like Latin ones (Cyrillic, Greek) and digits or signs written for letters.
+_LOOKALIKE = str.maketrans(
+    "аеорсухіјѕԁһтмнвкАЕОРСУХІЈЅНТМВКαοτνικρεΑΒΕΗΙΚΜΝΟΡΤΧΥ0134578@$|!",
+    "aeopcyxijsdhtmhbkaeopcyxijshtmbkaotvikpeabehikmnoptxyoieastbasli")
+# Single letters spaced apart ("t r o u b l e m a k e r", "s.a.b.o.t.e.u.r").
+_SPACED_LETTERS = re.compile(r"(?<![\w])(?:\w[\s.\-_*·•]{1,3}){3,}\w(?![\w])")
+
+
+def skeleton(text: str) -> str:
+    """`text` as its plain letters, lower case: compatibility forms folded, combining marks
+    and invisible characters dropped, look-alikes and digits read as the letters they mimic,
+    spaced-out letters joined. Only for the checks: a disguised role word shows in it."""
+    decomposed = unicodedata.normalize("NFKD", fold(text))
+    bare = "".join(ch for ch in decomposed
+                   if unicodedata.category(ch) not in ("Mn", "Me", "Cf"))
+    plain = bare.translate(_LOOKALIKE).lower()
+    return _SPACED_LETTERS.sub(lambda m: re.sub(r"[\s.\-_*·•]", "", m.group(0)), plain)

@@ -30,7 +30,8 @@ from tribunalbot.engine.budget import (
     reply_tokens,
     with_note,
 )
-from tribunalbot.engine.rules import keyword_hits
+from tribunalbot.engine.focus import judge_focus
+from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.seating import Seating
 from tribunalbot.engine.secrecy import LOST_TEXT, leaks, neutralize_mentions, redact
 from tribunalbot.languages import is_english
@@ -77,23 +78,34 @@ async def speak(llm: LLM, seating: Seating, shared: str, seat: int) -> ev.Statem
     """A review, validated for format, secrecy and persona keywords, at most N attempts, then
     the offline reviewer's; published within the word budget."""
     words = seating.settings.word_budget
-    parsed, leaked = await _review(llm, seating, shared, seat, words)
+    rejected: list[str] = []
+    parsed, leaked = await _review(llm, seating, shared, seat, words, rejected)
     stand_in: StandIn = ""
     if parsed is None:  # every attempt was empty, broke the format or leaked
         stand_in = _stand_in_kind(seating, seat, leaked)
         parsed = await _stand_in_review(seating, shared, seat, words, stand_in == "cover")
         stand_in = _noted_stand_in(seating, seat, "speak", 0, stand_in, parsed is not None)
     if parsed is None:  # the stand-in failed too: publish nothing
-        return ev.Statement(seat=seat, text=LOST_TEXT, notes=LOST_NOTE)
+        return ev.Statement(seat=seat, text=LOST_TEXT, notes=LOST_NOTE, rejected=tuple(rejected))
     text, cut = fit_words(_clean(parsed.public), words)
     claims = [(p.claim, p.why_wrong, p.kind) for p in parsed.planted if stand_in != "cover"]
     return ev.Statement(seat=seat, text=text,
                         notes=with_note(_with_stand_in(parsed.notes, stand_in), cut),
-                        planted=_planted(seating, seat, "speak", 0, claims), stand_in=stand_in)
+                        planted=_planted(seating, seat, "speak", 0, claims), stand_in=stand_in,
+                        rejected=tuple(rejected))
 
 
-async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
-                  words: int) -> tuple[ParsedReview | None, bool]:
+def _refused(seating: Seating, seat: int, phase: str, rnd: int, reason: str,
+             rejected: list[str]) -> None:
+    """Note a refused reply: in the operator's log (the seat, never its role) and in the
+    turn's record, so the reveal counts it in the usage line."""
+    log.info("game %s: seat %d's %s (round %d) reply %d refused: %s", seating.game_id, seat,
+             phase, rnd, len(rejected) + 1, reason)
+    rejected.append(reason)
+
+
+async def _review(llm: LLM, seating: Seating, shared: str, seat: int, words: int,
+                  rejected: list[str]) -> tuple[ParsedReview | None, bool]:
     """The last well-formed, non-leaking review; the first one on the persona's topic. And
     whether any attempt leaked the role."""
     persona = seating.personas[seat]
@@ -108,23 +120,29 @@ async def _review(llm: LLM, seating: Seating, shared: str, seat: int,
         try:
             completion = await llm.generate(Prompt(shared, personal, task,
                                                    max_tokens=reply_tokens(words, writes)))
-        except InvalidReply:  # empty or cut off: the model answered badly, so ask again
+        except InvalidReply as exc:  # empty or cut off: the model answered badly, so ask again
+            _refused(seating, seat, "speak", 0, f"unusable: {exc}", rejected)
             note = prompts.reinforcement("format", persona)
             continue
         parsed = parse_review(completion.text)
-        outed = bool(leaks(parsed.public))
-        leaked = leaked or outed
-        if not parsed.well_formed or outed:
-            note = prompts.reinforcement("format", persona)
+        outing = leaks(parsed.public)
+        leaked = leaked or bool(outing)
+        if not parsed.well_formed or outing:
+            why = "secrecy: " + ", ".join(outing[:3]) if outing else "format: the markers"
+            _refused(seating, seat, "speak", 0, why, rejected)
+            note = prompts.reinforcement("secrecy" if outing else "format", persona)
             continue
         last = parsed
         # Under Ultra Focus everyone reviews one aspect, and in another language the review
         # is not written in the persona's (English) vocabulary: neither is then a measure of
         # staying on topic.
-        if (seating.dealt.focus or not is_english(writes)
-                or keyword_hits(parsed.public, persona) >= 2):
+        focus = judge_focus(parsed.public, persona)
+        if (seating.dealt.focus or not is_english(writes) or focus.on_field
+                or attempt == seating.settings.persona_attempts):  # the last one stands
             break
-        note = prompts.reinforcement("keywords", persona)
+        strayed = PERSONA_BY_KEY[focus.strayed_to]
+        _refused(seating, seat, "speak", 0, f"focus: about {strayed.focus}", rejected)
+        note = prompts.reinforcement("focus", persona, strayed=strayed)
     return last, leaked
 
 
@@ -182,7 +200,8 @@ TARGET_ATTEMPTS = 2
 
 async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
                              shared: str, task_text: str, schema: type[Model],
-                             seen: dict[str, object]) -> tuple[Model | None, bool]:
+                             seen: dict[str, object],
+                             rejected: list[str]) -> tuple[Model | None, bool]:
     """A structured reply whose target is a valid candidate and whose text does not leak;
     None when every allowed attempt failed (the model answered badly each time). And whether
     any attempt leaked the role."""
@@ -199,36 +218,40 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
             reply = await llm.generate_json(Prompt(shared, personal, task, max_tokens=tokens),
                                             schema)
         except InvalidReply as exc:  # the model answered, badly: ask again, say what was wrong
+            _refused(seating, seat, kind, rnd, f"schema: {exc}", rejected)
             note = prompts.reinforcement("schema", persona, str(exc))
             continue
         target = getattr(reply, "target", None)
         if target not in candidates:
             wrong_targets += 1
+            problem = f"target {target} is not one of the candidates {list(candidates)}"
+            _refused(seating, seat, kind, rnd, f"schema: {problem}", rejected)
             if wrong_targets >= TARGET_ATTEMPTS:
                 return None, leaked
-            note = prompts.reinforcement(
-                "schema", persona, f"target {target} is not one of the candidates "
-                f"{list(candidates)}")
+            note = prompts.reinforcement("schema", persona, problem)
             continue
-        if not _outs(reply):
+        outing = _outs(reply)
+        if not outing:
             return reply, leaked
         leaked = True
-        note = prompts.reinforcement("format", persona, "the public text mentions hidden roles")
+        _refused(seating, seat, kind, rnd, "secrecy: " + ", ".join(outing[:3]), rejected)
+        note = prompts.reinforcement("secrecy_json", persona)
     return None, leaked
 
 
-def _outs(reply: BaseModel) -> bool:
+def _outs(reply: BaseModel) -> list[str]:
     public = " ".join(str(getattr(reply, name, "")) for name in ("quote", "argument", "reason"))
-    return bool(leaks(public))
+    return leaks(public)
 
 
 async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd: int,
                            shared: str, task_text: str, schema: type[Model],
-                           seen: dict[str, object]) -> tuple[Model | None, StandIn]:
+                           seen: dict[str, object],
+                           rejected: list[str]) -> tuple[Model | None, StandIn]:
     """The seat's structured reply, or after its failed attempts the offline reviewer's; and
     which stand-in played it. None: neither gave a usable reply."""
     reply, leaked = await _json_with_retries(llm, seating, seat, kind, rnd, shared, task_text,
-                                             schema, seen)
+                                             schema, seen, rejected)
     if reply is not None:
         return reply, ""
     stand_in = _stand_in_kind(seating, seat, leaked)
@@ -242,7 +265,8 @@ async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd
     except LLMError:
         reply = None
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
-    if reply is not None and (getattr(reply, "target", None) not in candidates or _outs(reply)):
+    if reply is not None and (getattr(reply, "target", None) not in candidates
+                              or bool(_outs(reply))):
         reply = None
     return reply, _noted_stand_in(seating, seat, kind, rnd, stand_in, reply is not None)
 
@@ -271,12 +295,13 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     words = accusation_words(seating.settings.word_budget)
     task_text = prompts.debate_task(names, words)
     reply: DebateReply | None
+    rejected: list[str] = []
     reply, stand_in = await _structured_turn(
         llm, seating, seat, "debate", rnd, shared, task_text,
-        debate_schema(_in_play(seat, candidates)), seen)
+        debate_schema(_in_play(seat, candidates)), seen, rejected)
     if reply is None:
         return ev.Accusation(round=rnd, seat=seat, target=candidates[0], quote="",
-                             text=LOST_TEXT, notes=LOST_NOTE)
+                             text=LOST_TEXT, notes=LOST_NOTE, rejected=tuple(rejected))
     quote = _clean(reply.quote)
     if not quote or _squash(quote) not in _squash(statements.get(reply.target, "")):
         quote = ""  # a misquote is not shown as a quote
@@ -285,10 +310,11 @@ async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     return ev.Accusation(round=rnd, seat=seat, target=reply.target, quote=quote, text=text,
                          notes=with_note(_with_stand_in(reply.private_notes, stand_in), cut),
                          planted=_planted(seating, seat, "debate", rnd, claims),
-                         stand_in=stand_in)
+                         stand_in=stand_in, rejected=tuple(rejected))
 
 
-VoteTurn = tuple[ev.AIVote | None, str, StandIn]  # the vote (None: abstained), a note, who
+# The vote (None: abstained), a private note, who cast it, and why earlier replies were refused.
+VoteTurn = tuple[ev.AIVote | None, str, StandIn, tuple[str, ...]]
 
 
 async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
@@ -298,15 +324,17 @@ async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
     reply: VoteReply | None
+    rejected: list[str] = []
     reply, stand_in = await _structured_turn(
         llm, seating, seat, "vote", rnd, shared, prompts.vote_task(names, VOTE_REASON_WORDS),
-        vote_schema(_in_play(seat, candidates)), seen)
+        vote_schema(_in_play(seat, candidates)), seen, rejected)
     if reply is None:
-        return None, "abstained: unusable replies, the offline reviewer's too", ""
+        return (None, "abstained: unusable replies, the offline reviewer's too", "",
+                tuple(rejected))
     lucky = seating.dealt.event == "lucky_wheel" and seat in seating.dealt.event_seats
     reason, cut = fit_words(_clean(redact(reply.reason)), VOTE_REASON_WORDS)
     return (ev.AIVote(seat=seat, target=reply.target, reason=reason, weight=2 if lucky else 1),
-            _with_stand_in(cut, stand_in), stand_in)
+            _with_stand_in(cut, stand_in), stand_in, tuple(rejected))
 
 
 def _squash(text: str) -> str:

@@ -168,7 +168,8 @@ _LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}|{LOCAL_LINE}", re.
 # Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
 _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
                     r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
-                    r"unbounded|timeout|swallow|silent|leak|debug", re.I)
+                    r"O\(n(?:²|\^2|\*\*2| \* m|\*m)\)|unbounded|timeout|swallow|silent|leak|"
+                    r"debug", re.I)
 
 
 # A sentence that says to leave a line as it is: a reviewer's judgment, not something to act
@@ -210,36 +211,6 @@ def is_judgment_call(sentence: str) -> bool:
     return bool(_OPTION.search(sentence) and _JUDGMENT_LEAD.search(sentence))
 
 
-def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
-            limit: int = 10) -> tuple[str, ...]:
-    """The findings worth acting on: one sentence per cited code line, never a planted claim,
-    never a dismissal ("line 9 can stay as it is"), never a judgment call on the code's
-    shape ("my advice is to put line 9 behind an adapter").
-
-    Statements are read as their players wrote them, before any event garbled them. When there
-    are more lines than `limit`, the weightiest win: how many reviewers raised the line, plus
-    two for a grave consequence (security, data loss, hangs). The first reviewer to raise a
-    line speaks for the panel. The result reads top to bottom in code order."""
-    first: dict[tuple[str, int], str] = {}
-    raised_by: dict[tuple[str, int], set[int]] = {}
-    for seat in sorted(statements):
-        for sentence in SENTENCE_END.split(statements[seat].findings):
-            sentence = sentence.strip()
-            ref = _LINE_REF.search(sentence)
-            if (ref is None or sentence.endswith("?") or _DISMISSAL.search(sentence)
-                    or is_judgment_call(sentence) or is_planted(sentence, planted)):
-                continue
-            line = _cited(ref)
-            raised_by.setdefault(line, set()).add(seat)
-            at = ref.start() - sentence[:ref.start()].endswith("`")  # a quoted `path:12`
-            first.setdefault(line, _lead_trimmed(sentence, at)[:300])
-    def weight(line: tuple[str, int]) -> tuple[int, tuple[str, int]]:
-        return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(first[line]))), line
-
-    weightiest = sorted(first, key=weight)[:limit]
-    return tuple(first[line] for line in sorted(weightiest))
-
-
 def _cited(ref: re.Match[str]) -> tuple[str, int]:
     """(path, line) of a citation; the path is "" for a plain file's "line 12"."""
     if ref.group(2) is not None:
@@ -253,7 +224,7 @@ def _lead_trimmed(sentence: str, at: int) -> str:
     lead = sentence[:at].rstrip()
     if lead.endswith((",", ":")) and len(lead.split()) <= 10:
         rest = sentence[at:]
-        return rest[0].upper() + rest[1:]
+        return rest[0].upper() + rest[1:] if rest[:4].lower() in ("line", "zeil") else rest
     return sentence
 
 

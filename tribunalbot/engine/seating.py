@@ -88,7 +88,8 @@ class Seating:
         elif self.is_troublemaker(seat):
             strategy = STRATEGY_BY_KEY[self.dealt.strategy]
             parts.append(prompts.troublemaker_brief(strategy, self.boldness) if phase == "speak"
-                         else prompts.TROUBLEMAKER_DEBATE)
+                         else prompts.TROUBLEMAKER_DEBATE if phase == "debate"
+                         else prompts.TROUBLEMAKER_VOTE)
         elif self.context_jurors:
             parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")
         parts.append(task_text)

@@ -19,6 +19,7 @@ from tribunalbot.engine.outing import (
     STRATEGY_GAP,
     elsewhere,
     fold,
+    skeleton,
 )
 from tribunalbot.engine.personas import STRATEGIES
 from tribunalbot.llm.replies import NOTES_MARK, REVIEW_MARK
@@ -48,7 +49,9 @@ _PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(?:my|secret|hidden|private)\s+(?:role|mission|strategy|disguise|"
                r"instructions?|brief|notes|sabotage|agenda)\b", re.I),
     re.compile(r"\b(?:disguise|sabotage)\s+strateg", re.I),
-    re.compile(rf"{_A}planted{_Z}", re.I),
+    # "planted" is the game's own word ("who planted this?"); only planting in the first
+    # person outs a player.
+    re.compile(r"\b(?:I|I've|I\s+have|I\s+had|we)\s+(?:\w+\s+){0,2}?plant(?:ed|ing)?\b", re.I),
     re.compile(r"PLANTED\s*:", re.I),
     re.compile(re.escape(REVIEW_MARK) + "|" + re.escape(NOTES_MARK), re.I),
     re.compile(r"\[\s*(?:REVIEW|NOTES)\s*\]", re.I),
@@ -64,8 +67,19 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def leaks(text: str) -> list[str]:
-    """The suspicious fragments of `text` (as folded); empty when it is safe to publish."""
+    """The suspicious fragments of `text` (as folded); empty when it is safe to publish. A
+    text that reads as nothing but spelled in disguise (look-alike letters, marks, spaced
+    letters, digits for letters) is read once more as its plain skeleton."""
     folded = fold(text)
+    found = _found(folded)
+    if not found:
+        plain = skeleton(text)
+        if plain != folded.lower():
+            found = _found(plain)
+    return found
+
+
+def _found(folded: str) -> list[str]:
     found = [m.group(0) for p in _PATTERNS for m in p.finditer(folded)]
     lowered = folded.lower()
     if any(name in lowered for name in _NAMED):

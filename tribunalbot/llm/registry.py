@@ -13,6 +13,7 @@ from tribunalbot.llm.errors import AuthError
 from tribunalbot.llm.metered import MeteredLLM
 from tribunalbot.llm.ollama import OllamaLLM
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
+from tribunalbot.llm.replay import ReplayLLM
 from tribunalbot.llm.router import PersonaRouter
 from tribunalbot.llm.usage import OnCall
 
@@ -34,12 +35,24 @@ def build_provider(name: str, settings: ProviderSettings, *, on_call: OnCall | N
     problem = settings_problem(name, settings)
     if problem is not None:
         raise problem
+    if settings.kind == "replay":
+        assert settings.recording is not None  # settings_problem says so otherwise
+        replay: LLM = ReplayLLM.from_folder(settings.recording, name)
+        return MeteredLLM(replay, name, settings.model, on_call) if on_call else replay
     return ADAPTERS[settings.kind].create(name, settings, on_call=on_call, **transport_options)
 
 
 def settings_problem(name: str, settings: ProviderSettings) -> LLMError | None:
     """Why `build_provider` would refuse this provider, found without building it."""
     if settings.kind == "offline":
+        return None
+    if settings.kind == "replay":
+        if settings.recording is None:
+            return LLMError(f"provider {name!r} replays a recording: set "
+                            f"providers.{name}.recording to its folder")
+        if not settings.recording.is_dir():
+            return LLMError(f"provider {name!r}: the recording {settings.recording} is not a "
+                            "folder")
         return None
     if settings.api_key_env and not settings.api_key():
         return AuthError(f"provider {name!r} needs an API key: set the environment variable "

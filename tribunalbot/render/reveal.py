@@ -25,9 +25,16 @@ def stand_in_count(e: ev.Revealed) -> str:
     return f"{n} turn{'s' * (n != 1)} played by the offline reviewer" if n else ""
 
 
+def rejected_count(e: ev.Revealed) -> str:
+    """"3 replies refused and asked again", or "" when every reply was taken."""
+    n = e.rejected_replies
+    return f"{n} repl{'ies' if n != 1 else 'y'} refused and asked again" if n else ""
+
+
 def with_stand_ins(usage: str, e: ev.Revealed) -> str:
-    """The game's usage line with its stand-in turns counted at the end."""
-    return ", ".join(part for part in (usage, stand_in_count(e)) if part)
+    """The game's usage line with its refused replies and stand-in turns counted at the end
+    (each refusal's reason is in the operator's log)."""
+    return ", ".join(part for part in (usage, rejected_count(e), stand_in_count(e)) if part)
 
 
 def _turn(turn: ev.StandInTurn) -> str:

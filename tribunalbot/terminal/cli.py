@@ -117,6 +117,10 @@ def _add_play(play: argparse.ArgumentParser) -> None:
     play.add_argument("--no-colour", "--no-color", dest="no_colour", action="store_true",
                       help="plain text even on a terminal (also: $NO_COLOR)")
     play.add_argument("--pace", type=_pace, metavar="SECONDS", help=PACE_HELP)
+    play.add_argument("--record", type=Path, metavar="DIR", help="write every model call and "
+                      "its reply into DIR (with the seed), to replay the game or report a bug")
+    play.add_argument("--replay", type=Path, metavar="DIR", help="play a recorded game back: "
+                      "each call gets the recorded reply to its task (seat, phase, round)")
 
 
 def _add_resume(resume: argparse.ArgumentParser) -> None:

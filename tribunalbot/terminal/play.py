@@ -35,6 +35,12 @@ from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
 from tribunalbot.terminal.history import TERMINAL_GUILD
 from tribunalbot.terminal.pace import Pacer, chosen_pace
+from tribunalbot.terminal.recordings import (
+    RecordingUsageError,
+    recording,
+    with_replay,
+    write_about,
+)
 from tribunalbot.terminal.screen import TerminalTable, transcript_line
 from tribunalbot.terminal.shown import PrintedTable, catch_up
 from tribunalbot.wording import plural
@@ -54,7 +60,7 @@ class _SetupError(Exception):
 
 def play_command(args: argparse.Namespace, config: Config) -> int:
     try:
-        config = _with_overrides(config, args)
+        config = _with_overrides(with_replay(config, args), args)
         vote = _vote_mode(args.vote)
         args.seed = new_seed() if args.seed is None else args.seed
         check_seat(vote, args.seed, config.game.event_chance)
@@ -67,7 +73,7 @@ def play_command(args: argparse.Namespace, config: Config) -> int:
             return _play_pull_request(args, config, pr, vote)
         submission = read_submission(args.path, config.game.max_code_bytes,
                                      config.pull_requests.max_diff_bytes)
-    except (UsageError, CodeInputError, PullRequestError) as exc:
+    except (UsageError, CodeInputError, PullRequestError, RecordingUsageError) as exc:
         return fail(str(exc), EXIT_USAGE)
     return asyncio.run(_play(args, config, submission, vote))
 
@@ -166,7 +172,8 @@ async def _session(args: argparse.Namespace, config: Config,
                           pacer=Pacer(chosen_pace(getattr(args, "pace", None), sys.stdout)))
     async with AsyncExitStack() as stack:
         store = await stack.enter_async_context(_maybe_store(args, config))
-        llm = build_llm(config, args.provider, on_call=_recorder(ledger, store))
+        llm = recording(build_llm(config, args.provider, on_call=_recorder(ledger, store)),
+                        args)
         stack.push_async_callback(llm.aclose)
         transcript = await stack.enter_async_context(_transcript(args.transcript))
         yield Session(config, args.provider, llm, table, store, transcript, ledger,
@@ -211,6 +218,7 @@ async def _new_game(session: Session, sub: Submission, seed: int | None) -> int:
     lean = await _lean(store, config, seed)
     setup = GameSetup(new_game_id(), sub.code, sub.language, seed, config.game, shared, jurors,
                       lean)
+    write_about(session.llm, setup)
     if store is not None:
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
     return await _finish(session, setup, [])

@@ -1,0 +1,70 @@
+"""The corpus of games a capable model played (tests/recordings/): each replayed through the
+real engine with the `replay` provider, so the referee is judged on text nobody here wrote.
+
+Each folder holds a model relay's requests and replies (`NNNN.req.json`, `NNNN.resp.txt`), the
+input that was reviewed and `game.json` (the seed, the language, the rounds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.engine.scripts import FixedClock, RecordingTable
+from tribunalbot.config import GameSettings
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.game import GameResult, GameSetup, run_game
+from tribunalbot.inputs.submission import check_code
+from tribunalbot.llm.replay import ReplayLLM
+
+RECORDINGS = Path(__file__).parent.parent / "recordings"
+GAMES = tuple(sorted(p.name for p in RECORDINGS.iterdir() if (p / "game.json").exists()))
+
+
+@dataclass(frozen=True)
+class Replayed:
+    name: str
+    setup: GameSetup
+    result: GameResult
+    llm: ReplayLLM
+
+    @property
+    def revealed(self) -> ev.Revealed:
+        return self.result.revealed
+
+    @property
+    def statements(self) -> dict[int, ev.Statement]:
+        return {e.seat: e for e in self.result.events if isinstance(e, ev.Statement)}
+
+
+def setup_of(name: str) -> GameSetup:
+    folder = RECORDINGS / name
+    about = json.loads((folder / "game.json").read_text(encoding="utf-8"))
+    source = folder / about["input"]
+    name_for_language = about["input"].removeprefix("input-")
+    sub = check_code(source.read_bytes(), name_for_language, 400_000, diff_limit=400_000)
+    settings = GameSettings(language=about["language"], max_rounds=about["rounds"])
+    return GameSetup(game_id=name, code=sub.code, language=sub.language, seed=about["seed"],
+                     settings=settings)
+
+
+def replay(name: str) -> Replayed:
+    setup = setup_of(name)
+    llm = ReplayLLM.from_folder(RECORDINGS / name)
+    result = asyncio.run(run_game(setup, llm, RecordingTable(), clock=FixedClock()))
+    return Replayed(name, setup, result, llm)
+
+
+def played_statements() -> list[tuple[str, str]]:
+    """(persona, public review) of every first review recorded in English."""
+    out = []
+    for name in GAMES:
+        game = replay(name)
+        if game.setup.settings.language != "English":
+            continue
+        personas = {p.seat: p.persona for e in game.result.events
+                    if isinstance(e, ev.GameStarted) for p in e.players}
+        out += [(personas[s], st.text) for s, st in game.statements.items()]
+    return out

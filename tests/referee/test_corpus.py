@@ -1,0 +1,133 @@
+"""The referee held to games a capable model played (tests/recordings/, issue 23): replayed
+through the real engine, each must end with no false honest mistake, no sound reply refused, no
+verdict item drawn from the Troublemaker's review or its plant, no fragment, and the game's
+strongest finding kept. The corpus: two games recorded before this judge was written (filecmp,
+bandit) and six more played through the model relay on code nobody here wrote (gzip's znew,
+npm's dist-tag.js, Python's netrc.py in German, a real tomli change, bash's realpath.c, Python's
+sched.py), every disguise among them."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pytest
+
+from tests.referee.corpus import GAMES, Replayed, replay
+from tribunalbot.engine import claims
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.rules import is_planted
+
+# Findings a careful reader of each game named its strongest (the helpers who played the model,
+# reading the code; see the session note): some words of it must stand in the verdict.
+STRONGEST = {
+    "bandit-diff-seed5": "O(n²)",  # the `node in keys` scan at :93-96
+    "znew-seed6": "Corrupt input under -P",  # line 100: a failed decompress deletes the .Z
+    "netrc-german-seed9": "readline()",  # lines 90/100/127: reported line numbers drift
+    "realpath-seed16": "is never checked",  # line 23: a failed write still returns success
+}
+_SPAN = 8  # words in a row that make a verdict item a copy of the Troublemaker's text
+
+
+@cache
+def played(name: str) -> Replayed:
+    return replay(name)
+
+
+def test_the_corpus_has_every_disguise_a_diff_and_two_other_languages() -> None:
+    games = [played(name) for name in GAMES]
+    assert len(games) >= 8
+    assert {g.revealed.strategy for g in games} == {
+        "deep_thinker", "blockchain", "rewrite_it", "its_perfect", "let_ai_do_it"}
+    assert sum(g.setup.language == "diff" for g in games) >= 2
+    assert len({g.setup.language for g in games} - {"python", "diff", "text"}) >= 2
+    assert any(g.setup.settings.language == "German" for g in games)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_recorded_game_replays_to_the_reveal(name: str) -> None:
+    game = played(name)
+    assert not game.llm.missing  # every call found its recorded reply
+    assert not game.revealed.stand_ins  # and every reply was usable
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_honest_reviewer_is_charged_with_a_mistake_it_did_not_make(name: str) -> None:
+    """Every honest mistake the old judge charged on these games was checked by reading the
+    code: none was a mistake (names cited with their range, call examples, proposed code,
+    negations, prose, a quote masked to x's)."""
+    revealed = played(name).revealed
+    assert revealed.honest_errors == ()
+    assert revealed.fair_catches == ()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_sound_reply_is_refused(name: str) -> None:
+    assert played(name).revealed.rejected_replies == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_verdict_takes_nothing_from_the_troublemaker(name: str) -> None:
+    game = played(name)
+    revealed = game.revealed
+    planted = [e.claim for e in revealed.ledger]
+    theirs = _spans(game.statements[revealed.troublemaker].findings)
+    for item in revealed.verdict:
+        assert not is_planted(item, planted), item
+        assert not _spans(item) & theirs, item
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_verdict_holds_whole_findings_without_praise(name: str) -> None:
+    verdict = played(name).revealed.verdict
+    assert 3 <= len(verdict) <= 10
+    for item in verdict:
+        assert len(item.split()) >= 8, item  # no heading, no fragment
+        assert not re.match(r"(?i)(?:but|and|also|ebenso|zudem|so|then)\b", item), item
+        assert not re.match(r"(?i)(?:credit where|one thing done right|positiv)", item), item
+        assert not item.endswith("?"), item
+
+
+@pytest.mark.parametrize("name", sorted(STRONGEST))
+def test_the_strongest_finding_is_kept(name: str) -> None:
+    verdict = played(name).revealed.verdict
+    assert any(STRONGEST[name] in item for item in verdict), verdict
+
+
+def _spans(text: str) -> set[tuple[str, ...]]:
+    text = re.sub(r"`[^`]*`|\S*\w\.\w+:\d[\d-]*|:\d[\d-]*", " ", text)  # code, citations
+    words = re.findall(r"[^\W\d_]+", text.lower())  # words, not the line numbers cited
+    return {tuple(words[i:i + _SPAN]) for i in range(len(words) - _SPAN + 1)}
+
+
+# ---- the judge still catches what is demonstrably wrong, in the recorded text ---------------
+
+def _errors(game: Replayed, seat: int, text: str) -> list[str]:
+    code = claims.Code(game.setup.code, game.setup.change)
+    statements = {seat: ev.Statement(seat=seat, text=text)}
+    return [e.problem for e in claims.honest_errors(code, statements, (), 0, ())]
+
+
+def test_a_recorded_quote_moved_ten_lines_is_an_honest_mistake() -> None:
+    game = played("filecmp-seed1")
+    text = game.statements[1].findings  # the Error Philosopher's review
+    assert "(line 137)" in text and not _errors(game, 1, text)
+    moved = text.replace("`phase0` (line 137)", "`os.listdir` (line 147)")
+    assert any("`os.listdir` is not on line 147" in p for p in _errors(game, 1, moved))
+
+
+def test_a_recorded_citation_past_the_end_is_an_honest_mistake() -> None:
+    game = played("realpath-seed16")
+    seat = next(s for s, st in game.statements.items() if "Line 23" in st.findings)
+    text = game.statements[seat].findings.replace("Line 23", "Line 93")
+    assert "line 93 does not exist (the code has 43 lines)" in _errors(game, seat, text)
+
+
+def test_a_recorded_quote_cited_in_the_wrong_file_of_a_diff_is_an_honest_mistake() -> None:
+    game = played("bandit-diff-seed5")
+    text = ("bandit/plugins/injection_sql.py:104: `if isinstance(value_node, ast.Constant):` "
+            "never checks that `.value` is a `str`.")
+    right = text.replace("injection_sql.py:104", "general_hardcoded_password.py:102")
+    assert not _errors(game, 1, right)
+    assert any("is not on bandit/plugins/injection_sql.py:104" in p and
+               "general_hardcoded_password.py" in p for p in _errors(game, 1, text))

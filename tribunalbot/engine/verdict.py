@@ -1,0 +1,219 @@
+"""The verdict: the findings worth acting on, as DESIGN §2.8 says. Pure: no I/O, no model.
+
+It holds whole findings from honest reviews, each standing alone in its reviewer's words: a
+review's numbered or bulleted points and its paragraphs are findings as written; a review of
+one block is cut where a sentence cites a new line, and a sentence that refers back ("it",
+"this", "but ...") stays with the one before. Never from the Troublemaker's review (its plant's
+lead-ins and follow-ups are sabotage too, listed in its notes or not), never a finding that
+repeats a planted or failed claim, no dismissal ("line 9 can stay as it is"), no judgment call
+on the code's shape ("my advice is to put it behind an adapter"), no question, no praise. At
+most one finding per cited line: the strongest (a grave consequence, a concrete fix, substance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from tribunalbot.engine import events as ev
+from tribunalbot.engine.rules import (
+    _DISMISSAL,
+    _GRAVE,
+    _LINE_REF,
+    SENTENCE_END,
+    _cited,
+    _lead_trimmed,
+    is_judgment_call,
+    is_planted,
+)
+
+ITEM_CHARS = 480  # a finding longer than this keeps its first sentences
+# Fewer words than this once its citations and code are gone, or a short one with no verb, is
+# a heading or a fragment ("— the dict branch."), not a finding.
+MIN_WORDS = 3
+_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|does|do|did|can|cannot|will|would|"
+                   r"must|should|may|might|needs?|lacks?|\w+(?:s|ed|ing))\b", re.I)
+
+# Where a review's points start: a blank line, or a line opening with a list marker.
+_BLOCK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)")
+_MARKER = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+|^\*\*|\*\*$")
+# A sentence that leans on the one before it: a pronoun or a connective up front.
+_BACK = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:it|its|this|that|these|those|they|them|their|"
+                   r"such|so|then|but|and|also|instead|however|meanwhile|worse|even|again|"
+                   r"here|there|ebenso|zudem|auch|aber|dies\w*)\b", re.I)
+# Praise said as such up front, whatever follows ("Credit where due: ...").
+_PRAISE_LEAD = re.compile(r"^\W*(?:positiv\w*|credit where (?:it's )?due|one thing done right|"
+                          r"to be fair|kudos|good|nice|well done|done right)\b", re.I)
+_PRAISE = re.compile(
+    r"\b(?:exemplary|straight win|kindness|done right|good|great|nice|neat|"
+    r"well[- ](?:done|written|structured|chosen)|solid|sensible|"
+    r"right call|right choice|closes a (?:real )?gap|welcome|improve(?:s|ment)|positiv\w*)\b",
+    re.I)
+_PROBLEM = re.compile(
+    r"\b(?:but|however|yet|never|no|not|missing|lacks?|bug|wrong|fails?|breaks?|leaks?|"
+    r"should|must|needs?|drop|remove|add|use|instead|risk|unless|only|silently|crash\w*|"
+    r"raises?|cwe-\d+|aber|jedoch|nicht|kein\w*|fehl\w*|sollte)\b", re.I)
+_LEAD_CONNECTIVE = re.compile(r"^(?:but|however|yet|and|also|still)\s*,?\s+", re.I)
+_LEANS = re.compile(r"\b(?:too|also|as well|likewise|the same|ebenfalls|ebenso|auch)\b",
+                    re.I)
+_ASKS_TEST = re.compile(r"\bI want\b|\bwrite a test\b|\ba test (?:for|that|with)\b", re.I)
+_CODE = re.compile(r"`[^`]*`")
+_CONCRETE = re.compile(r"\b(?:use|add|replace|check|guard|catch|bound|cap|drop|remove|"
+                       r"extract|rename|document|test|pass|raise|return|validate|quote|close|"
+                       r"escape|log|keep|call|move|split|cache|bind|limit|lock|free|"
+                       r"parameteri[sz]e|sanitize)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Finding:
+    seat: int
+    line: tuple[str, int]  # the first line it cites: (path or "", number)
+    text: str
+
+    @property
+    def strength(self) -> float:
+        """How much a finding is worth acting on, to choose one per line."""
+        grave = 2.0 if _GRAVE.search(self.text) else 0.0
+        concrete = 1.0 if _CONCRETE.search(self.text) else 0.0
+        # One that leans on another reviewer's ("line 8 is injectable too") does not stand
+        # alone: whoever said it first in full speaks for the line.
+        leans = 3.0 if _LEANS.search(self.text) else 0.0
+        # A request for a test of a line is weaker than a defect found on it.
+        asks = 1.0 if _ASKS_TEST.search(self.text) else 0.0
+        return grave + concrete + min(len(self.text.split()), 60) / 60 - leans - asks
+
+
+def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
+            limit: int = 10, troublemaker: int | None = None) -> tuple[str, ...]:
+    """The findings worth acting on, in code order. When there are more lines than `limit`,
+    the weightiest win: how many reviewers raised the line, plus two for a grave consequence
+    (security, data loss, hangs, quadratic work). Statements are read as their players wrote
+    them, before any event garbled them."""
+    best: dict[tuple[str, int], Finding] = {}
+    raised_by: dict[tuple[str, int], set[int]] = {}
+    for seat in sorted(statements):
+        if seat == troublemaker:
+            continue
+        for finding in findings(seat, statements[seat].findings, planted):
+            raised_by.setdefault(finding.line, set()).add(seat)
+            held = best.get(finding.line)
+            if held is None or finding.strength > held.strength:
+                best[finding.line] = finding
+
+    def weight(line: tuple[str, int]) -> tuple[int, tuple[str, int]]:
+        return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(best[line].text))), line
+
+    weightiest = sorted(best, key=weight)[:limit]
+    return tuple(best[line].text for line in sorted(weightiest))
+
+
+def findings(seat: int, text: str, planted: Sequence[str]) -> Iterator[Finding]:
+    """The findings of one review worth acting on, each whole and standing alone."""
+    for sentences in _points(text):
+        finding = _actionable(sentences, planted)
+        if finding is None:
+            continue
+        ref = _LINE_REF.search(finding)
+        if ref is None:
+            continue
+        path, line = _cited(ref)
+        # One file however it is named: "a/b.py:9", "b.py:9" and ":9" of it are one line.
+        yield Finding(seat, (path.rsplit("/", 1)[-1], line), finding)
+
+
+def _points(text: str) -> Iterator[list[str]]:
+    """A review's points as lists of sentences."""
+    blocks = [b for b in (_MARKER.sub("", block.strip()) for block in _BLOCK.split(text))
+              if b.strip()]
+    for block in blocks:
+        sentences = [s.strip() for s in SENTENCE_END.split(block) if s.strip()]
+        if len(blocks) > 1:
+            yield sentences  # the reviewer's own points
+            continue
+        point: list[str] = []
+        line: tuple[str, int] | None = None
+        for sentence in sentences:
+            ref = _LINE_REF.search(sentence)
+            cites = _cited(ref) if ref is not None else None
+            if not point and cites is None:
+                continue  # an introduction ("I priced the hot path: ..."), no finding
+            if point and cites not in (None, line) and not _BACK.match(sentence):
+                yield point
+                point = []
+            if not point or line is None:
+                line = cites
+            point.append(sentence)
+        if point:
+            yield point
+
+
+def _actionable(sentences: list[str], planted: Sequence[str]) -> str | None:
+    """The point as the verdict shows it, or None when it is not worth acting on."""
+    lead = sentences[0]
+    if any(is_planted(s, planted) for s in sentences):
+        return None
+    if (lead.endswith("?") or _DISMISSAL.search(lead) or is_judgment_call(lead)
+            or any(_KEEP.search(s) for s in sentences[:3])):
+        return None
+    kept = [s for s in sentences if not _is_praise(s) and not s.endswith("?")
+            and not _DISMISSAL.search(s) and not is_judgment_call(s)]
+    if not kept or _fragment(_bare(" ".join(kept))):
+        return None
+    first = _LEAD_CONNECTIVE.sub("", kept[0])
+    ref = _LINE_REF.search(first)
+    if ref is not None:
+        at = ref.start() - first[:ref.start()].endswith("`")
+        first = _lead_trimmed(first, at)
+    kept[0] = _capitalised(first)
+    return _clipped(kept)
+
+
+def _capitalised(sentence: str) -> str:
+    """A sentence's first letter in upper case, unless it opens with a path or a name
+    ("tomli/_parser.py:59 ...", "pip's ...")."""
+    head = sentence.split(" ", 1)[0]
+    if not head[:1].islower() or any(c in head for c in "/.:_()`'"):
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _fragment(words: str) -> bool:
+    count = len(words.split())
+    return count < MIN_WORDS or (count < 6 and not _VERB.search(words))
+
+
+_KEEP = re.compile(r"\bkeep (?:it|them|this|that)\b[^.;]*(?:[.;]|$)(?![^.]*\bbut\b)", re.I)
+
+
+def _is_praise(sentence: str) -> bool:
+    words = _QUOTED.sub(" ", _CODE.sub(" ", sentence))  # what it quotes is not its verdict
+    if _PRAISE_LEAD.match(sentence):
+        return True
+    if _STRONG_PRAISE.search(words) and not _TURN.search(words):
+        return True
+    return bool(_PRAISE.search(words)) and not _PROBLEM.search(words)
+
+
+# Praise that no later word in the sentence undoes, unless it turns ("..., but ...").
+_STRONG_PRAISE = re.compile(r"\b(?:closes a (?:real )?gap|is exemplary|straight win|"
+                            r"real kindness|done right|a clear win)\b", re.I)
+_TURN = re.compile(r"\b(?:but|however|yet|although|though)\b", re.I)
+
+
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+
+
+def _bare(text: str) -> str:
+    """The words of a finding, its citations left out and each piece of code one word."""
+    return _LINE_REF.sub(" ", _CODE.sub(" code ", text))
+
+
+def _clipped(sentences: list[str]) -> str:
+    text = ""
+    for sentence in sentences:
+        joined = f"{text} {sentence}".strip()
+        if len(joined) > ITEM_CHARS and text:
+            break
+        text = joined
+    return text if len(text) <= ITEM_CHARS else text[:ITEM_CHARS - 1].rstrip() + "…"

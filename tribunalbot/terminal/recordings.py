@@ -1,0 +1,76 @@
+"""`play --record DIR` and `play --replay DIR`: a game's model calls written down, and played
+back with the same deal (llm/recording.py, llm/replay.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from tribunalbot.config import Config, ProviderSettings
+from tribunalbot.engine.game import GameSetup
+from tribunalbot.llm.base import LLM
+from tribunalbot.llm.recording import RecordingLLM
+
+REPLAY_PROVIDER = "replay"
+ABOUT = "game.json"  # what a replay needs besides the replies: the deal's seed, the settings
+
+
+class RecordingUsageError(Exception):
+    """--record or --replay given something it cannot use; the message says what."""
+
+
+def with_replay(config: Config, args: argparse.Namespace) -> Config:
+    """With `--replay DIR`: a `replay` provider on that folder becomes the game's, and the
+    recorded seed, language and rounds are the game's unless the command line says others."""
+    folder: Path | None = getattr(args, "replay", None)
+    if folder is None:
+        return config
+    if not folder.is_dir():
+        raise RecordingUsageError(f"--replay {folder}: no such folder")
+    if args.provider not in (None, REPLAY_PROVIDER):
+        raise RecordingUsageError("--replay plays the recording's replies: leave out --provider")
+    about = _about(folder)
+    if args.seed is None:
+        args.seed = about.get("seed")
+    game = config.game
+    if getattr(args, "language", None) is None and isinstance(about.get("language"), str):
+        game = game.model_copy(update={"language": about["language"]})
+    if getattr(args, "rounds", None) is None and isinstance(about.get("rounds"), int):
+        game = game.model_copy(update={"max_rounds": about["rounds"]})
+    providers = {**config.providers, REPLAY_PROVIDER: ProviderSettings(
+        kind="replay", recording=folder, model="replay")}
+    args.provider = REPLAY_PROVIDER
+    return config.model_copy(update={"providers": providers, "game": game})
+
+
+def _about(folder: Path) -> dict[str, Any]:
+    path = folder / ABOUT
+    if not path.exists():
+        return {}  # a relay's queue: the seed comes from the command line
+    try:
+        about = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RecordingUsageError(f"--replay: {path} cannot be read: {exc}") from None
+    return about if isinstance(about, dict) else {}
+
+
+def recording(llm: LLM, args: argparse.Namespace) -> LLM:
+    """`llm`, recorded into `--record DIR` when that was given."""
+    folder: Path | None = getattr(args, "record", None)
+    if folder is None:
+        return llm
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return RecordingLLM(llm, folder)
+
+
+def write_about(llm: LLM, setup: GameSetup) -> None:
+    """Beside a recording, what deals the same game again."""
+    if not isinstance(llm, RecordingLLM):
+        return
+    about = {"seed": setup.seed, "language": setup.settings.language,
+             "rounds": setup.settings.max_rounds, "game_id": setup.game_id,
+             "code_language": setup.language}
+    path = llm.directory / ABOUT
+    path.write_text(json.dumps(about, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
