@@ -42,7 +42,7 @@ async def test_the_reveal_shows_honest_mistakes_a_fair_catch_and_the_vote_story(
     honest = _field(reveal, "Honest mistakes (not planted)")
     assert f"**{erring.username}**, in its review" in honest
     assert "line 90 does not exist (the code has 12 lines)" in honest
-    assert "`DB.run(query)` is not on line 8" in honest
+    assert "`DB.execute(query)` is not on line 3 (it is at line 8)" in honest
     assert "a fair catch, wrong player" in honest.lower()  # the AI accusers of that seat
     assert PLANTED not in honest and PLANTED in _field(reveal, "The sabotage ledger")
     verdicts = _field(reveal, "Human verdicts")

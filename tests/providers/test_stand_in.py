@@ -92,7 +92,10 @@ async def test_a_seat_whose_model_fails_is_played_by_the_offline_reviewer_unseen
     assert revealed.ledger == ()
     fields = dict(reveal_fields(revealed, _roster(started),
                                 full=True))
+    # every stood-in turn follows replies the game refused, each counted
+    assert revealed.rejected_replies >= 2 * len(revealed.stand_ins)
     assert fields["Model usage"] == (f"40 calls, 12k tokens, "
+                                     f"{revealed.rejected_replies} model replies refused, "
                                      f"{len(revealed.stand_ins)} turns played by the offline "
                                      "reviewer")
     assert "gave itself away on every attempt at its review" in fields["The sabotage ledger"]

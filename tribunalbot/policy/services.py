@@ -11,6 +11,7 @@ from typing import Any
 
 from tribunalbot.config import Config, GameSettings
 from tribunalbot.llm.base import LLM
+from tribunalbot.llm.recording import RecordingLLM
 from tribunalbot.llm.registry import ProviderPool, build_llm, provider_problem
 from tribunalbot.llm.usage import CallRecord, OnCall
 from tribunalbot.policy.admission import Admissions, Limits, Refused, Ticket
@@ -111,7 +112,10 @@ class GuildServices:
         model = await self.model_for(guild_id)
         key = f"{name}/{model}" if model else name
         if key not in self._llms:
-            self._llms[key] = build_llm(self.config, name, model=model, pool=self.pool)
+            llm = build_llm(self.config, name, model=model, pool=self.pool)
+            record = self.config.debug.record_dir
+            # [debug] record_dir: every game's calls under a folder of its own, to replay.
+            self._llms[key] = RecordingLLM(llm, record, per_game=True) if record else llm
         return self._llms[key]
 
     def avatar_url(self, file_name: str) -> str | None:

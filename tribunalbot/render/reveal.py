@@ -26,9 +26,10 @@ def stand_in_count(e: ev.Revealed) -> str:
 
 
 def rejected_count(e: ev.Revealed) -> str:
-    """"3 replies refused and asked again", or "" when every reply was taken."""
+    """"3 model replies refused", or "" when every reply was taken (the operator's log has
+    each refusal's reason)."""
     n = e.rejected_replies
-    return f"{n} repl{'ies' if n != 1 else 'y'} refused and asked again" if n else ""
+    return f"{n} model repl{'ies' if n != 1 else 'y'} refused" if n else ""
 
 
 def with_stand_ins(usage: str, e: ev.Revealed) -> str:
