@@ -65,9 +65,12 @@ BOLDNESS = {
 }
 
 TROUBLEMAKER_DEBATE = """PRIVATE, for you alone: you are secretly the saboteur. Deflect suspicion
-onto another player: use a real flaw in someone else's analysis. If earlier debate rounds
-above accused you, answer with evidence of your own. Never admit the role. An accusation
-that is itself wrong advice goes, word for word, in `planted` (the JSON's last field)."""
+onto another player: use a real flaw in someone else's analysis. Never admit the role. An
+accusation that is itself wrong advice goes, word for word, in `planted` (the JSON's last
+field)."""
+# From round 2 on, accusations exist: the saboteur may have been named in one.
+TROUBLEMAKER_ANSWER = ("If an earlier round's accusation above named you, answer it with "
+                       "evidence of your own.")
 
 # The vote has no private field: the saboteur votes as any player does, and only that.
 TROUBLEMAKER_VOTE = """PRIVATE, for you alone: you are secretly the saboteur. Vote as an honest
@@ -201,6 +204,11 @@ def vote_task(candidates: list[tuple[int, str]], words: int = 40) -> str:
         'Answer as JSON: {"target": <seat>, "reason": "<one or two sentences, '
         f'at most {words} words>"}}'
     )
+
+
+def debate_brief(rnd: int) -> str:
+    """The saboteur's debate brief: answering accusations only once there are any."""
+    return TROUBLEMAKER_DEBATE if rnd <= 1 else f"{TROUBLEMAKER_DEBATE}\n{TROUBLEMAKER_ANSWER}"
 
 
 def troublemaker_brief(strategy: Strategy, boldness: int = 0) -> str:

@@ -71,7 +71,7 @@ class Seating:
         return replace(task, troublemaker=False, strategy=None, boldness=0) if cover else task
 
     def personal(self, seat: int, phase: str, task_text: str, retry_note: str,
-                 cover: bool = False) -> str:
+                 cover: bool = False, rnd: int = 0) -> str:
         """The per-player suffix: persona card, hidden nudges, role brief, task. `cover`: the
         Troublemaker's honest cover, played by the stand-in, with neither brief nor hints."""
         persona = self.personas[seat]
@@ -88,7 +88,7 @@ class Seating:
         elif self.is_troublemaker(seat):
             strategy = STRATEGY_BY_KEY[self.dealt.strategy]
             parts.append(prompts.troublemaker_brief(strategy, self.boldness) if phase == "speak"
-                         else prompts.TROUBLEMAKER_DEBATE if phase == "debate"
+                         else prompts.debate_brief(rnd) if phase == "debate"
                          else prompts.TROUBLEMAKER_VOTE)
         elif self.context_jurors:
             parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")
