@@ -31,9 +31,10 @@ VOTE_REASON_WORDS = 40
 # 600 words, 6,000 characters.
 CHARS_PER_WORD = 10
 MAX_WORD_CHARS = 120
-# A planted claim and why it is wrong are one sentence each, shown at the reveal; a reply
-# plants a handful at most (the ledger of the worst case stays a short list).
-CLAIM_WORDS = 60
+# A planted claim is the planted finding whole, word for word (a finding of a review runs to
+# 60-90 words), and why it is wrong as long; a reply plants a handful at most (the ledger of the
+# worst case stays a short list).
+CLAIM_WORDS = 120
 MAX_PLANTED_PER_REPLY = 6
 
 # Words are counted by white space, except in scripts that write words without spaces between

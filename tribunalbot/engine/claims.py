@@ -75,6 +75,16 @@ class _Cited:
     last: int
     start: int  # where the citation is in the sentence
     end: int
+    # More lines of the same citation ("lines 42, 49, 109-111"): a quote beside the list may
+    # sit on any of them.
+    more: tuple[tuple[int, int], ...] = ()
+
+    def spans(self) -> list[tuple[int, int]]:
+        return [(self.first, self.last), *self.more]
+
+
+# The rest of a list of lines after its first: ", 49, 109-111", " and 60".
+_MORE_LINES = re.compile(r"(?:\s*,\s*|\s+and\s+)(\d+)(?:\s*[-–]\s*(\d+))?(?![\w:.]\w)")
 
 
 class Code:
@@ -124,7 +134,8 @@ class Code:
                 last = first
             found = self.resolve(path, first)
             if found is not None:
-                yield _Cited(found, first, max(first, last), *inner)
+                more, end = _more_lines(sentence, inner[1]) if path is None else ((), inner[1])
+                yield _Cited(found, first, max(first, last), inner[0], end, more)
 
 
 def honest_errors(code: Code, statements: Mapping[int, ev.Statement],
@@ -201,7 +212,7 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
 def _problems(sentence: str, cited: _Cited, code: Code) -> list[str]:
     file = cited.file
     if file.total is not None:
-        missing = [n for n in (cited.first, cited.last) if not 1 <= n <= file.total]
+        missing = [n for span in cited.spans() for n in span if not 1 <= n <= file.total]
         if missing:
             return [f"{file.where(missing[0])} does not exist ({file.size()})"]
     if cited.first not in file.lines:
@@ -233,22 +244,41 @@ _ABSENT = re.compile(r"\b(?:without|lacks?|lacking|missing|no|not|never|nor|inst
                      re.I)
 
 
+def _more_lines(sentence: str, at: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The further lines listed right after a citation, and where the list ends."""
+    more = []
+    while (m := _MORE_LINES.match(sentence, at)) is not None:
+        first = int(m.group(1))
+        more.append((first, max(first, int(m.group(2) or first))))
+        at = m.end()
+    return tuple(more), at
+
+
 def _fits(quote: str, file: _File, cited: _Cited) -> bool:
-    """The quote is on the cited lines, or names what they hold or belong to."""
-    if _near(quote, file, cited.first, cited.last):
+    """The quote is on one of the cited lines, or names what they hold or belong to."""
+    return any(_fits_span(quote, file, first, last) for first, last in cited.spans())
+
+
+def _fits_span(quote: str, file: _File, first: int, last: int) -> bool:
+    if _near(quote, file, first, last):
         return True
     if not _NAME.fullmatch(quote.strip()):
         return False
     head = _NAME_HEAD.match(quote.strip())
     names = [part for part in re.split(r"[.:@$]+", head.group(0) if head else "") if part]
-    return any(_name_near(name, file, cited) or _encloses(name, file, cited.first)
+    return any(_name_near(name, file, first, last) or _encloses(name, file, first)
                for name in names[-1:] or names)
 
 
-def _name_near(name: str, file: _File, cited: _Cited) -> bool:
+# A name cited in the lines after the one that opens its construct ("line 50's `case`" for a
+# `case` arm, a function's body under its `def`) names what those lines belong to.
+NAME_ABOVE = 6
+
+
+def _name_near(name: str, file: _File, first: int, last: int) -> bool:
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     return any(word.search(file.lines.get(n, ""))
-               for n in range(cited.first - SLACK, cited.last + SLACK + 1))
+               for n in range(first - NAME_ABOVE, last + SLACK + 1))
 
 
 def _encloses(name: str, file: _File, line: int) -> bool:

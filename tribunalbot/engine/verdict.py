@@ -28,7 +28,7 @@ from tribunalbot.engine.rules import (
     is_planted,
 )
 
-ITEM_CHARS = 480  # a finding longer than this keeps its first sentences
+ITEM_CHARS = 720  # a finding longer than this keeps its first sentences
 # Fewer words than this once its citations and code are gone, or a short one with no verb, is
 # a heading or a fragment ("— the dict branch."), not a finding.
 MIN_WORDS = 3
@@ -153,11 +153,15 @@ def _actionable(sentences: list[str], planted: Sequence[str]) -> str | None:
     lead = sentences[0]
     if any(is_planted(s, planted) for s in sentences):
         return None
-    if (lead.endswith("?") or _DISMISSAL.search(lead) or is_judgment_call(lead)
-            or any(_KEEP.search(s) for s in sentences[:3])):
+    if (all(s.endswith("?") for s in sentences) or _DISMISSAL.search(lead)
+            or is_judgment_call(lead)
+            or _CLEARED.search(lead) or any(_KEEP.search(s) for s in sentences[:3])
+            or any(_NO_ACTION.search(s) for s in sentences)):
         return None
-    kept = [s for s in sentences if not _is_praise(s) and not s.endswith("?")
-            and not _DISMISSAL.search(s) and not is_judgment_call(s)]
+    # A question stays where it stands: it may name what the next sentence is about ("Which
+    # test pins `[c-b-a]`? It translates to ..."); a point of nothing but questions is none.
+    kept = [s for s in sentences if not _is_praise(s) and not _DISMISSAL.search(s)
+            and not is_judgment_call(s)]
     if not kept or _fragment(_bare(" ".join(kept))):
         return None
     first = _LEAD_CONNECTIVE.sub("", kept[0])
@@ -183,6 +187,13 @@ def _fragment(words: str) -> bool:
     return count < MIN_WORDS or (count < 6 and not _VERB.search(words))
 
 
+# A point that ends by saying to do nothing ("One line of duplication; leave it.",
+# "... per call. Acceptable.").
+_NO_ACTION = re.compile(r"[;:,]\s*leave it\W*$|^\W*(?:acceptable|fine|harmless|leave it|"
+                        r"not worth (?:it|fixing|changing))\W*$", re.I)
+# A point that clears the lines it cites ("where I'd look for leaks, and there is no real one").
+_CLEARED = re.compile(r"\b(?:there is|there's|I see|I found) no real\b|\bno real one\b|"
+                      r"\bfound (?:none|nothing) to flag\b|\bnothing (?:here )?to flag\b", re.I)
 _KEEP = re.compile(r"\bkeep (?:it|them|this|that)\b[^.;]*(?:[.;]|$)(?![^.]*\bbut\b)", re.I)
 
 
