@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from tests.engine.scripts import FixedClock, RecordingTable
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameResult, GameSetup, run_game
+from tribunalbot.engine.rules import is_planted
+from tribunalbot.engine.verdict import _plant_located, _points
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.replay import ReplayLLM
 
@@ -68,3 +71,25 @@ def played_statements() -> list[tuple[str, str]]:
                     if isinstance(e, ev.GameStarted) for p in e.players}
         out += [(personas[s], st.text) for s, st in game.statements.items()]
     return out
+
+
+SPAN = 8  # words in a row that make a verdict item a copy of another text
+
+
+def spans(text: str) -> set[tuple[str, ...]]:
+    """Runs of SPAN words, without code, citations and line numbers."""
+    text = re.sub(r"`[^`]*`|\S*\w\.\w+:\d[\d-]*|:\d[\d-]*", " ", text)
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return {tuple(words[i:i + SPAN]) for i in range(len(words) - SPAN + 1)}
+
+
+def plant_spans(game: Replayed) -> set[tuple[str, ...]]:
+    """The words of the plant: the ledger's claims and the Troublemaker's points holding one,
+    or, where its notes do not name the plant word for word, its whole review."""
+    revealed = game.revealed
+    planted = [e.claim for e in revealed.ledger]
+    review = game.statements[revealed.troublemaker].findings
+    if not _plant_located(review, planted):
+        return spans(review) | set().union(*(spans(c) for c in planted))
+    points = [" ".join(p) for p in _points(review) if any(is_planted(s, planted) for s in p)]
+    return set().union(*(spans(t) for t in [*points, *planted]))

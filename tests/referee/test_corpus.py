@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from tests.referee.corpus import GAMES, Replayed, replay
+from tests.referee.corpus import GAMES, Replayed, plant_spans, replay, spans
 from tribunalbot.engine import claims
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.rules import is_planted
@@ -26,7 +26,6 @@ STRONGEST = {
     "netrc-german-seed9": "readline()",  # lines 90/100/127: reported line numbers drift
     "realpath-seed16": "is never checked",  # line 23: a failed write still returns success
 }
-_SPAN = 8  # words in a row that make a verdict item a copy of the Troublemaker's text
 
 
 @cache
@@ -67,14 +66,16 @@ def test_no_sound_reply_is_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_the_verdict_takes_nothing_from_the_troublemaker(name: str) -> None:
+def test_the_verdict_takes_nothing_from_the_plant(name: str) -> None:
+    """The plant is struck whole: no item shares eight words with the Troublemaker's points
+    that hold a planted claim (their lead-ins with them). Where its notes do not name the plant
+    word for word, nothing of its review is taken at all."""
     game = played(name)
-    revealed = game.revealed
-    planted = [e.claim for e in revealed.ledger]
-    theirs = _spans(game.statements[revealed.troublemaker].findings)
-    for item in revealed.verdict:
+    planted = [e.claim for e in game.revealed.ledger]
+    theirs = plant_spans(game)
+    for item in game.revealed.verdict:
         assert not is_planted(item, planted), item
-        assert not _spans(item) & theirs, item
+        assert not spans(item) & theirs, item
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -94,12 +95,6 @@ def test_the_strongest_finding_is_kept(name: str) -> None:
     assert any(STRONGEST[name] in item for item in verdict), verdict
 
 
-def _spans(text: str) -> set[tuple[str, ...]]:
-    text = re.sub(r"`[^`]*`|\S*\w\.\w+:\d[\d-]*|:\d[\d-]*", " ", text)  # code, citations
-    words = re.findall(r"[^\W\d_]+", text.lower())  # words, not the line numbers cited
-    return {tuple(words[i:i + _SPAN]) for i in range(len(words) - _SPAN + 1)}
-
-
 # ---- the judge still catches what is demonstrably wrong, in the recorded text ---------------
 
 def _errors(game: Replayed, seat: int, text: str) -> list[str]:
@@ -112,8 +107,12 @@ def test_a_recorded_quote_moved_ten_lines_is_an_honest_mistake() -> None:
     game = played("filecmp-seed1")
     text = game.statements[1].findings  # the Error Philosopher's review
     assert "(line 137)" in text and not _errors(game, 1, text)
-    moved = text.replace("`phase0` (line 137)", "`os.listdir` (line 147)")
-    assert any("`os.listdir` is not on line 147" in p for p in _errors(game, 1, moved))
+    # the same sentence quoting the code of line 137 whole, and then citing it ten lines off
+    quoted = text.replace("`phase0` (line 137)", "`os.listdir(self.left)` (line 137)")
+    assert not _errors(game, 1, quoted)
+    moved = quoted.replace("(line 137)", "(line 147)")
+    assert any("`os.listdir(self.left)` is not on line 147 (it is at line 137)" in p
+               for p in _errors(game, 1, moved))
 
 
 def test_a_recorded_citation_past_the_end_is_an_honest_mistake() -> None:

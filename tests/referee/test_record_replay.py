@@ -4,6 +4,7 @@ wrote (issue 23, items 1 and 4)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ EXAMPLE = Path(__file__).parent.parent.parent / "examples" / "user_lookup.py"
 
 
 def _play(*args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "tribunalbot", "play", *args, "--no-db",
+    store = [] if "--db" in args else ["--no-db"]
+    done = subprocess.run([sys.executable, "-m", "tribunalbot", "play", *args, *store,
                            "--vote", "none", "--pace", "0", "--no-colour"],
                           capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
@@ -26,12 +28,16 @@ def _play(*args: str) -> str:
 
 def test_a_recorded_game_replays_to_the_same_reveal(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
-    first = _play(str(EXAMPLE), "--seed", "11", "--record", str(folder))
+    first = _play(str(EXAMPLE), "--seed", "11", "--record", str(folder),
+                  "--db", str(tmp_path / "games.db"))
     about = json.loads((folder / "game.json").read_text())
     assert about["seed"] == 11
     recording = load_recording(folder)
     assert recording.size >= 25  # every review, accusation and vote, and the distill
     assert ("speak", 1, 0) in recording.replies and ("vote", 1, 1) in recording.replies
+    assert ("distill", None, 0) in recording.replies
+    # the usage line is printed after the distill call, and counts it
+    assert re.search(rf"Usage: {recording.size} calls to the offline reviewer", first), first[-300:]
     again = _play(str(EXAMPLE), "--replay", str(folder))  # the seed comes from the folder
     reveal = again.split("The reveal")[1].split("Usage:")[0]  # the usage line names the provider
     assert reveal == first.split("The reveal")[1].split("Usage:")[0]

@@ -19,7 +19,8 @@ LANGUAGES = {
     ".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript", ".tsx": "typescript",
     ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".rb": "ruby", ".php": "php",
     ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp",
-    ".swift": "swift", ".sh": "shell", ".sql": "sql", ".lua": "lua", ".scala": "scala",
+    ".swift": "swift", ".sh": "shell", ".bash": "shell", ".sql": "sql", ".lua": "lua",
+    ".scala": "scala", ".pl": "perl", ".pm": "perl",
 }
 
 DIFF_LANGUAGE = "diff"  # the language of a submission that is a change

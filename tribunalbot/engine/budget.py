@@ -15,7 +15,8 @@ from tribunalbot.languages import is_english
 # Where a text may be cut: after . ! ? (and a closing quote or bracket) followed by white
 # space, or at a line break. `ast.literal_eval` has no space after its dot, so it stays whole.
 # Chinese and Japanese end a sentence with 。！？ and no space (a closing bracket may follow).
-_BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))[ \t]+|\n\s*"
+# "e.g." and "i.e." end no sentence.
+_BOUNDARY = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?:(?<=[.!?])|(?<=[.!?][\"'”’)\]]))[ \t]+|\n\s*"
                        r"|(?<=[。！？｡])[」』）〕】\"”’]*[ \t]*")
 ELLIPSIS = "…"
 

@@ -233,6 +233,8 @@ def _problems(sentence: str, cited: _Cited, code: Code) -> list[str]:
 
 # A name, or a name called: `report()`, `os.stat`, `dircmp('/no/such', b)`.
 _NAME = re.compile(r"[A-Za-z_$@][\w$.]*(?:::[A-Za-z_]\w*)*(?:\(.*\))?;?", re.S)
+# A bare name: `report`, `report()`, `os.stat`, `self._cache`, `Foo::bar`.
+_BARE_NAME = re.compile(r"[A-Za-z_$@][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*(?:\(\))?")
 _NAME_HEAD = re.compile(r"[A-Za-z_$@][\w$.]*")
 # Words that make the code after them a proposal or an example, not a quote of the line;
 # and words that say the line lacks it ("operands reach `rm` without `--` (line 110)").
@@ -262,6 +264,8 @@ def _fits(quote: str, file: _File, cited: _Cited) -> bool:
 def _fits_span(quote: str, file: _File, first: int, last: int) -> bool:
     if _near(quote, file, first, last):
         return True
+    if _BARE_NAME.fullmatch(quote.strip()):
+        return True  # a reference to a thing (its definition, a use, its cause), not a quote
     if not _NAME.fullmatch(quote.strip()):
         return False
     head = _NAME_HEAD.match(quote.strip())

@@ -159,7 +159,7 @@ def score(votes: Sequence[ev.HumanVote], troublemaker: int, caught_round: int | 
 
 # A sentence ends at . ! or ? followed by white space (so `ast.literal_eval` stays whole), and
 # at Chinese and Japanese 。！？, which no space follows.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+|(?<=[。！？｡])\s*")
+SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n+|(?<=[。！？｡])\s*")
 # A cited line: "line 12" of a file, or "path:12" of a change (the file's new version); and
 # "line 12" as reviewers writing another language cite it ("Zeile 12", "12行目", "第12行").
 LOCAL_LINE = (r"\b(?:zeilen?|lignes?|l[ií]neas?|linhas?|righe|riga|regels?|строк[аеиу]?)"
@@ -218,11 +218,18 @@ def _cited(ref: re.Match[str]) -> tuple[str, int]:
     return "", int(next(g for g in (ref.group(1), *ref.groups()[3:]) if g is not None))
 
 
+# A reviewer's segue before its first citation ("Outside my usual beat, line 52 ..."), never
+# a clause of the finding itself ("For each package, line 179 goes to the registry").
+_SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat)[\w ,]*|"
+                    r"though [\w ]+|aside[\w ]*|finally|also|first(?:ly)?|second(?:ly)?|"
+                    r"third(?:ly)?|next|besides|and|plus|lastly|one more thing)\W*$", re.I)
+
+
 def _lead_trimmed(sentence: str, at: int) -> str:
     """'Outside my usual beat, line 52 …' → 'Line 52 …': the verdict lists findings, not
     the reviewers' segues."""
     lead = sentence[:at].rstrip()
-    if lead.endswith((",", ":")) and len(lead.split()) <= 10:
+    if lead.endswith((",", ":")) and _SEGUE.match(lead):
         rest = sentence[at:]
         return rest[0].upper() + rest[1:] if rest[:4].lower() in ("line", "zeil") else rest
     return sentence

@@ -41,7 +41,8 @@ _MARKER = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)])\s+|^\*\*|\*\*$")
 # A sentence that leans on the one before it: a pronoun or a connective up front.
 _BACK = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:it|its|this|that|these|those|they|them|their|"
                    r"such|so|then|but|and|also|instead|however|meanwhile|worse|even|again|"
-                   r"here|there|ebenso|zudem|auch|aber|dies\w*)\b", re.I)
+                   r"here|there|together|similarly|likewise|additionally|plus|ebenso|zudem|"
+                   r"auch|aber|dies\w*)\b", re.I)
 # Praise said as such up front, whatever follows ("Credit where due: ...").
 _PRAISE_LEAD = re.compile(r"^\W*(?:positiv\w*|credit where (?:it's )?due|one thing done right|"
                           r"to be fair|kudos|good|nice|well done|done right)\b", re.I)
@@ -93,19 +94,63 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     best: dict[tuple[str, int], Finding] = {}
     raised_by: dict[tuple[str, int], set[int]] = {}
     for seat in sorted(statements):
-        if seat == troublemaker:
-            continue
-        for finding in findings(seat, statements[seat].findings, planted):
+        text = statements[seat].findings
+        if seat == troublemaker and not _plant_located(text, planted):
+            continue  # its plant cannot be told from its real findings: none of its review
+        for finding in findings(seat, text, planted):
             raised_by.setdefault(finding.line, set()).add(seat)
             held = best.get(finding.line)
             if held is None or finding.strength > held.strength:
                 best[finding.line] = finding
+    for gone, kept in _repeated(best):
+        raised_by[kept] |= raised_by.pop(gone)
+        del best[gone]
 
     def weight(line: tuple[str, int]) -> tuple[int, tuple[str, int]]:
         return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(best[line].text))), line
 
     weightiest = sorted(best, key=weight)[:limit]
     return tuple(best[line].text for line in sorted(weightiest))
+
+
+def _plant_located(text: str, planted: Sequence[str]) -> bool:
+    """Whether every planted claim is found, word for word, among the review's sentences: then
+    the points holding them are struck whole and the review's real findings stand."""
+    sentences = [s for s in SENTENCE_END.split(text) if s.strip()]
+    return bool(planted) and all(any(is_planted(s, [claim]) for s in sentences)
+                                 for claim in planted if claim.strip())
+
+
+# "lines 7 and 21", "lines 42, 49, 109-111": every number a citation names.
+_LISTED = re.compile(r"\b(?:lines?|zeilen?)\s+(\d+(?:\s*(?:[-–]|,|and|und)\s*\d+)*)|:(\d+)",
+                     re.I)
+
+
+def _numbers(text: str) -> set[int]:
+    found: set[int] = set()
+    for m in _LISTED.finditer(text):
+        found |= {int(n) for n in re.findall(r"\d+", m.group(1) or m.group(2))}
+    return found
+
+
+Line = tuple[str, int]
+
+
+def _repeated(best: dict[Line, Finding]) -> list[tuple[Line, Line]]:
+    """(gone, kept): lines whose finding is one already held for another line, each citing
+    the other's line ("lines 7 and 21 ..." twice, from two reviewers). The weaker goes."""
+    pairs: list[tuple[Line, Line]] = []
+    gone: set[Line] = set()
+    lines = sorted(best)
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            if a in gone or b in gone or a[0] != b[0]:
+                continue
+            if b[1] in _numbers(best[a].text) and a[1] in _numbers(best[b].text):
+                weaker, stronger = (a, b) if best[a].strength < best[b].strength else (b, a)
+                pairs.append((weaker, stronger))
+                gone.add(weaker)
+    return pairs
 
 
 def findings(seat: int, text: str, planted: Sequence[str]) -> Iterator[Finding]:
@@ -208,7 +253,8 @@ def _is_praise(sentence: str) -> bool:
 
 # Praise that no later word in the sentence undoes, unless it turns ("..., but ...").
 _STRONG_PRAISE = re.compile(r"\b(?:closes a (?:real )?gap|is exemplary|straight win|"
-                            r"real kindness|done right|a clear win)\b", re.I)
+                            r"real kindness|done right|a clear win|(?:is|are|looks?) clean)\b",
+                            re.I)
 _TURN = re.compile(r"\b(?:but|however|yet|although|though)\b", re.I)
 
 

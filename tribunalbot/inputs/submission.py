@@ -34,6 +34,7 @@ _SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
                               re.M)),
     ("javascript", re.compile(r"^\s*(?:const|let|var) \w+ =|=>\s*\{|require\(|function \w+\(",
                               re.M)),
+    ("perl", re.compile(r"^\s*use (?:strict|warnings)\b|^\s*my [$@%]\w", re.M)),
     ("rust", re.compile(r"^\s*(?:pub )?fn \w+\(|^\s*use \w+::", re.M)),
     ("java", re.compile(r"^\s*(?:public|private) (?:static )?(?:class|void)\b", re.M)),
     ("python", re.compile(r"^\s*(?:def|class) \w+.*:\s*$|^\s*(?:import|from) \w+", re.M)),
@@ -118,10 +119,21 @@ def strip_fence(text: str) -> str:
     return match.group(1) if match else text
 
 
+# A script's first line names its interpreter: `#!/bin/sh`, `#!/usr/bin/env python3`.
+_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([a-z]+)", re.I)
+_INTERPRETERS = {"sh": "shell", "bash": "shell", "dash": "shell", "zsh": "shell", "ksh": "shell",
+                 "python": "python", "perl": "perl", "node": "javascript", "ruby": "ruby"}
+
+
 def detect_language(code: str, name: str = "") -> str:
     suffix = PurePath(name).suffix.lower()
     if suffix in EXTENSIONS:
         return EXTENSIONS[suffix]
+    shebang = _SHEBANG.match(code)
+    if shebang is not None:
+        interpreter = shebang.group(1).lower().rstrip("0123456789")
+        if interpreter in _INTERPRETERS:
+            return _INTERPRETERS[interpreter]
     for language, pattern in _SNIFF:
         if pattern.search(code):
             return language

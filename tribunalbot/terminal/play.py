@@ -261,10 +261,11 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
             print(f"\n  The game is saved: continue it with `tribunalbot resume "
                   f"{setup.game_id}{session.store_flags}`.", file=session.table.out)
         raise
+    if store is not None:  # distilled first, so the usage line counts that call too
+        await _remember(store, session.llm, setup, result.events)
     _footer(session.table, setup, session.ledger, session.config, result.revealed)
     if store is not None:
         _how_to_share(session, setup.game_id)
-        await _remember(store, session.llm, setup, result.events)
     return 0
 
 

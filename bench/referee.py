@@ -1,0 +1,65 @@
+"""The referee on games a capable model played (tests/recordings/), replayed through the engine.
+
+Per game: the input, the disguise, the round the AI jury caught it (or never), the honest
+mistakes charged, model replies refused, verdict items sharing eight words in a row with the
+plant (its claims and the Troublemaker's points holding one; its whole review where its notes
+do not name the plant word for word), verdict
+items that are fragments (under eight words, or opening on a connective), and the verdict's
+size. Then over the corpus:
+
+    metric corpus_games N
+    metric honest_mistakes_charged N      every one a defect on this corpus: none was real
+    metric replies_refused N
+    metric verdict_items_from_the_plant N
+    metric verdict_fragments N
+    metric ai_jury_catch_rate X           games whose Troublemaker the AI jury eliminated
+    metric ai_jury_round1_share X         games it caught in round 1 (a game is no game at 1.0)
+
+    python bench/referee.py
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.referee.corpus import GAMES, SPAN, Replayed, plant_spans, replay, spans  # noqa: E402
+
+_CONNECTIVE = re.compile(r"(?i)(?:but|and|also|ebenso|zudem|so|then)\b")
+
+
+def row(game: Replayed) -> dict[str, object]:
+    revealed = game.revealed
+    theirs = plant_spans(game)
+    return {
+        "game": game.name, "input": game.setup.language, "disguise": revealed.strategy,
+        "caught": revealed.caught_round or "never",
+        "mistakes": len(revealed.honest_errors or ()),
+        "refused": revealed.rejected_replies,
+        "from_plant": sum(1 for v in revealed.verdict if spans(v) & theirs),
+        "fragments": sum(1 for v in revealed.verdict
+                         if len(v.split()) < SPAN or _CONNECTIVE.match(v)),
+        "items": len(revealed.verdict),
+    }
+
+
+def main() -> None:
+    rows = [row(replay(name)) for name in GAMES]
+    for r in rows:
+        print("  ".join(f"{k}={v}" for k, v in r.items()))
+    caught = [r["caught"] for r in rows if r["caught"] != "never"]
+    print(f"metric corpus_games {len(rows)}")
+    for key, name in (("mistakes", "honest_mistakes_charged"), ("refused", "replies_refused"),
+                      ("from_plant", "verdict_items_from_the_plant"),
+                      ("fragments", "verdict_fragments")):
+        print(f"metric {name} {sum(int(str(r[key])) for r in rows)}")
+    print(f"metric ai_jury_catch_rate {len(caught) / len(rows):.2f}")
+    print(f"metric ai_jury_round1_share {sum(c == 1 for c in caught) / len(rows):.2f}")
+
+
+if __name__ == "__main__":
+    main()
