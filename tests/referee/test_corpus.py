@@ -25,6 +25,11 @@ STRONGEST = {
     "znew-seed6": "Corrupt input under -P",  # line 100: a failed decompress deletes the .Z
     "netrc-german-seed9": "readline()",  # lines 90/100/127: reported line numbers drift
     "realpath-seed16": "is never checked",  # line 23: a failed write still returns success
+    # named by the blind panel (batch 4, judged before any tuning on those games)
+    "getopt-seed9": "--=foo",  # line 172: `--=foo` silently becomes `--alpha`
+    "bzgrep-seed2": "ranks 1 above 0",  # line 131: one silent file buries every success
+    "idna-diff-seed13": ":243-245",  # the bare ValueError that escapes since the change
+    "fnmatch-seed12": "Path traversal",  # the Troublemaker's own real finding: `*` crosses `/`
 }
 
 

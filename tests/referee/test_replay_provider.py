@@ -77,3 +77,13 @@ def test_a_replay_provider_needs_its_folder(tmp_path: Path) -> None:
     assert isinstance(problem, LLMError) and "is not a folder" in str(problem)
     with pytest.raises(LLMError, match=r"set providers\.r\.recording"):
         build_provider("r", ProviderSettings(kind="replay"))
+
+
+def test_a_planted_line_keeps_pipes_inside_code_whole() -> None:
+    """A model's plant about a shell pipe quotes `a | b`: the fields split outside code."""
+    from tribunalbot.llm.replies import parse_planted
+
+    (claim,) = parse_planted("PLANTED: Swapping to `egrep` at lines 67-70 is harmless | it "
+                             "makes `a|b`, `(` and `+` special | dismissal")
+    assert claim.claim == "Swapping to `egrep` at lines 67-70 is harmless"
+    assert claim.why_wrong == "it makes `a|b`, `(` and `+` special" and claim.kind == "dismissal"

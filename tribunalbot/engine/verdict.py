@@ -44,7 +44,7 @@ _BACK = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:it|its|this|that|these|those|they|th
                    r"here|there|together|similarly|likewise|additionally|plus|ebenso|zudem|"
                    r"auch|aber|dies\w*)\b", re.I)
 # Praise said as such up front, whatever follows ("Credit where due: ...").
-_PRAISE_LEAD = re.compile(r"^\W*(?:positiv\w*|credit where (?:it's )?due|one thing done right|"
+_PRAISE_LEAD = re.compile(r"^\W*(?:positiv\w*|credit(?: where (?:it.s )?due)?|one thing done right|"
                           r"to be fair|kudos|good|nice|well done|done right)\b", re.I)
 _PRAISE = re.compile(
     r"\b(?:exemplary|straight win|kindness|done right|good|great|nice|neat|"
@@ -121,16 +121,19 @@ def _plant_located(text: str, planted: Sequence[str]) -> bool:
                                  for claim in planted if claim.strip())
 
 
-# "lines 7 and 21", "lines 42, 49, 109-111": every number a citation names.
-_LISTED = re.compile(r"\b(?:lines?|zeilen?)\s+(\d+(?:\s*(?:[-–]|,|and|und)\s*\d+)*)|:(\d+)",
-                     re.I)
+# "lines 7 and 21", "lines 42, 49, 109-111", ":150-171": the lines a finding cites.
+_LISTED = re.compile(r"\b(?:lines?|zeilen?)\s+(\d+(?:\s*(?:[-–]|,|and|und)\s*\d+)*)|"
+                     r":(\d+(?:\s*[-–]\s*\d+)?)", re.I)
+_RANGE = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+))?")
 
 
-def _numbers(text: str) -> set[int]:
-    found: set[int] = set()
+def _covers(text: str, line: int) -> bool:
+    """Whether `text` cites `line`, alone or inside a range it cites."""
     for m in _LISTED.finditer(text):
-        found |= {int(n) for n in re.findall(r"\d+", m.group(1) or m.group(2))}
-    return found
+        for first, last in _RANGE.findall(m.group(1) or m.group(2)):
+            if int(first) <= line <= int(last or first):
+                return True
+    return False
 
 
 Line = tuple[str, int]
@@ -146,34 +149,47 @@ def _repeated(best: dict[Line, Finding]) -> list[tuple[Line, Line]]:
         for b in lines[i + 1:]:
             if a in gone or b in gone or a[0] != b[0]:
                 continue
-            if b[1] in _numbers(best[a].text) and a[1] in _numbers(best[b].text):
+            if _covers(best[a].text, b[1]) and _covers(best[b].text, a[1]):
                 weaker, stronger = (a, b) if best[a].strength < best[b].strength else (b, a)
                 pairs.append((weaker, stronger))
                 gone.add(weaker)
     return pairs
 
 
+# ":246-247", a change's line cited without its path: the file the review cited last.
+_BARE_CITE = re.compile(r"(?<![\w/.])(?<!\w:):(\d+)\b")
+
+
 def findings(seat: int, text: str, planted: Sequence[str]) -> Iterator[Finding]:
     """The findings of one review worth acting on, each whole and standing alone."""
+    path = ""
     for sentences in _points(text):
         finding = _actionable(sentences, planted)
+        ref = _LINE_REF.search(" ".join(sentences))
+        if ref is not None:
+            path = _cited(ref)[0].rsplit("/", 1)[-1]
         if finding is None:
             continue
         ref = _LINE_REF.search(finding)
-        if ref is None:
-            continue
-        path, line = _cited(ref)
-        # One file however it is named: "a/b.py:9", "b.py:9" and ":9" of it are one line.
-        yield Finding(seat, (path.rsplit("/", 1)[-1], line), finding)
+        bare = _BARE_CITE.search(finding)
+        if ref is not None:
+            cited, line = _cited(ref)
+            # One file however it is named: "a/b.py:9", "b.py:9" and ":9" of it are one line.
+            yield Finding(seat, (cited.rsplit("/", 1)[-1], line), finding)
+        elif bare is not None and path:
+            yield Finding(seat, (path, int(bare.group(1))), finding)
 
 
 def _points(text: str) -> Iterator[list[str]]:
     """A review's points as lists of sentences."""
-    blocks = [b for b in (_MARKER.sub("", block.strip()) for block in _BLOCK.split(text))
-              if b.strip()]
-    for block in blocks:
+    raw = [block.strip() for block in _BLOCK.split(text) if block.strip()]
+    blocks = [_MARKER.sub("", block) for block in raw]
+    listed = any(_MARKER.match(block) for block in raw[1:])
+    for n, block in enumerate(blocks):
         sentences = [s.strip() for s in SENTENCE_END.split(block) if s.strip()]
         if len(blocks) > 1:
+            if n == 0 and listed and len(sentences) == 1 and not _MARKER.match(raw[0]):
+                continue  # one line before a numbered list: its introduction
             yield sentences  # the reviewer's own points
             continue
         point: list[str] = []

@@ -164,10 +164,17 @@ def parse_review(text: str) -> ParsedReview:
     return ParsedReview(public, notes.strip(), parse_planted(notes), ok and bool(public))
 
 
+def _fields(line: str) -> list[str]:
+    """A planted line's fields: split at each `|` outside backticked code (a claim about a
+    shell pipe quotes `a | b`). The third field onwards is the kind, whole."""
+    parts = re.split(r"\|(?=(?:[^`]*`[^`]*`)*[^`]*$)", line)
+    return [*parts[:2], "|".join(parts[2:])] if len(parts) > 3 else parts
+
+
 def parse_planted(notes: str) -> tuple[PlantedClaim, ...]:
     claims = []
     for match in _PLANTED_RE.finditer(notes):
-        parts = [p.strip() for p in match.group(1).split("|")]
+        parts = [p.strip() for p in _fields(match.group(1))]
         claim, why, kind = [*parts, "", "", ""][:3]
         if claim:
             claims.append(PlantedClaim(claim=claim, why_wrong=why, kind=kind or "misdirection"))
