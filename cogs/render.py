@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs.text import clip
+from cogs.text import clip, lead_sentences
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.leaderboard import practice_text
 from tribunalbot.engine.personas import PERSONA_BY_KEY
@@ -177,8 +177,7 @@ def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str,
     fields.append(("Human verdicts", scores or "Nobody voted."))
     if e.vote_story:
         fields.append(("The vote story", vote_story_text(e, roster, full)))
-    verdict = "\n".join(f"• {cut(v, 200)}" for v in e.verdict)
-    fields.append(("Findings worth acting on", verdict or "None cited a line."))
+    fields.append(("Findings worth acting on", verdict_text(e, full) or "None cited a line."))
     usage = with_stand_ins(roster.usage, e)
     if usage:  # every call is billed to the bot's operator (DESIGN §5.3)
         fields.append(("Model usage", usage))
@@ -204,6 +203,24 @@ def honest_errors_text(e: ev.Revealed, roster: Roster, full: bool = False) -> st
             break
         lines.append(line)
     return "\n".join([*lines, tail] if tail else lines)
+
+
+VERDICT_ITEM = 180  # an item's characters in an embed: its first whole sentences
+
+
+def verdict_text(e: ev.Revealed, full: bool = False) -> str:
+    """The verdict's findings, one a line. An embed shows each by its first whole sentences
+    (a finding is never cut mid-sentence there) and as many as one field holds, then says
+    how many more the transcript has."""
+    lines: list[str] = []
+    for n, item in enumerate(e.verdict):
+        line = f"• {item if full else lead_sentences(item, VERDICT_ITEM)}"
+        more = f"… and {len(e.verdict) - n} more (in the transcript)"
+        if not full and len("\n".join([*lines, line, more])) > FIELD_VALUE:
+            lines.append(more)
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def vote_story_text(e: ev.Revealed, roster: Roster, full: bool = False) -> str:

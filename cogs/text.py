@@ -54,3 +54,20 @@ def code_from_message(content: str) -> str | None:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+_SENTENCE = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+")
+
+
+def lead_sentences(text: str, limit: int) -> str:
+    """`text`'s first whole sentences within `limit` characters (marked "…" when more
+    follows); a first sentence longer than that is clipped."""
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for sentence in _SENTENCE.split(text):
+        joined = f"{kept} {sentence}".strip()
+        if len(joined) + 2 > limit:
+            break
+        kept = joined
+    return f"{kept} …" if kept else clip(text, limit)

@@ -50,3 +50,19 @@ def test_the_troublemakers_real_findings_stand_only_when_its_plant_is_named_word
     paraphrased = _verdict(honest, saboteur, troublemaker=2,
                            planted=("a registry would help at line 30",))
     assert paraphrased == ("Line 40 swallows every error; log it and re-raise.",)
+
+
+def test_the_embed_shows_findings_by_whole_sentences_and_counts_the_rest() -> None:
+    from cogs.render import FIELD_VALUE, verdict_text
+    from tests.referee.corpus import replay
+
+    revealed = replay("bandit-diff-seed5").revealed
+    shown = verdict_text(revealed)
+    assert len(shown) <= FIELD_VALUE
+    lines = shown.splitlines()
+    assert lines[-1].startswith("… and ") and lines[-1].endswith("more (in the transcript)")
+    for line, item in zip(lines[:-1], revealed.verdict, strict=False):
+        text = line.removeprefix("• ").removesuffix(" …")
+        assert item.startswith(text)  # a prefix of the finding ...
+        assert text == item or text.endswith((".", "…")) or line.endswith(" …")  # ... by sentence
+    assert verdict_text(revealed, full=True).count("• ") == len(revealed.verdict)
