@@ -286,8 +286,8 @@ class _Game:
         strategy = STRATEGY_BY_KEY[dealt.strategy]
         ledger = tuple(state.ledger())
         planted = [e.claim for e in ledger]
-        failed = claims.failed_claims(claims.Code(self.setup.code, self.setup.change),
-                                      state.statements, state.accusations, planted)
+        # Reading every public claim against the code is CPU work: off the event loop.
+        failed, found = await asyncio.to_thread(_judged, self.setup, state, planted, tm)
         errors = tuple(e for e in failed if e.seat != tm)  # the Troublemaker's are not honest
         await self._phase("reveal")
         await self._emit(ev.Revealed(
@@ -297,9 +297,7 @@ class _Game:
             scores=rules.score(state.ballot_closed.votes if state.ballot_closed else (), tm,
                                caught, rules.early_cutoff(state.eliminations),
                                erred={e.seat for e in errors}, stop=self._early_stop()),
-            # nothing worth acting on cites code that is not there
-            verdict=verdict(state.statements, [*planted, *(e.claim for e in failed)],
-                            troublemaker=tm),
+            verdict=found,
             struck=tuple(planted), honest_errors=errors,
             fair_catches=claims.fair_catches(errors, state.accusations),
             vote_story=vote_story(state), stand_ins=_stand_ins(state),
@@ -334,6 +332,16 @@ async def _gather(coros: list[Coroutine[Any, Any, players.VoteTurn]]
     finally:
         for task in tasks:
             task.cancel()
+
+
+def _judged(setup: GameSetup, state: GameState, planted: list[str], tm: int
+            ) -> tuple[tuple[ev.HonestError, ...], tuple[str, ...]]:
+    """Every failed public claim, and the verdict: nothing worth acting on cites code that
+    is not there, nor repeats a planted claim."""
+    failed = claims.failed_claims(claims.Code(setup.code, setup.change), state.statements,
+                                  state.accusations, planted)
+    found = verdict(state.statements, [*planted, *(e.claim for e in failed)], troublemaker=tm)
+    return failed, found
 
 
 def _rejected(state: GameState) -> int:

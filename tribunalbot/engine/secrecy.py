@@ -72,11 +72,16 @@ def leaks(text: str) -> list[str]:
     letters, digits for letters) is read once more as its plain skeleton."""
     folded = fold(text)
     found = _found(folded)
-    if not found:
-        plain = skeleton(text)
-        if plain != folded.lower():
-            found = _found(plain)
+    if not found and _DISGUISED.search(text):
+        found = _found(skeleton(text))
     return found
+
+
+# What a disguised word shows: a letter outside ASCII (a look-alike, a combining mark), a
+# digit or sign inside a word of letters ("tr0ublemaker", "s4boteur"), or single letters
+# spaced apart ("t r o u b l e"). Most text has none, and is read once.
+_DISGUISED = re.compile(r"[^\x00-\x7f]|[a-z][0-9@$|!]+[a-z]|(?<![\w])[0-9@$|!][a-z]{2}|"
+                        r"(?<![\w])(?:\w[\s.\-_*]{1,3}){3}\w(?![\w])", re.I)
 
 
 def _found(folded: str) -> list[str]:

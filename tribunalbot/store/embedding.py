@@ -24,13 +24,12 @@ import hashlib
 import math
 import re
 import textwrap
-import threading
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from functools import lru_cache
 
 from tribunalbot.diffs import DIFF_LANGUAGE, Change, DiffError, looks_like_diff, parse_diff
+from tribunalbot.pyparse import parse_python
 
 DIMENSIONS = 128
 
@@ -116,19 +115,10 @@ def _code_features(text: str, language: str) -> dict[str, float]:
     return counts
 
 
-# One parse at a time across threads: CPython 3.11 before 3.11.8 can fail concurrent
-# ast.parse calls with "AST constructor recursion depth mismatch", and catch_warnings edits
-# process-wide state. Embeddings run on worker threads, so several may overlap.
-_PARSE_LOCK = threading.Lock()
-
-
 def _python_node_kinds(text: str) -> Counter[str]:
     """Counts of AST node kinds; empty when the text is not Python."""
-    try:
-        with _PARSE_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences in reviewed code
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
+    tree = parse_python(text)  # the process's one parse lock: embeddings run on threads
+    if tree is None:
         return Counter()
     # Names, loads and stores are everywhere; they say nothing about what the code does.
     skip = {"Module", "Name", "Load", "Store", "Constant", "Attribute", "arguments", "arg",

@@ -80,7 +80,9 @@ class OfflineLLM:
             # The engine says the word budget; else it is read from max_tokens (about 3 tokens
             # a word in English, which is all the offline reviewer writes).
             words = task.words or request.max_tokens // 3
-            text = write_review(task, analysis, rng, words=words)
+            # Writing a review is CPU work (the analysis read for a persona and a role): a
+            # worker thread does it, so a bot's event loop stays free for its other games.
+            text = await asyncio.to_thread(write_review, task, analysis, rng, words=words)
         else:
             text = _short_answer(analysis)
         text = analysis.places.cite(text)  # a change's lines as path:line
@@ -103,7 +105,8 @@ class OfflineLLM:
         places = analysis.places
         # The reviews cite path:line; the jury reads them on the analysis's number line.
         read = replace(task, statements={s: places.uncite(t) for s, t in task.statements.items()})
-        reply = _cited(play(read, analysis, rng), places)
+        # The jury reads every review against the analysis: CPU work, done off the event loop.
+        reply = _cited(await asyncio.to_thread(play, read, analysis, rng), places)
         if not isinstance(reply, schema):
             # The engine asked for another shape: convert through JSON and let pydantic judge;
             # a mismatch is a bad answer (InvalidReply), like any other provider's.

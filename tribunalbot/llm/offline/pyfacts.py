@@ -10,14 +10,10 @@ callers fall back to what the patterns and the indentation say.
 from __future__ import annotations
 
 import ast
-import threading
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-# CPython 3.11 before 3.11.8 can fail concurrent ast.parse calls ("AST constructor recursion
-# depth mismatch"); analyses and embeddings both parse on worker threads.
-PARSE_LOCK = threading.Lock()
+from tribunalbot.pyparse import parse_python
 
 BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
           ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
@@ -26,12 +22,8 @@ EXITS = (ast.Return, ast.Raise, ast.Break)
 
 
 def parse(text: str) -> ast.Module | None:
-    try:
-        with PARSE_LOCK, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences in reviewed code
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
-        return None
+    """The code's syntax tree (under the process's one parse lock), or None."""
+    return parse_python(text)
 
 
 @dataclass
