@@ -23,6 +23,7 @@ from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import Clock, EventSink, GameResult, GameSetup, run_game, utc_now
 from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
+from tribunalbot.llm.errors import plain_words
 from tribunalbot.metrics import BotMetrics
 from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.policy.routing import route_recorder
@@ -227,7 +228,9 @@ class GameRunner(HumanActions):
             raise
         except LLMError as exc:
             log.warning("game %s: the model provider failed: %s", setup.game_id, exc)
-            await self._fail(live, f"the model provider failed: {exc}", why="provider")
+            # Members read plain words; the provider's message may name its URL and more.
+            await self._fail(live, f"{plain_words(exc)}. The operator's log has the detail.",
+                             why="provider")
             return
         except Exception:
             log.exception("game %s failed", setup.game_id)
@@ -291,9 +294,11 @@ class GameRunner(HumanActions):
                     raise
                 wait = waits.pop(0)
                 back = int((self.now() + timedelta(seconds=wait)).timestamp())
+                log.warning("game %s: paused for %d s: %s", setup.game_id, wait, exc)
+                words = plain_words(exc)
                 await live.table.poster.as_bot(
-                    f"⏳ The model provider is unavailable ({clip(str(exc), 300)}). The game "
-                    f"is paused and will continue <t:{back}:R>.")
+                    f"⏳ {words[0].upper()}{words[1:]}. The game is paused and will continue "
+                    f"<t:{back}:R>.")
                 await asyncio.sleep(wait)
                 prior = (await self.store.load_game(setup.game_id)).events
 
@@ -368,9 +373,10 @@ class GameRunner(HumanActions):
 
 
 def _failure(exc: Exception) -> str:
-    """What the players are told of a failure: the provider's own words, else a pointer."""
+    """What the players are told of a failure: its kind in plain words (never the provider's
+    message, which may name its URL), else a pointer to the operator's log."""
     if isinstance(exc, LLMError):
-        return f"the model provider cannot be used ({clip(str(exc), 300)})."
+        return f"{plain_words(exc)}; the operator's log has the detail."
     return "an internal error stopped it (the operator's log says more)."
 
 

@@ -136,7 +136,8 @@ async def test_a_provider_outage_is_told_in_the_thread(arena: Arena) -> None:
     twin = arena.twin
     config = Config.model_validate({
         "default_provider": "down",
-        "providers": {"down": {"kind": "openai", "base_url": "http://127.0.0.1:9/v1",
+        "providers": {"down": {"kind": "openai",
+                               "base_url": "http://tribunal:pr0xyPassw0rdQ7@127.0.0.1:9/v1",
                                "model": "m", "timeout_seconds": 0.5,
                                "call_deadline_seconds": 1.0}},
         "discord": {"post_interval_seconds": 0, "user_cooldown_seconds": 0}})
@@ -147,8 +148,12 @@ async def test_a_provider_outage_is_told_in_the_thread(arena: Arena) -> None:
     thread_id = interaction.original_message_id or 0
     notice = await twin.wait_for_message(thread_id, lambda m: "was stopped" in m.content,
                                          timeout=20)
-    assert "model provider" in notice.content
-    assert "The game is paused" in twin.transcript(thread_id)
+    assert "model provider could not be reached" in notice.content
+    transcript = twin.transcript(thread_id)
+    assert "The game is paused" in transcript
+    # members read plain words: never the provider's URL, host, port or password
+    for secret in ("pr0xyPassw0rdQ7", "tribunal:", "127.0.0.1", "http://", ":9/"):
+        assert secret not in transcript, secret
     games = await arena.store.votes.recent_games(str(twin.seeded.guild_id), 1)
     assert games[0].status == "aborted"
 

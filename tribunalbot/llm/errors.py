@@ -110,3 +110,23 @@ class InvalidReply(ProviderError):
     """The server answered, but the reply is empty, cut off or does not match the schema."""
 
     kind = "invalid_reply"
+
+
+# What members of a server are told when the provider fails, in plain words: never the
+# provider's message, which may carry its base_url (a host, a port, a password in it).
+_PLAIN: tuple[tuple[type[LLMError], str], ...] = (
+    (RateLimited, "the model provider is asking the bot to slow down"),
+    (ProviderUnavailable, "the model provider could not be reached"),
+    (AuthError, "the model provider refused the bot's credentials"),
+    (ModelNotFound, "the model provider does not offer the configured model"),
+    (BillingError, "the model provider's account is out of credit or quota"),
+    (BadRequest, "the model provider refused the request"),
+    (InvalidReply, "the model's replies could not be used"),
+)
+
+
+def plain_words(error: LLMError) -> str:
+    """The failure for members to read: its kind in plain words, nothing the server said.
+    The operator's log keeps the detail (redacted)."""
+    return next((words for kind, words in _PLAIN if isinstance(error, kind)),
+                "the model provider failed")
