@@ -6,11 +6,12 @@ Secrets never live in the file: a provider names the environment variable holdin
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import platformdirs
 from pydantic import (
@@ -111,10 +112,35 @@ class ProviderSettings(Strict):
     # Prices of other models of this provider (an allow-listed model may cost more).
     model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
-    _api_key_env = field_validator("api_key_env")(env_name)
+    # A base_url's password (a proxy's user:password) comes from the environment, never the
+    # file: give the user in base_url (http://USER@host/v1) and the variable's name here.
+    base_url_password_env: str | None = None
+
+    _api_key_env = field_validator("api_key_env", "base_url_password_env")(env_name)
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_password(cls, url: str | None) -> str | None:
+        if url and re.match(r"^[a-z][a-z0-9+.-]*://[^:/@\s]*:[^@/\s]*@", url, re.I):
+            raise ValueError("holds a password: give the user alone in base_url "
+                             "(http://USER@host/v1) and the password in an environment "
+                             "variable named by base_url_password_env")
+        return url
 
     def api_key(self) -> str | None:
         return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+    def base_url_password(self) -> str | None:
+        return os.environ.get(self.base_url_password_env) if self.base_url_password_env else None
+
+    def request_url(self) -> str | None:
+        """base_url as requests use it: with the password from the environment, if any."""
+        password = self.base_url_password()
+        if not self.base_url or not password or "@" not in self.base_url:
+            return self.base_url
+        scheme, rest = self.base_url.split("://", 1)
+        user, host = rest.split("@", 1)
+        return f"{scheme}://{user}:{quote(password, safe='')}@{host}"
 
     @property
     def priced(self) -> bool:

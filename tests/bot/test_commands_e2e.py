@@ -132,12 +132,15 @@ async def test_end_stops_a_running_game(arena: Arena) -> None:
     assert games[0].status == "aborted"
 
 
-async def test_a_provider_outage_is_told_in_the_thread(arena: Arena) -> None:
+async def test_a_provider_outage_is_told_in_the_thread(arena: Arena,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     twin = arena.twin
+    monkeypatch.setenv("TRIBUNAL_PROXY_PASSWORD", "pr0xyPassw0rdQ7")
     config = Config.model_validate({
         "default_provider": "down",
-        "providers": {"down": {"kind": "openai",
-                               "base_url": "http://tribunal:pr0xyPassw0rdQ7@127.0.0.1:9/v1",
+        "providers": {"down": {"kind": "openai", "base_url_password_env":
+                               "TRIBUNAL_PROXY_PASSWORD",
+                               "base_url": "http://tribunal@127.0.0.1:9/v1",
                                "model": "m", "timeout_seconds": 0.5,
                                "call_deadline_seconds": 1.0}},
         "discord": {"post_interval_seconds": 0, "user_cooldown_seconds": 0}})

@@ -97,10 +97,11 @@ class HttpLLM(ABC):
         """An adapter with its own client; `transport_options` go to `Transport` (tests)."""
         key = settings.api_key()
         model = model or settings.model
-        base_url = settings.base_url or cls.default_base_url
+        base_url = settings.request_url() or cls.default_base_url
+        password = settings.base_url_password()
         ctx = ErrorContext(
             provider=name, model=model, base_url=base_url, api_key_env=settings.api_key_env,
-            has_key=bool(key), secrets=(key,) if key else (),
+            has_key=bool(key), secrets=tuple(s for s in (key, password) if s),
             not_found_hint=cls.not_found_hint(model, settings),
         )
         transport = Transport(settings, ctx, cls.headers(key), **transport_options)

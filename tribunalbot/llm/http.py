@@ -15,6 +15,7 @@ import json
 import logging
 import math
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextvars import ContextVar
@@ -77,6 +78,16 @@ class ErrorContext:
     has_key: bool
     secrets: tuple[str, ...] = field(repr=False)  # never in a repr, a log or a traceback
     not_found_hint: str  # provider-specific advice, e.g. "pull it with `ollama pull X`"
+
+    @property
+    def shown_url(self) -> str:
+        """base_url as a message may name it: without a password (a proxy's user:password)."""
+        return shown_url(self.base_url)
+
+
+def shown_url(url: str) -> str:
+    """`url` without the password of its userinfo, if it has one."""
+    return re.sub(r"^([a-z][a-z0-9+.-]*://[^:/@\s]*):[^@/\s]*@", r"\1@", url, flags=re.I)
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
@@ -144,7 +155,7 @@ def classify(status: int, message: str, words: str, ctx: ErrorContext,
 
 def _classify(status: int, said: str, lowered: str, ctx: ErrorContext,
               hint: float | None) -> ProviderError:
-    who = f"{ctx.provider} ({ctx.base_url})"
+    who = f"{ctx.provider} ({ctx.shown_url})"
     if status in (401, 403):
         if not ctx.has_key and ctx.api_key_env:
             fix = f"set the environment variable {ctx.api_key_env}"
@@ -299,7 +310,7 @@ class Transport:
 
     async def _send(self, method: str, path: str, body: JSON | None,
                     limit: httpx.Timeout) -> httpx.Response:
-        who = f"{self.ctx.provider} ({self.ctx.base_url})"
+        who = f"{self.ctx.provider} ({self.ctx.shown_url})"
         try:
             # httpx's read timeout is per chunk; the outer timeout bounds the whole reply.
             async with asyncio.timeout((limit.read or 0) + 1.0), self._lane() as client:
@@ -342,6 +353,6 @@ class Transport:
         if carried is not None:
             raise classify(*carried, ctx, hint)
         if not isinstance(data, dict):
-            raise ProviderUnavailable(f"{self.ctx.provider} ({self.ctx.base_url}) answered "
+            raise ProviderUnavailable(f"{self.ctx.provider} ({self.ctx.shown_url}) answered "
                                       f"HTTP {response.status_code} without a JSON object")
         return data

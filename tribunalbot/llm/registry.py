@@ -57,6 +57,9 @@ def settings_problem(name: str, settings: ProviderSettings) -> LLMError | None:
     if settings.api_key_env and not settings.api_key():
         return AuthError(f"provider {name!r} needs an API key: set the environment variable "
                          f"{settings.api_key_env}")
+    if settings.base_url_password_env and not settings.base_url_password():
+        return AuthError(f"provider {name!r} needs its base_url's password: set the "
+                         f"environment variable {settings.base_url_password_env}")
     if not settings.model:
         return LLMError(f"provider {name!r} has no model: set providers.{name}.model")
     return None

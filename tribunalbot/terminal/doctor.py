@@ -139,7 +139,7 @@ async def check_provider(name: str, settings: ProviderSettings,
     except LLMError as exc:
         return False, str(exc)
     assert isinstance(llm, HttpLLM)
-    where = f"{settings.kind} {llm.model!r} at {llm.ctx.base_url}"
+    where = f"{settings.kind} {llm.model!r} at {llm.ctx.shown_url}"
     try:
         return await _probe(llm, where)
     finally:
