@@ -18,7 +18,7 @@ from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameResult, GameSetup, run_game
 from tribunalbot.engine.rules import is_planted
-from tribunalbot.engine.verdict import _plant_located, _points
+from tribunalbot.engine.verdict import plant_located, review_points
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.replay import ReplayLLM
 
@@ -89,7 +89,7 @@ def plant_spans(game: Replayed) -> set[tuple[str, ...]]:
     revealed = game.revealed
     planted = [e.claim for e in revealed.ledger]
     review = game.statements[revealed.troublemaker].findings
-    if not _plant_located(review, planted):
+    if not plant_located(review, planted):
         return spans(review) | set().union(*(spans(c) for c in planted))
-    points = [" ".join(p) for p in _points(review) if any(is_planted(s, planted) for s in p)]
+    points = [" ".join(p) for p in review_points(review) if any(is_planted(s, planted) for s in p)]
     return set().union(*(spans(t) for t in [*points, *planted]))

@@ -165,12 +165,6 @@ SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n+|(?<=[。
 LOCAL_LINE = (r"\b(?:zeilen?|lignes?|l[ií]neas?|linhas?|righe|riga|regels?|строк[аеиу]?)"
                r"\s+(\d+)|(\d+)\s*行目|第\s*(\d+)\s*行|(\d+)\s*번째\s*줄|(\d+)\s*행")
 _LINE_REF = re.compile(rf"\blines?\s+(\d+)|{CITATION.pattern}|{LOCAL_LINE}", re.I)
-# Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
-_GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
-                    r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
-                    r"O\(n(?:²|\^2|\*\*2| \* m|\*m)\)|unbounded|timeout|swallow|silent|leak|"
-                    r"debug|quietly|reports? success|masks? (?:the |a )?(?:failure|error)",
-                    re.I)
 
 
 # A sentence that says to leave a line as it is: a reviewer's judgment, not something to act
@@ -217,23 +211,6 @@ def _cited(ref: re.Match[str]) -> tuple[str, int]:
     if ref.group(2) is not None:
         return ref.group(2), int(ref.group(3))
     return "", int(next(g for g in (ref.group(1), *ref.groups()[3:]) if g is not None))
-
-
-# A reviewer's segue before its first citation ("Outside my usual beat, line 52 ..."), never
-# a clause of the finding itself ("For each package, line 179 goes to the registry").
-_SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat)[\w ,]*|"
-                    r"though [\w ]+|aside[\w ]*|finally|also|first(?:ly)?|second(?:ly)?|"
-                    r"third(?:ly)?|next|besides|and|plus|lastly|one more thing)\W*$", re.I)
-
-
-def _lead_trimmed(sentence: str, at: int) -> str:
-    """'Outside my usual beat, line 52 …' → 'Line 52 …': the verdict lists findings, not
-    the reviewers' segues."""
-    lead = sentence[:at].rstrip()
-    if lead.endswith((",", ":")) and _SEGUE.match(lead):
-        rest = sentence[at:]
-        return rest[0].upper() + rest[1:] if rest[:4].lower() in ("line", "zeil") else rest
-    return sentence
 
 
 def is_planted(sentence: str, claims: Sequence[str]) -> bool:

@@ -1,13 +1,14 @@
 """The verdict: the findings worth acting on, as DESIGN §2.8 says. Pure: no I/O, no model.
 
-It holds whole findings from honest reviews, each standing alone in its reviewer's words: a
-review's numbered or bulleted points and its paragraphs are findings as written; a review of
-one block is cut where a sentence cites a new line, and a sentence that refers back ("it",
-"this", "but ...") stays with the one before. Never from the Troublemaker's review (its plant's
-lead-ins and follow-ups are sabotage too, listed in its notes or not), never a finding that
-repeats a planted or failed claim, no dismissal ("line 9 can stay as it is"), no judgment call
-on the code's shape ("my advice is to put it behind an adapter"), no question, no praise. At
-most one finding per cited line: the strongest (a grave consequence, a concrete fix, substance).
+It holds whole findings, each standing alone in its reviewer's words: a review's numbered or
+bulleted points and its paragraphs are findings as written; a review of one block is cut where
+a sentence cites a new line, and a sentence that refers back ("it", "this", "but ...") stays
+with the one before. The Troublemaker's real findings stand only when its notes name the plant
+word for word, its points holding the plant struck whole (lead-ins with them); otherwise none
+of its review is taken. Never a finding that repeats a planted or failed claim, no dismissal
+("line 9 can stay as it is"), no judgment call on the code's shape ("my advice is to put it
+behind an adapter"), no point of questions only, no praise. At most one finding per cited
+line: the strongest (a grave consequence, a concrete fix, substance).
 """
 
 from __future__ import annotations
@@ -19,14 +20,37 @@ from dataclasses import dataclass
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.rules import (
     _DISMISSAL,
-    _GRAVE,
     _LINE_REF,
     SENTENCE_END,
     _cited,
-    _lead_trimmed,
     is_judgment_call,
     is_planted,
 )
+
+Line = tuple[str, int]  # a cited line: (the file's name, or "" for a plain file; its number)
+
+# Words that mark a finding with real consequences; a tie-breaker for what the verdict keeps.
+_GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|attack|exploit|"
+                    r"\beval\b|shell|crash|data loss|corrupt|race|deadlock|n\+1|quadratic|"
+                    r"O\(n(?:²|\^2|\*\*2| \* m|\*m)\)|unbounded|timeout|swallow|silent|leak|"
+                    r"debug|quietly|reports? success|masks? (?:the |a )?(?:failure|error)",
+                    re.I)
+
+# A reviewer's segue before its first citation ("Outside my usual beat, line 52 ..."), never
+# a clause of the finding itself ("For each package, line 179 goes to the registry").
+_SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat)[\w ,]*|"
+                    r"though [\w ]+|aside[\w ]*|finally|also|first(?:ly)?|second(?:ly)?|"
+                    r"third(?:ly)?|next|besides|and|plus|lastly|one more thing)\W*$", re.I)
+
+
+def _lead_trimmed(sentence: str, at: int) -> str:
+    """'Outside my usual beat, line 52 …' → 'Line 52 …': the verdict lists findings, not
+    the reviewers' segues."""
+    lead = sentence[:at].rstrip()
+    if lead.endswith((",", ":")) and _SEGUE.match(lead):
+        rest = sentence[at:]
+        return rest[0].upper() + rest[1:] if rest[:4].lower() in ("line", "zeil") else rest
+    return sentence
 
 ITEM_CHARS = 720  # a finding longer than this keeps its first sentences
 # Fewer words than this once its citations and code are gone, or a short one with no verb, is
@@ -69,7 +93,7 @@ _CONCRETE = re.compile(r"\b(?:use|add|replace|check|guard|catch|bound|cap|drop|r
 @dataclass(frozen=True)
 class Finding:
     seat: int
-    line: tuple[str, int]  # the first line it cites: (path or "", number)
+    line: Line  # the first line it cites: (path or "", number)
     text: str
 
     @property
@@ -91,11 +115,11 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     the weightiest win: how many reviewers raised the line, plus two for a grave consequence
     (security, data loss, hangs, quadratic work). Statements are read as their players wrote
     them, before any event garbled them."""
-    best: dict[tuple[str, int], Finding] = {}
-    raised_by: dict[tuple[str, int], set[int]] = {}
+    best: dict[Line, Finding] = {}
+    raised_by: dict[Line, set[int]] = {}
     for seat in sorted(statements):
         text = statements[seat].findings
-        if seat == troublemaker and not _plant_located(text, planted):
+        if seat == troublemaker and not plant_located(text, planted):
             continue  # its plant cannot be told from its real findings: none of its review
         for finding in findings(seat, text, planted):
             raised_by.setdefault(finding.line, set()).add(seat)
@@ -106,14 +130,14 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
         raised_by[kept] |= raised_by.pop(gone)
         del best[gone]
 
-    def weight(line: tuple[str, int]) -> tuple[int, tuple[str, int]]:
+    def weight(line: Line) -> tuple[int, Line]:
         return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(best[line].text))), line
 
     weightiest = sorted(best, key=weight)[:limit]
     return tuple(best[line].text for line in sorted(weightiest))
 
 
-def _plant_located(text: str, planted: Sequence[str]) -> bool:
+def plant_located(text: str, planted: Sequence[str]) -> bool:
     """Whether every planted claim is found, word for word, among the review's sentences: then
     the points holding them are struck whole and the review's real findings stand."""
     sentences = [s for s in SENTENCE_END.split(text) if s.strip()]
@@ -135,8 +159,6 @@ def _covers(text: str, line: int) -> bool:
                 return True
     return False
 
-
-Line = tuple[str, int]
 
 
 def _repeated(best: dict[Line, Finding]) -> list[tuple[Line, Line]]:
@@ -163,7 +185,7 @@ _BARE_CITE = re.compile(r"(?<![\w/.])(?<!\w:):(\d+)\b")
 def findings(seat: int, text: str, planted: Sequence[str]) -> Iterator[Finding]:
     """The findings of one review worth acting on, each whole and standing alone."""
     path = ""
-    for sentences in _points(text):
+    for sentences in review_points(text):
         finding = _actionable(sentences, planted)
         ref = _LINE_REF.search(" ".join(sentences))
         if ref is not None:
@@ -180,7 +202,7 @@ def findings(seat: int, text: str, planted: Sequence[str]) -> Iterator[Finding]:
             yield Finding(seat, (path, int(bare.group(1))), finding)
 
 
-def _points(text: str) -> Iterator[list[str]]:
+def review_points(text: str) -> Iterator[list[str]]:
     """A review's points as lists of sentences."""
     raw = [block.strip() for block in _BLOCK.split(text) if block.strip()]
     blocks = [_MARKER.sub("", block) for block in raw]
@@ -193,7 +215,7 @@ def _points(text: str) -> Iterator[list[str]]:
             yield sentences  # the reviewer's own points
             continue
         point: list[str] = []
-        line: tuple[str, int] | None = None
+        line: Line | None = None
         for sentence in sentences:
             ref = _LINE_REF.search(sentence)
             cites = _cited(ref) if ref is not None else None
