@@ -151,6 +151,7 @@ UNITS = st.sampled_from(["a", "bb", "x" * 130, "行", "。", " ", "\n", ". ", "q
 @settings(max_examples=120, deadline=None)
 @given(text=st.lists(UNITS, max_size=200).map("".join), budget=st.integers(1, 60))
 @example(text="x" * 130 + " " + "x" * 130, budget=1)  # a shortened word cut again: one "…"
+@example(text="ก\na", budget=1)  # an ellipsis after Thai is a word of its own
 def test_any_text_fits_its_words_and_characters(text: str, budget: int) -> None:
     cut, note = fit_words(text, budget)
     assert word_count(cut) <= budget

@@ -141,7 +141,7 @@ def _cut(piece: str, room: float) -> str:
 def _marked(kept: str) -> str:
     """A cut text ending with one ellipsis: a word already shortened ends with its own, and a
     second would make it one character longer than any word may be."""
-    kept = kept.rstrip(" \t,;:、，")
+    kept = kept.rstrip(" \t\r\n,;:、，")  # a newline before it would make it a word apart
     return kept if kept.endswith(ELLIPSIS) else kept + ELLIPSIS
 
 
@@ -222,6 +222,8 @@ def _fit_word_budget(text: str, budget: int) -> tuple[str, str]:
         kept.append(piece)
         used += words
     cut = "".join(kept).strip()
+    if word_count(cut) > budget:  # an ellipsis after Thai or Chinese text is a word apart
+        cut = _cut(cut.removesuffix(ELLIPSIS), budget)
     note = (f"(published text cut from {total} to {word_count(cut)} words: "
             f"budget {budget})")
     return cut, note
