@@ -30,6 +30,8 @@ STRONGEST = {
     "bzgrep-seed2": "ranks 1 above 0",  # line 131: one silent file buries every success
     "idna-diff-seed13": ":243-245",  # the bare ValueError that escapes since the change
     "fnmatch-seed12": "Path traversal",  # the Troublemaker's own real finding: `*` crosses `/`
+    # the one correctness bug of quopri.py: three seats' players checked it by running it
+    "quopri-seed43": "Line 98 slices",  # a soft break cuts an `=XX` escape in half
 }
 
 

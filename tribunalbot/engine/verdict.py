@@ -40,7 +40,10 @@ _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|atta
 # a clause of the finding itself ("For each package, line 179 goes to the registry").
 _SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat)[\w ,]*|"
                     r"though [\w ]+|aside[\w ]*|finally|also|first(?:ly)?|second(?:ly)?|"
-                    r"third(?:ly)?|next|besides|and|plus|lastly|one more thing)\W*$", re.I)
+                    r"third(?:ly)?|next|besides|and|plus|lastly|one more thing|"
+                    # a lead that points back at the point before ("Do that and a real bug
+                    # shows up: line 98 ..."): the verdict shows the finding alone
+                    r"(?:do|doing|try|run|with|after|once) (?:that|this|it)\b[\w ,]*)\W*$", re.I)
 
 
 def _lead_trimmed(sentence: str, at: int) -> str:
@@ -113,8 +116,8 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
             limit: int = 10, troublemaker: int | None = None) -> tuple[str, ...]:
     """The findings worth acting on, in code order. When there are more lines than `limit`,
     the weightiest win: how many reviewers raised the line, plus two for a grave consequence
-    (security, data loss, hangs, quadratic work). Statements are read as their players wrote
-    them, before any event garbled them."""
+    (security, data loss, hangs, quadratic work), then the stronger finding. Statements are
+    read as their players wrote them, before any event garbled them."""
     best: dict[Line, Finding] = {}
     raised_by: dict[Line, set[int]] = {}
     for seat in sorted(statements):
@@ -130,8 +133,11 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
         raised_by[kept] |= raised_by.pop(gone)
         del best[gone]
 
-    def weight(line: Line) -> tuple[int, Line]:
-        return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(best[line].text))), line
+    def weight(line: Line) -> tuple[int, float, Line]:
+        # Between findings as weighty, the stronger one wins, never the earlier line: a bug
+        # found at line 98 outranks a comment's stale reference at line 3.
+        held = best[line]
+        return -(len(raised_by[line]) + 2 * bool(_GRAVE.search(held.text))), -held.strength, line
 
     weightiest = sorted(best, key=weight)[:limit]
     return tuple(best[line].text for line in sorted(weightiest))
