@@ -12,7 +12,14 @@ from tribunalbot.llm.offline import decoys, fit, sabotage
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
-from tribunalbot.llm.offline.judgment import DISMISS, RECOMMEND, REFUSE, say
+from tribunalbot.llm.offline.judgment import (
+    DISMISS,
+    RECOMMEND,
+    REFUSE,
+    can_dismiss,
+    option_shapes,
+    say,
+)
 
 from .conftest import EXAMPLE_NAMES, THIRD_PARTY, source, third_party_source
 
@@ -85,15 +92,21 @@ def _gap(counts: Counter[str], keys: tuple[str, ...]) -> float:
 def test_both_roles_draw_their_shapes_and_families_alike(inputs: list[Analysis]) -> None:
     """Recommend, refuse, dismiss, and which family of option: on each file each role uses
     each about as often as the other, so none is one role's alone."""
-    kind_gaps, family_gaps = [], []
+    kind_gaps, family_gaps, unshared = [], [], 0
     for i, analysis in enumerate(inputs):
         if not analysis.findings:
             continue  # nothing found: the only wrong call is a recommendation
+        if not option_shapes(analysis) and not can_dismiss(analysis):
+            # Every finding serious and none earns an option: the only sound call is turning
+            # an option down and the only wrong one is reaching for it. Rare; counted below.
+            unshared += 1
+            continue
         kinds, families = _drawn(analysis, i)
         kind_gaps.append(_gap(kinds, (RECOMMEND, REFUSE, DISMISS)))
         family_gaps.append(_gap(families, fit.FAMILIES))
-    assert sum(kind_gaps) / len(kind_gaps) < 0.15, kind_gaps
+    assert sum(kind_gaps) / len(kind_gaps) < 0.1, kind_gaps
     assert sum(family_gaps) / len(family_gaps) < 0.15, family_gaps
+    assert unshared <= len(inputs) // 8, unshared
 
 
 def test_a_fitting_recommendation_is_sound_and_a_refusal_of_a_needed_fix_is_not() -> None:
@@ -105,14 +118,18 @@ def test_a_fitting_recommendation_is_sound_and_a_refusal_of_a_needed_fix_is_not(
     assert not contradictions(f"At line {coupled.line}, I would {advice}", result)
     wrong = contradictions(f"At line {bare.line}, I would {advice}", result)
     assert [c.family for c in wrong] == ["abstraction"] and wrong[0].finding is not None
-    refused = contradictions(f"At line {coupled.line}, I would not put that code behind an "
-                             "adapter injected by the caller; a direct fix is enough there.",
+    # The line's own fix (shared state passed in) turned down: wrong, and checkable there.
+    needy = next(f for f in result.findings if fit.NEEDS.get(f.topic) == ("abstraction", 1))
+    refused = contradictions(f"At line {needy.line}, I would not give that code a narrow "
+                             "interface the caller passes in; a direct fix is enough there.",
                              result)
     assert [c.family for c in refused] == ["rejection"]
-    assert refused[0].finding is not None and refused[0].finding.line == coupled.line
-    assert not contradictions(f"At line {bare.line}, I would not put that code behind an "
-                              "adapter injected by the caller; a direct fix is enough there.",
-                              result)
+    assert refused[0].finding is not None and refused[0].finding.line == needy.line
+    # More than its fix turned down, at the same line or another: sound advice.
+    for line in (needy.line, coupled.line, bare.line):
+        assert not contradictions(f"At line {line}, I would not put that code behind an "
+                                  "adapter injected by the caller; a direct fix is enough "
+                                  "there.", result)
 
 
 def test_a_heavy_option_fits_nothing_in_one_file() -> None:

@@ -20,7 +20,9 @@ from tribunalbot.llm.offline.judgment import (
     REFUSE,
     SUBJECTS,
     Judgment,
+    can_dismiss,
     draw_shape,
+    option_shapes,
     say,
 )
 
@@ -61,22 +63,23 @@ def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
     those the code has earned somewhere (fit.realizable), which the Troublemaker keeps to
     as well, so neither a family nor a shape is one role's alone."""
     if not cite:  # under Ultra Focus a line outside the focus would leave it
-        return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST, None)
-    families = fit.realizable(analysis) or list(fit.FAMILIES)
-    if dismiss and rng.random() < 1 / len(SUBJECTS) and (
-            made := _dismissal(analysis, rng, avoid)):
+        return Judgment(REFUSE, rng.choice(fit.OFFERED), fit.HEAVIEST, None)
+    families = fit.realizable(analysis) or list(fit.OFFERED)
+    shapes = option_shapes(analysis)
+    if dismiss and can_dismiss(analysis) and (rng.random() < 1 / len(SUBJECTS) or not shapes) \
+            and (made := _dismissal(analysis, rng, avoid)):
         return made
-    kind, level = draw_shape(rng)
+    kind, level = draw_shape(rng, shapes or frozenset({REFUSE}))
     first = rng.choice(families)
     rest = [f for f in families if f != first]
     rng.shuffle(rest)
     for family in (first, *rest):
         if made := _option(family, kind, level, analysis, rng, avoid):
             return made
-    for family in fit.FAMILIES:  # nothing earned anywhere: turn an option down
+    for family in fit.OFFERED:  # nothing earned anywhere: turn an option down
         if made := _option(family, REFUSE, level, analysis, rng, avoid):
             return made
-    return Judgment(REFUSE, rng.choice(fit.FAMILIES), fit.HEAVIEST,
+    return Judgment(REFUSE, rng.choice(fit.OFFERED), fit.HEAVIEST,
                     rng.choice(analysis.findings) if analysis.findings else None)
 
 

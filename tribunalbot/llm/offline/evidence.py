@@ -48,8 +48,8 @@ _HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesa
 
 # What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
 # never by its shape: an option is a contradiction when recommended at a line that has not
-# earned it, or turned down at a line that has; "leave it alone" only against a line with a
-# serious finding.
+# earned it, or turned down at a line whose own fix it is (fit.NEEDS); "leave it alone" only
+# against a line with a serious finding.
 SUSPECTS: tuple[Suspect, ...] = (
     Suspect(re.compile(rf"{_HEAVY_ABSTRACTION}|\b(small|narrow|thin) interface|"
                        r"interface the caller|adapter|injected protocol", re.I), 2.0,
@@ -261,10 +261,10 @@ def _judge_option(suspect: Suspect, m: re.Match[str], sentence: str, analysis: A
     at_line = fit.earned(family, analysis, line) if line else 0
     finding = _worst_at(analysis, line)
     if _negated(_clause_at(sentence, m.start())):
-        if not line or at_line < level:
-            return None  # turning down what the code does not need is sound advice
-        needed = next(f for f in analysis.at(line)
-                      if fit.EARNS[family].get(f.topic, 0) >= level)
+        # Turning an option down is sound advice, unless the option is the line's own fix.
+        needed = fit.needed(family, level, analysis, line) if line else None
+        if needed is None:
+            return None
         return (REJECTION_WEIGHT, f"it turns down {m.group(0)}, which line {needed.line} "
                 f"needs: that line {needed.problem}", "rejection", needed)
     if (fit.fits(family, level, analysis, line) if line

@@ -6,12 +6,14 @@ the block), level 2 a bigger one (an adapter chosen by the caller, a background 
 rewriting the whole function), level 3 the heavy option nothing in a single file needs (a
 plugin registry, a message bus, a port to another framework, a model deciding at runtime).
 
-What the analysis found at a line earns a family up to a level: shared state earns an
-injected interface, a long function earns rewriting it. Recommending an option the line has
-earned is sound; recommending more than it earned is the over-reach a careful reader can
-check against the code; turning down what it earned rejects the needed fix. A reviewer (the
-writer) picks its line and option from this table, and the jury (the reader) judges any text
-by the same table, so shape alone never decides.
+What the analysis found at a line earns a family up to a level, where that option is a fix a
+senior reviewer would sign for it: shared state earns an injected interface, a long function
+earns rewriting it. Recommending an option the line has earned is sound; recommending more
+than it earned is the over-reach a careful reader can check against the code. Turning an
+option down is sound advice, except where the option is the line's own fix (NEEDS): a bound
+for a list that only grows. A reviewer (the writer) picks its line and option from these
+tables, and the jury (the reader) judges any text by the same tables, so shape alone never
+decides.
 """
 
 from __future__ import annotations
@@ -19,34 +21,37 @@ from __future__ import annotations
 from tribunalbot.llm.offline.findings import Analysis, Finding
 
 FAMILIES = ("abstraction", "infrastructure", "rewrite", "model")
+# The families an honest reviewer ever names, recommending or turning down: never a model.
+OFFERED = ("abstraction", "infrastructure", "rewrite")
 HEAVIEST = 3
 SERIOUS = 3  # a finding of this severity or more must be fixed, never waved away
 MINOR = 2  # a finding of this severity or less may fairly be called minor
 
-# Topic -> the heaviest level of each family the finding makes right. Generous on purpose:
-# an honest reviewer must be able to recommend something on most code, as often as the
-# Troublemaker recommends something wrong, or recommending at all would mark a role.
+# Topic -> the heaviest level of each family that is a fix for it, as a senior reviewer would
+# sign: an injected interface for shared state, a bound for a list that only grows, a fresh
+# version of a block that packs too many branches. A topic whose fix is one token or one call
+# (`is None`, a quoted variable, a timeout) earns no option: the direct fix is the advice.
+# No topic earns a model: a language model deciding or drafting at runtime is never the fix a
+# review of code should recommend, so no honest seat names one (DESIGN §2.8).
 EARNS: dict[str, dict[str, int]] = {
     "abstraction": {"global_state": 2, "hardwired_client": 2, "mixed_layers": 2,
-                    "deprecated_dep": 2, "hidden_side_effect": 1, "too_many_args": 1,
-                    "third_party": 1, "unsafe_block": 1, "no_timeout": 1,
-                    "print_output": 1, "debug_logging": 1, "print_errors": 1,
-                    "data_exposure": 1},
-    "infrastructure": {"io_call_in_loop": 2, "n_plus_one": 2, "blocking_io": 2,
-                       "blocking_sleep": 2, "unbounded_retry": 1, "unbounded_growth": 1,
-                       "await_in_loop": 1, "perf_misc": 1},
-    "rewrite": {"long_function": 2, "complexity": 2, "syntax_error": 2, "deep_nesting": 1,
+                    "deprecated_dep": 1, "third_party": 1, "hidden_side_effect": 1,
+                    "print_output": 1},
+    "infrastructure": {"io_call_in_loop": 2, "blocking_io": 2, "unbounded_growth": 1},
+    "rewrite": {"long_function": 2, "complexity": 2, "deep_nesting": 1, "syntax_error": 1,
                 "simplify": 1, "backticks": 1, "concat_in_loop": 1, "quadratic": 1,
-                "copy_in_loop": 1, "error_flow": 1, "test_style": 1, "unquoted_var": 1,
-                "no_errexit": 1, "magic_number": 1, "none_compare": 1, "crowded_line": 1,
-                "loose_equality": 1, "unwrap_panic": 1, "assert_in_code": 1,
-                "mutable_default": 1, "old_arithmetic": 1, "unset_variable": 1,
-                "unchecked_cd": 1, "temp_no_cleanup": 1, "read_without_r": 1,
-                "which_command": 1, "echo_options": 1, "deprecated_kept": 1},
-    "model": {"missing_docstring": 1, "module_docstring": 1, "class_docstring": 1,
-              "vague_name": 1, "naming": 1, "todo": 1, "untested_branch": 2,
-              "test_without_assert": 2, "vacuous_assert": 2, "skipped_test": 2,
-              "div_empty": 2, "index_empty": 2, "sql_no_comment": 1},
+                "copy_in_loop": 1, "old_arithmetic": 1, "test_style": 1},
+    "model": {},
+}
+
+# Topic -> the option (family, level) that is the topic's own fix: turning that option down at
+# such a line turns down the fix itself, which a careful reader confirms from the line and its
+# finding. Turning down any other option (an adapter where passing the value in would do, a
+# queue, a rewrite, a model) is sound advice, never a plant.
+NEEDS: dict[str, tuple[str, int]] = {
+    "global_state": ("abstraction", 1), "hardwired_client": ("abstraction", 1),
+    "mixed_layers": ("abstraction", 1), "unbounded_growth": ("infrastructure", 1),
+    "io_call_in_loop": ("infrastructure", 2),
 }
 
 
@@ -70,6 +75,22 @@ def earning(family: str, level: int, analysis: Analysis) -> list[Finding]:
 def unearned(family: str, level: int, analysis: Analysis) -> list[Finding]:
     """The findings where recommending `family` at `level` is wrong: the line earns less."""
     return [f for f in analysis.findings if earned(family, analysis, f.line) < level]
+
+
+def needed(family: str, level: int, analysis: Analysis, line: int) -> Finding | None:
+    """The serious finding at `line` whose own fix is this option, if any: turning the option
+    down there turns down the fix."""
+    for f in analysis.at(line):
+        need = NEEDS.get(f.topic)
+        if need == (family, level) and f.severity >= SERIOUS:
+            return f
+    return None
+
+
+def needing(family: str, analysis: Analysis) -> list[Finding]:
+    """The serious findings whose own fix is an option of `family`."""
+    return [f for f in analysis.findings if f.severity >= SERIOUS
+            and NEEDS.get(f.topic, ("", 0))[0] == family]
 
 
 def realizable(analysis: Analysis) -> list[str]:

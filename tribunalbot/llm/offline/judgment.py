@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.fit import FAMILIES
 from tribunalbot.llm.offline.phrasebook import (
@@ -48,10 +49,35 @@ class Judgment:
         return self.finding.line if self.finding else 0
 
 
-def draw_shape(rng: random.Random) -> tuple[str, int]:
-    """Recommend or refuse, and how heavy an option: the same draw for every seat."""
-    kind = REFUSE if rng.random() < REFUSE_SHARE else RECOMMEND
-    return kind, rng.choice((1, 2))
+def option_shapes(analysis: Analysis) -> frozenset[str]:
+    """The option shapes both roles can make on this code, so a shape one role alone could
+    make never marks it: a recommendation where some line has earned an option (an honest
+    seat's) and others have not (a plant's); a refusal where some line's own fix is an option
+    (a plant turns it down) and others have not earned one (an honest seat turns it down)."""
+    shapes = set()
+    if fit.realizable(analysis):
+        shapes.add(RECOMMEND)
+    if any(fit.needing(family, analysis) for family in fit.OFFERED):
+        shapes.add(REFUSE)
+    return frozenset(shapes)
+
+
+def can_dismiss(analysis: Analysis) -> bool:
+    """Both roles can call a finding minor here: an honest seat a minor one, the
+    Troublemaker a serious one."""
+    return any(fit.minor_only(analysis, f) for f in analysis.findings) and any(
+        f.severity >= fit.SERIOUS for f in analysis.findings)
+
+
+def draw_shape(rng: random.Random, shapes: frozenset[str] = frozenset({RECOMMEND, REFUSE})
+               ) -> tuple[str, int]:
+    """Recommend or refuse, and how heavy an option: the same draw for every seat, among
+    the shapes both roles can make here."""
+    refuse = rng.random() < REFUSE_SHARE
+    level = rng.choice((1, 2))
+    if REFUSE in shapes and (refuse or RECOMMEND not in shapes):
+        return REFUSE, level
+    return RECOMMEND, level
 
 
 def option_text(family: str, level: int, language: str, rng: random.Random) -> str:

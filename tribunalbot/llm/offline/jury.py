@@ -37,9 +37,11 @@ CREDIBLE_CAP = 1.0  # an accusation's quoted claim weighs at most this much
 ANSWERED = 0.6  # pressure kept when the accused answered its accuser with a sound point
 GRUDGE = 0.6  # how much a juror holds against whoever accused it
 # The Troublemaker reads every review closely, seeking the best spot to deflect onto, and
-# holds back on hitting its accusers (which would mark it); tuned for equal behaviour.
+# holds back on hitting its accusers (which would mark it): in the vote it leans a little away
+# from them, since its close reading already finds their reviews' weak spots. Tuned for equal
+# behaviour on both measures: tests/offline/test_debate.py and bench/fairness.py.
 DEFLECT_ATTENTION = 0.9
-DEFLECT_GRUDGE = {"debate": 0.1, "vote": 0.2}
+DEFLECT_GRUDGE = {"debate": 0.1, "vote": -0.1}
 # ... and argues its deflection harder than the flaw warrants, as honest jurors argue the
 # plant they caught: how much heavier a spot it found weighs in its telling.
 OVERSTATE = 2.0

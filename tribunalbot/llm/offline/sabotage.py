@@ -3,7 +3,7 @@
 Its disguise fixes the subject (a dismissal, or a family of options); the shape (recommend or
 refuse, how heavy an option) is drawn exactly as an honest reviewer's is, and worded by the
 same function, so the plant differs from honest advice only in being wrong for this code:
-an option the cited line has not earned, a refusal of one it has, a serious finding called
+an option the cited line has not earned, a refusal of a line's own fix, a serious finding called
 minor. Boldness moves how wrong and how visible: bolder plants pin a heavier option on a
 serious finding it has nothing to do with, or wave away the worst finding; subtler ones pick a
 near fit (one step heavier than the line earned) or a finding just serious enough to matter.
@@ -23,7 +23,9 @@ from tribunalbot.llm.offline.judgment import (
     RECOMMEND,
     REFUSE,
     Judgment,
+    can_dismiss,
     draw_shape,
+    option_shapes,
     say,
 )
 from tribunalbot.llm.replies import PlantedClaim
@@ -67,32 +69,43 @@ def _unfit(family: str, level: int, analysis: Analysis, boldness: int) -> list[F
     return bare or fit.unearned(family, level, analysis)
 
 
+def _refusal(family: str, analysis: Analysis, rng: random.Random,
+             avoid: Collection[int]) -> Judgment | None:
+    """Turn down a line's own fix (fit.NEEDS), in the disguise's family if it can: the only
+    refusal that is wrong. Turning down any other option is sound advice."""
+    for refused in (family, *(f for f in fit.OFFERED if f != family)):
+        needed = fit.needing(refused, analysis)
+        if needed:
+            finding = rng.choice(away_from(needed, avoid) or needed)
+            return Judgment(REFUSE, refused, fit.NEEDS[finding.topic][1], finding)
+    return None
+
+
 def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
            rng: random.Random, boldness: int = 0, avoid: Collection[int] = (),
            dismiss: bool = True) -> Judgment:
     """A judgment that is wrong for this code, in the disguise's subject."""
     family = SUBJECT.get(strategy, "dismissal")
-    if family == "dismissal" and dismiss:
+    shapes = option_shapes(analysis)
+    if (family == "dismissal" or not shapes) and dismiss and can_dismiss(analysis):
         pool = _bad_dismissal(analysis, persona, others, boldness, avoid)
         if pool:
-            return Judgment(DISMISS, family, 0, rng.choice(pool[:3]))
+            return Judgment(DISMISS, "dismissal", 0, rng.choice(pool[:3]))
     # Keep to the families an honest seat could recommend on this code: one nobody else can
-    # name here would name the Troublemaker by its vocabulary alone.
-    families = fit.realizable(analysis) or list(fit.FAMILIES)
+    # name here would name the Troublemaker by its vocabulary alone. A model is never one, so
+    # "Let AI Do It" takes the form honest advice takes on this code.
+    families = fit.realizable(analysis) or list(fit.OFFERED)
     if family not in families:
         family = rng.choice(families)
-    kind, level = draw_shape(rng)
-    if kind == REFUSE:  # turn down what a line needs, in the disguise's family if it can
-        for refused in (family, *(f for f in fit.FAMILIES if f != family)):
-            needed = fit.earning(refused, level, analysis) or fit.earning(refused, 1, analysis)
-            if needed:
-                level = level if fit.earning(refused, level, analysis) else 1
-                return Judgment(REFUSE, refused, level,
-                                rng.choice(away_from(needed, avoid) or needed))
+    kind, level = draw_shape(rng, shapes or frozenset({RECOMMEND}))
+    if kind == REFUSE and (refusal := _refusal(family, analysis, rng, avoid)):
+        return refusal
     if boldness > 0:
         level = min(fit.HEAVIEST, 1 + boldness)
     elif boldness < 0:
         level = 2
+    elif not fit.earning(family, level, analysis):
+        level = 1  # as an honest seat weighs it: no heavier than some line of this code earns
     pool = _unfit(family, level, analysis, boldness)
     if not pool:  # every line has earned this much: only the heavy option is wrong
         level, pool = fit.HEAVIEST, list(analysis.findings)
