@@ -12,6 +12,9 @@ roles by at most 0.15; and the share of review words inside quotations by at mos
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import pytest
 
 from bench.fair import behaviour
@@ -69,3 +72,53 @@ def test_no_role_hides_more_of_its_review_in_quotations(games: list[Game]) -> No
     """What is quoted is masked from the readers above: a tell moved there shows here."""
     troublemaker, honest = behaviour.quoted_review_share(games)
     assert abs(troublemaker - honest) <= 0.05, (troublemaker, honest)
+
+
+# A sentence starts after . ! or ? and a space, before a capital, a quote or a code span.
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"])")
+_CITED_FIRST = re.compile(r"lines? \d", re.I)  # a sentence whose subject is the line itself
+
+
+def _opener(sentence: str) -> str:
+    return " ".join(re.sub(r"\d+", "N", sentence).lower().split()[:3])
+
+
+def _opener_shares(texts: list[str]) -> Counter[str]:
+    """In how many of `texts` each three-word sentence opener appears (sentences that open
+    with their line citation aside: "Line N ..." is the finding's subject, not a formula)."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update({_opener(s) for s in _SENTENCE.split(text)
+                       if s.strip() and not _CITED_FIRST.match(s)})
+    return counts
+
+
+def test_no_review_opener_recurs_in_more_than_a_tenth_of_reviews(games: list[Game]) -> None:
+    """A person does not open a sentence the same way in review after review: it was
+    "Outside my usual beat, line N" in 9 reviews of 10, and "At line N, I would" in 3."""
+    reviews = [text for g in games for text in g.reviews.values()]
+    top = _opener_shares(reviews).most_common(3)
+    assert top[0][1] <= 0.10 * len(reviews), [(k, v / len(reviews)) for k, v in top]
+
+
+def test_no_accusation_opener_recurs_in_more_than_a_quarter(games: list[Game]) -> None:
+    accusations = [a.text for g in games for a in g.accusations]
+    counts: Counter[str] = Counter(_opener(a) for a in accusations)
+    top = counts.most_common(1)
+    assert top[0][1] <= 0.25 * len(accusations), top
+
+
+# A phrasal verb with its object after the particle: "sort out it" for "sort it out".
+_BROKEN = re.compile(r"\b(?:sort|set|clean|split|break|pull|hand|carve|move|lock|pin|wrap|"
+                     r"point|spell|rule|write|lay|leave|take|cut|tear) (?:out|up|off|down|apart"
+                     r"|away|in) (?:it|them)\b", re.I)
+
+
+def test_no_broken_grammar_in_anything_said(games: list[Game]) -> None:
+    said = [t for g in games for t in (*g.reviews.values(), *(a.text for a in g.accusations),
+                                       *(v.reason for v in g.votes))]
+    broken = [m.group(0) for t in said for m in [_BROKEN.search(t)] if m]
+    assert not broken, broken[:5]
+    doubled = [t for t in said if re.search(r"\b(\w{2,}) \1\b", t, re.I)
+               and not re.search(r"\b(that that|had had)\b", t)]
+    assert len(doubled) <= 0.01 * len(said), doubled[:3]

@@ -182,7 +182,9 @@ _DISMISSAL = re.compile(
     r"(?![^.!?]*\b(?:but|however|yet|unless|until|except)\b)|"
     r"\bacceptable (?:as written|as is|here)\b|\bfine (?:as (?:written|is)|in context)\b|"
     r"\blooks worse than it is\b|\bnot (?:a|an) (?:real |actual )?(?:concern|problem|issue)\b|"
-    r"\bno (?:real )?(?:concern|problem|issue) (?:here|there)\b|\bnot worth (?:changing|fixing)",
+    r"\bno (?:real )?(?:concern|problem|issue) (?:here|there)\b|\bnot worth (?:changing|fixing)|"
+    r"\bnot worth a change\b|\blet (?:it|line \d+) be\b|\bdoes no real harm\b|"
+    r"\b(?:it|line \d+) can wait\b",
     re.I)
 
 
@@ -199,7 +201,10 @@ _OPTION = re.compile(
 _JUDGMENT_LEAD = re.compile(
     r"\bI would\b|\bmy advice\b|\breason to\b|\brather than\b|\blooking past\b|"
     r"\bdurable answer\b|\btempting\b|\bsome would\b|\bnobody should\b|\bno need\b|"
-    r"\bI see no\b|\bI(?:'d| would) (?:suggest|recommend)\b", re.I)
+    r"\bI see no\b|\bI(?:'d| would) (?:suggest|recommend)\b|\bthe right step\b|"
+    r"\bmy suggestion\b|\bit pays to\b|\bwould gain if\b|\bI suggest we\b|\bneeds is to\b|"
+    r"\bline \d+, we should\b|\bthe place to\b|\basks us to\b|\bcall for us\b|"
+    r"\bnot bother\b|\bnot worth it\b|\bgives no reason\b", re.I)
 
 
 def is_judgment_call(sentence: str) -> bool:

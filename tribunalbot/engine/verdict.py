@@ -38,7 +38,9 @@ _GRAVE = re.compile(r"cwe-\d+|owasp|inject|credential|secret|password|token|atta
 
 # A reviewer's segue before its first citation ("Outside my usual beat, line 52 ..."), never
 # a clause of the finding itself ("For each package, line 179 goes to the registry").
-_SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat)[\w ,]*|"
+_SEGUE = re.compile(r"^(?:outside my [\w ]+|one more[\w ,]*|not my (?:area|beat|field)[\w ,]*|"
+                    r"beyond my [\w ]+|stepping outside [\w ]+|off my [\w ]+|"
+                    r"from outside [\w ]+|while i was there|also worth a look|"
                     r"though [\w ]+|aside[\w ]*|finally|also|first(?:ly)?|second(?:ly)?|"
                     r"third(?:ly)?|next|besides|and|plus|lastly|one more thing|"
                     # a lead that points back at the point before ("Do that and a real bug

@@ -185,8 +185,8 @@ FIXES_THERE = "[[make|apply|try] [a|one] [direct|plain|local|small|quick] [fix|e
               "[there|right there|in place]|[patch|fix|tidy|repair|mend] [it|that line|the " \
               "line] [in place|where it stands|directly|and move on|]|give [it|that line] a " \
               "[patch|fix|cleanup]|[touch|correct|rework] [it|that line|the line] [and " \
-              "[nothing|no line] else|alone|only|first|and leave the rest]|[settle|sort out|" \
-              "deal with] [it|that line] [on the spot|locally|where it is]]"
+              "[nothing|no line] else|alone|only|first|and leave the rest]|[settle|sort|deal " \
+              "with] [it|that line] [on the spot|locally|where it is]]"
 
 
 OPENERS = ('{name} [wrote|said|told us|claimed|argued] "{quote}".',

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
@@ -46,6 +47,11 @@ _HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesa
                   r"outgrown its design|module on|"
                   r"rewrit\w* (the|this) (module|service|app|project)")
 
+# Every way the offline reviewer calls a line minor, read back from its own phrase table, so
+# the reader never falls behind the writer; a model's words for it follow in SUSPECTS.
+_WRITTEN_DISMISSALS = "|".join(re.escape(lead).replace(re.escape("{line}"), r"\d+")
+                               for lead in DISMISS_LEADS)
+
 # What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
 # never by its shape: an option is a contradiction when recommended at a line that has not
 # earned it, or turned down at a line whose own fix it is (fit.NEEDS); "leave it alone" only
@@ -74,10 +80,8 @@ SUSPECTS: tuple[Suspect, ...] = (
             family="model",
             levels=_markers((r"runtime|decid|judg|approv|classif|each case", 3),
                             (r"propos|suggest", 2), (r"draft", 1))),
-    Suspect(re.compile(r"\bis fine\b|fine in context|acceptable (here|as written)|"
-                       r"leave line \d+ alone|can stay as it is|not spend time on|"
-                       r"no change is needed|looks worse than it is|not a (real )?concern|"
-                       r"harmless", re.I), 1.0,
+    Suspect(re.compile(rf"{_WRITTEN_DISMISSALS}|\bis fine\b|acceptable here|"
+                       r"not a (real )?concern|harmless", re.I), 1.0,
             "it waves away a problem ({match})", dismissal=True, family="dismissal"),
 )
 _NEGATION = re.compile(r"\b(no|not|never|without|nothing|none|nor|nobody|tempting)\b|n't\b",

@@ -67,13 +67,26 @@ REFUSALS: tuple[str, ...] = ("; a direct fix is enough there",
                              "; that is more than the code there asks for",
                              "; the code there is better served by a plain fix")
 
-# Openings: a recommendation, and a refusal built the same way. Slot: {line}.
-RECOMMEND_LEADS: tuple[str, ...] = ("At line {line}, I would",
-                                    "For line {line}, my advice is to",
-                                    "Line {line} is a good reason to")
-REFUSE_LEADS: tuple[str, ...] = ("At line {line}, I would not",
-                                 "For line {line}, I see no reason to",
-                                 "Line {line} is no good reason to")
+# Openings: a recommendation, and a refusal built the same way, each followed by a move ("put
+# that code behind ..."). Many of each, so no opening marks a review: each review has one
+# judgment call. A refusal's negation sits in the same clause as the option it turns down
+# (the reader looks there); a recommendation's opening has no negation word. Slot: {line}.
+RECOMMEND_LEADS: tuple[str, ...] = (
+    "At line {line}, I would", "For line {line}, my advice is to",
+    "Line {line} is a good reason to", "Line {line} is where I would",
+    "The right step at line {line} is to", "My suggestion for line {line} is to",
+    "Around line {line}, it pays to", "The code at line {line} would gain if we",
+    "On line {line}, I suggest we", "What line {line} needs is to",
+    "Given line {line}, we should", "Line {line} is the place to",
+)
+REFUSE_LEADS: tuple[str, ...] = (
+    "At line {line}, I would not", "For line {line}, I see no reason to",
+    "Line {line} is no good reason to", "There is no need at line {line} to",
+    "Nothing at line {line} asks us to", "Line {line} does not call for us to",
+    "On line {line}, I would not bother to", "For line {line}, it is not worth it to",
+    "Line {line} gives no reason to", "I see no need at line {line} to",
+    "Around line {line}, I would never", "Given line {line}, I would not",
+)
 # The same without a line, when the review may not cite outside its focus.
 RECOMMEND_UNCITED: tuple[str, ...] = ("Here I would", "My advice is to")
 REFUSE_UNCITED: tuple[str, ...] = ("Here I would not", "I see no reason to")
@@ -95,6 +108,9 @@ DISMISS_LEADS: tuple[str, ...] = (
     "I would leave line {line} alone", "Line {line} can stay as it is",
     "I would not spend time on line {line}", "Line {line} is acceptable as written",
     "No change is needed at line {line}", "Line {line} looks worse than it is",
+    "Line {line} is harmless", "I would let line {line} be",
+    "Line {line} does no real harm", "Line {line} is not worth a change",
+    "Line {line} can wait", "Line {line} is fine in context",
 )
 # Slot: {excuse}. The finding is not restated: which line is waved away, and whether that
 # line is minor, is for the reader to check against the code.

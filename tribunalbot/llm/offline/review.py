@@ -12,13 +12,17 @@ from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     BORROWED,
+    BORROWED_SEGUES,
+    FIX_SLOT,
     FOCUS_DOMAINS,
     FOCUS_OPENER,
     FUTURE_SENTENCE,
     HOSTILE_OPENER,
+    SEGUE_SHARE,
     VOICES,
     Voice,
     voice_for,
+    with_fix,
 )
 from tribunalbot.llm.replies import PlantedClaim, format_review
 
@@ -71,10 +75,12 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
 
 def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
                  rng: random.Random) -> list[str]:
-    """One sentence pair per finding; templates rotate so no phrasing repeats in a review."""
+    """One sentence pair per finding; templates rotate so no phrasing repeats in a review,
+    and the first finding outside the persona's domain may open with a segue."""
     mine, borrowed = list(voice.items), list(BORROWED)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
+    segue = rng.choice(BORROWED_SEGUES) if rng.random() < SEGUE_SHARE else None
     out = []
     for finding, cited in zip(picks, citations(picks, analysis, rng), strict=True):
         info = finding.info
@@ -82,8 +88,10 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
         pool = mine if finding.domain == own or own == "ghost" else borrowed
         template = pool.pop(0)
         pool.append(template)
-        out.append(template.format(line=cited, problem=finding.problem, fix=info.fix,
-                                   ref=ref))
+        if pool is borrowed and segue:
+            template, segue = segue, None
+        text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
+        out.append(with_fix(text, info.fix, rng))
     return out
 
 

@@ -9,6 +9,7 @@ suspicious (heavy technology, rewrites, runtime model calls, "is fine").
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 
@@ -181,11 +182,58 @@ FOCUS_DOMAINS: dict[str, str] = {
     "testability": "test_skeptic",
 }
 
-# Findings outside a persona's own domain are told plainly rather than in its usual frame.
-BORROWED: tuple[str, ...] = (
+# Findings outside a persona's own domain are told plainly rather than in its usual frame:
+# the first of them now and then after a segue (one of many, so none recurs across reviews),
+# the rest as the finding itself.
+SEGUE_SHARE = 0.5
+BORROWED_SEGUES: tuple[str, ...] = (
     "Outside my usual beat, line {line} {problem}. {fix}.",
     "One more, though it is not my area: line {line} {problem}. {fix}.",
+    "Not my field, but worth saying: line {line} {problem}. {fix}.",
+    "Beyond my focus, line {line} {problem}. {fix}.",
+    "Stepping outside my lane, line {line} {problem}. {fix}.",
+    "Off my usual track, line {line} {problem}. {fix}.",
+    "From outside my specialty: line {line} {problem}. {fix}.",
+    "While I was there, line {line} {problem}. {fix}.",
+    "Also worth a look: line {line} {problem}. {fix}.",
+    "Though it belongs to another reviewer, line {line} {problem}. {fix}.",
 )
+BORROWED: tuple[str, ...] = (
+    "Line {line} {problem}. {fix}.",
+    "Line {line} also {problem}. {fix}.",
+    "Line {line}, too, {problem}. {fix}.",
+    "Line {line} {problem} as well. {fix}.",
+)
+
+# A finding's fix: in its sentence after a semicolon about half the time, else a sentence of
+# its own under one of many leads ("" keeps the fix's own first word), so that no fix opens
+# the same way in more than a few reviews. FIX_SLOT marks where a template puts it.
+FIX_SLOT = "\x00"
+MERGE_SHARE = 0.55
+FIX_LEADS: tuple[str, ...] = (
+    "", "The fix: ", "Better: ", "Worth doing: ", "Suggested fix: ", "My fix: ",
+    "Cheapest fix: ", "Remedy: ", "What I would do: ", "Next step: ", "To fix it: ",
+    "Simple remedy: ", "The way out: ", "In short: ", "Recommended: ", "First step: ",
+    "The repair: ", "Do this: ", "A small change fixes it: ", "Straightforward fix: ",
+)
+
+
+def _lowered(fix: str) -> str:
+    """The fix to follow a lead or a semicolon: its first word in lower case unless it is a
+    name or an acronym ("SQL", "`main`")."""
+    if len(fix) > 1 and fix[0].isupper() and fix[1].islower():
+        return fix[0].lower() + fix[1:]
+    return fix
+
+
+def with_fix(text: str, fix: str, rng: random.Random) -> str:
+    """`text` (a template filled with FIX_SLOT for its fix) with the fix said."""
+    merge, lead = rng.random() < MERGE_SHARE, rng.choice(FIX_LEADS)
+    before = text.split(FIX_SLOT, 1)[0]
+    if merge and before.endswith(". ") and ";" not in before:  # one semicolon a sentence
+        return text.replace(". " + FIX_SLOT, "; " + _lowered(fix))
+    return text.replace(FIX_SLOT, lead + _lowered(fix) if lead else fix)
+
 
 FOCUS_OPENER = "Looking at {focus} only, as this review asks."
 HOSTILE_OPENER = ("I am assuming the author wants a way in, so I read each input as an attack "
