@@ -29,14 +29,20 @@ if str(ROOT) not in sys.path:
 from bench.fair.inputs import SOURCES, Input, load  # noqa: E402
 from tests.offline.selfplay import review_round  # noqa: E402
 from tribunalbot.llm.offline import OfflineLLM  # noqa: E402
+from tribunalbot.llm.offline.evidence import MODEL_ADVICE  # noqa: E402
+from tribunalbot.llm.offline.phrasebook import (  # noqa: E402
+    REFUSE_LEADS,
+    REFUSE_UNCITED,
+    lead_pattern,
+)
 
-MODEL = re.compile(r"language model|\bAI\b|\bLLM\b|model call|classifier", re.I)
-REFUSING = re.compile(r"\bI would not\b|\bno reason to\b|\bno good reason to\b", re.I)
+# Every opening the offline reviewer turns an option down with, from its own phrase table.
+REFUSING = re.compile(lead_pattern((*REFUSE_LEADS, *REFUSE_UNCITED)), re.I)
 # The options only a heavy hand would call the fix: level 2 and 3 of every family, and models.
 HEAVY = re.compile(r"adapter|injected protocol|plugin|registry|factory|extension point|"
                    r"background worker|worker pool|message bus|ledger|own service|"
                    r"event stream|whole function|module on|port to|fresh codebase|"
-                   + MODEL.pattern, re.I)
+                   + MODEL_ADVICE.pattern, re.I)
 
 
 async def count(inputs: list[Input], seeds: int) -> dict[str, int]:
@@ -49,14 +55,14 @@ async def count(inputs: list[Input], seeds: int) -> dict[str, int]:
             for seat, statement in done.statements.items():
                 if seat != done.troublemaker:
                     out["honest_reviews"] += 1
-                    out["honest_model_advice"] += bool(MODEL.search(statement.text))
+                    out["honest_model_advice"] += bool(MODEL_ADVICE.search(statement.text))
                     out["honest_refusing"] += bool(REFUSING.search(statement.text))
             for claim in done.planted:
                 out["plants"] += 1
                 refusing = bool(REFUSING.search(claim))
                 out["plants_refusing"] += refusing
                 out["plants_refusing_heavy"] += refusing and bool(HEAVY.search(claim))
-                out["plants_naming_a_model"] += bool(MODEL.search(claim))
+                out["plants_naming_a_model"] += bool(MODEL_ADVICE.search(claim))
     return out
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import sysconfig
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import pytest
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
 from tribunalbot.llm.offline import OfflineLLM, fit, sabotage
 from tribunalbot.llm.offline.analysis import analyze
-from tribunalbot.llm.offline.evidence import contradictions
+from tribunalbot.llm.offline.evidence import MODEL_ADVICE, contradictions
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.judgment import REFUSE, say
 
@@ -26,8 +25,6 @@ _STDLIB = Path(sysconfig.get_paths()["stdlib"])
 _FILES = [p for p in (_STDLIB / "shlex.py", _STDLIB / "tabnanny.py", _STDLIB / "calendar.py",
                       Path("/usr/bin/zcmp"), Path("/usr/bin/zmore"),
                       Path("/usr/lib/node_modules/npm/lib/commands/star.js")) if p.exists()]
-# What recommending a model reads as, in any seat's words.
-_MODEL = re.compile(r"language model|\bAI\b|\bLLM\b|model call|classifier", re.I)
 _KEYS = [p.key for p in PERSONAS]
 
 
@@ -58,7 +55,7 @@ def test_no_honest_seat_recommends_a_model() -> None:
 
     honest = asyncio.run(reviews())
     assert len(honest) >= 150
-    said = [t for t in honest if _MODEL.search(t)]
+    said = [t for t in honest if MODEL_ADVICE.search(t)]
     assert not said, said[:3]
 
 
@@ -76,7 +73,7 @@ def test_a_planted_refusal_turns_down_the_lines_own_fix(analyses: list[Analysis]
                 assert fit.needed(judgment.family, judgment.level, analysis,
                                   judgment.line) is not None, judgment
             sentence, _ = say(judgment, analysis, rng)
-            assert not _MODEL.search(sentence), sentence
+            assert not MODEL_ADVICE.search(sentence), sentence
 
 
 _SOUND_REFUSALS = (

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS
+from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS, lead_pattern
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
@@ -49,8 +49,11 @@ _HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesa
 
 # Every way the offline reviewer calls a line minor, read back from its own phrase table, so
 # the reader never falls behind the writer; a model's words for it follow in SUSPECTS.
-_WRITTEN_DISMISSALS = "|".join(re.escape(lead).replace(re.escape("{line}"), r"\d+")
-                               for lead in DISMISS_LEADS)
+_WRITTEN_DISMISSALS = lead_pattern(DISMISS_LEADS)
+
+# Advice that hands work to a model, in anyone's words: never right for a review to recommend.
+MODEL_ADVICE = re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges|"
+                          r"classifier", re.I)
 
 # What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
 # never by its shape: an option is a contradiction when recommended at a line that has not
@@ -74,8 +77,7 @@ SUSPECTS: tuple[Suspect, ...] = (
             family="rewrite",
             levels=_markers((_HEAVY_REWRITE, 3), (r"whole function|(the|this) function", 2),
                             (r"block", 1)), level=2),
-    Suspect(re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges|"
-                       r"classifier", re.I), 2.2,
+    Suspect(MODEL_ADVICE, 2.2,
             "it hands the work to a model ({match}) where the code needs a deterministic fix",
             family="model",
             levels=_markers((r"runtime|decid|judg|approv|classif|each case", 3),

@@ -10,6 +10,8 @@ reading the claim against the code does.
 
 from __future__ import annotations
 
+import re
+
 # Options by family and level (see fit.py): 1 local, 2 bigger, 3 heavy. Slot: {stack}.
 OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
     "abstraction": {
@@ -125,6 +127,12 @@ EXCUSES: tuple[str, ...] = (
     "that path runs rarely", "the code around it keeps it contained",
     "changing it now would only add churn", "its effect stays small here",
 )
+
+
+def lead_pattern(leads: tuple[str, ...]) -> str:
+    """A regular expression matching any of `leads` as written, any number at {line}: how a
+    reader finds the writer's own phrases."""
+    return "|".join(re.escape(lead).replace(re.escape("{line}"), r"\d+") for lead in leads)
 
 
 def stacks_for(language: str) -> tuple[str, ...]:
