@@ -6,6 +6,7 @@ bench, the labelled set or the other offline tests use."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import sysconfig
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
-from tribunalbot.llm.offline import OfflineLLM, fit, sabotage
+from tribunalbot.llm.offline import OfflineLLM, evidence, fit, sabotage
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import MODEL_ADVICE, contradictions
 from tribunalbot.llm.offline.findings import Analysis
@@ -105,3 +106,18 @@ def test_the_reader_never_strikes_a_refusal_of_heavy_advice(analyses: list[Analy
 def test_nothing_earns_a_model() -> None:
     assert not fit.EARNS["model"] and "model" not in fit.OFFERED
     assert all(family in fit.OFFERED for family, _ in fit.NEEDS.values())
+
+
+def test_a_reading_is_kept_per_analysis_and_bounded(analyses: list[Analysis]) -> None:
+    """The jury reads each review again every turn: the reading is kept with the analysis
+    (the same answer, not the same list), an analysis made from it starts afresh, and a
+    long-lived analysis keeps at most READINGS_KEPT readings."""
+    analysis = next(a for a in analyses if a.findings)
+    text = f"At line {analysis.findings[0].line}, I would move that work onto a message bus."
+    first = contradictions(text, analysis)
+    again = contradictions(text, analysis)
+    assert first == again and first is not again and first
+    assert not dataclasses.replace(analysis, findings=()).readings
+    for n in range(evidence.READINGS_KEPT + 5):
+        contradictions(f"Line {n} is fine.", analysis)
+    assert len(analysis.readings) <= evidence.READINGS_KEPT

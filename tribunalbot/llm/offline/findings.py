@@ -62,6 +62,11 @@ class Analysis:
     places: Places = field(default_factory=Places)
     # Every import, with where it comes from: a file may have none (a shell script).
     imports: tuple[Import, ...] = ()
+    # Readings of texts against this analysis (evidence.contradictions), kept with it: every
+    # juror reads every review again each turn, and a reading never changes. Not an init
+    # field, so an analysis made from this one (dataclasses.replace) starts with its own.
+    readings: dict[str, tuple[object, ...]] = field(default_factory=dict, init=False,
+                                                    repr=False, compare=False)
 
     @property
     def found_little(self) -> bool:
