@@ -10,6 +10,7 @@ another version, is skipped with a line saying so, and the games run on the othe
 from __future__ import annotations
 
 import importlib.util
+import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,9 @@ MAX_CODE_BYTES = 40_000  # the default game.max_code_bytes: what a game would ac
 
 @dataclass(frozen=True)
 class Source:
-    root: str  # "package": the path starts with an importable name; "system": absolute
+    # "package": the path starts with an importable name; "stdlib": the path is under the
+    # interpreter's standard library; "system": absolute
+    root: str
     path: str
 
     @property
@@ -30,6 +33,8 @@ class Source:
     def location(self) -> Path | None:
         if self.root == "system":
             return Path(self.path)
+        if self.root == "stdlib":
+            return Path(sysconfig.get_paths()["stdlib"]) / self.path
         try:
             spec = importlib.util.find_spec(self.path.split("/")[0])
         except (ImportError, ValueError):

@@ -97,8 +97,10 @@ def test_both_roles_draw_their_shapes_and_families_alike(inputs: list[Analysis])
         if not analysis.findings:
             continue  # nothing found: the only wrong call is a recommendation
         if not option_shapes(analysis) and not can_dismiss(analysis):
-            # Every finding serious and none earns an option: the only sound call is turning
-            # an option down and the only wrong one is reaching for it. Rare; counted below.
+            # No finding earns an option and none can fairly be called minor next to a
+            # serious one (every finding serious, or all of them one-token fixes such as
+            # backticks): the only sound call is turning an option down and the only wrong
+            # one is reaching for it, which the cited line shows. Counted below.
             unshared += 1
             continue
         kinds, families = _drawn(analysis, i)
@@ -106,7 +108,7 @@ def test_both_roles_draw_their_shapes_and_families_alike(inputs: list[Analysis])
         family_gaps.append(_gap(families, fit.FAMILIES))
     assert sum(kind_gaps) / len(kind_gaps) < 0.1, kind_gaps
     assert sum(family_gaps) / len(family_gaps) < 0.15, family_gaps
-    assert unshared <= len(inputs) // 8, unshared
+    assert unshared <= len(inputs) // 4, unshared
 
 
 def test_a_fitting_recommendation_is_sound_and_a_refusal_of_a_needed_fix_is_not() -> None:

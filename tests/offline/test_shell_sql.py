@@ -84,9 +84,9 @@ def test_cd_is_flagged_only_when_its_failure_goes_unseen(code: str, flagged: boo
 
 
 def test_errexit_on_the_shebang_line_counts_as_set_e() -> None:
-    found_topics = topics("#!/bin/sh -e\ncd \"$dir\"\nrm -f ./*.o\n")
+    found_topics = topics("#!/bin/bash -e\ncd \"$dir\"\nrm -f ./*.o\n")
     assert "unchecked_cd" not in found_topics and "no_errexit" not in found_topics
-    assert "no_errexit" in topics("#!/bin/sh -x\ncd \"$dir\"\nrm -f ./*.o\n")
+    assert "no_errexit" in topics("#!/bin/bash -x\ncd \"$dir\"\nrm -f ./*.o\n")
 
 
 @pytest.mark.parametrize(("code", "flagged"), [
@@ -162,6 +162,15 @@ def test_definitions_under_an_obsolete_comment_are_flagged_until_the_next_commen
     assert [x[0] for x in found(code, "sql") if x[1] == "deprecated_kept"] == [2, 4]
     assert "deprecated_kept" not in topics("-- not deprecated\nCREATE VIEW v AS SELECT 1;\n",
                                            "sql")
+
+
+def test_a_comment_on_one_definition_covers_that_one_only() -> None:
+    # Found on a blind set: "-- Deprecated function" above each of two functions, then a
+    # dozen current ones with single blank lines between them, all of which were flagged.
+    code = ("-- Deprecated function\nCREATE FUNCTION old_limit(float4)\nRETURNS float4\n"
+            "AS 'lib' LANGUAGE C;\n\nCREATE FUNCTION score(text)\nRETURNS float4\n"
+            "AS 'lib' LANGUAGE C;\n\nCREATE OPERATOR %% (PROCEDURE = score);\n")
+    assert [x[0] for x in found(code, "sql") if x[1] == "deprecated_kept"] == [2]
 
 
 NEW_TOPICS = ("old_arithmetic", "unset_variable", "unchecked_cd", "temp_no_cleanup",

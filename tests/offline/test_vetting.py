@@ -125,12 +125,13 @@ def test_a_relative_deadline_does_not_depend_on_the_clock_or_time_zone() -> None
 
 def test_imports_say_where_they_come_from() -> None:
     code = ("from __future__ import annotations\nimport os\nimport httpx\n"
-            "from . import models\nfrom ._utils import quote\n")
+            "from . import models\nfrom ._utils import quote\nimport pytz\n")
     found = {i.name: i.kind for i in analyze(code, "python").imports}
     assert found == {"__future__": STDLIB, "os": STDLIB, "httpx": THIRD_PARTY,
-                     ".": RELATIVE, "._utils": RELATIVE}
+                     ".": RELATIVE, "._utils": RELATIVE, "pytz": THIRD_PARTY}
+    # Only pytz is worth a note: zoneinfo covers it; nothing built in replaces httpx.
     assert {f.line for f in analyze(code, "python").findings
-            if f.topic == "third_party"} == {3}
+            if f.topic == "third_party"} == {6}
 
 
 def test_a_package_s_own_absolute_imports_are_not_dependencies() -> None:
@@ -224,10 +225,43 @@ def test_a_view_over_a_function_is_no_data_exposure() -> None:
 
 
 def test_a_script_that_tracks_exit_statuses_needs_no_errexit() -> None:
-    careful = "#!/bin/sh\ncmd1\nr=$?\ncmd2\ns=$?\ncmd3 || exit $?\n"
-    careless = "#!/bin/sh\ncd /srv/app\nrm -f cache.db\n"
+    careful = "#!/bin/bash\ncmd1\nr=$?\ncmd2 || exit 1\n"
+    careless = "#!/bin/bash\ncd /srv/app\nrm -f cache.db\n"
     assert "no_errexit" not in topics(careful, "shell")
     assert "no_errexit" in topics(careless, "shell")
+    # Its own error flag, or a library it sources, which `set -u` would trip on.
+    assert "no_errexit" not in topics("#!/bin/bash\nerror=0\ncmd || error=1\n", "shell")
+    assert "no_errexit" not in topics("#!/bin/bash\n. git-sh-setup\ncmd\n", "shell")
+
+
+def test_set_euo_pipefail_is_never_the_fix_for_a_posix_sh_script() -> None:
+    # dash, Debian's /bin/sh, has no pipefail: the fix would stop the script on line 1.
+    assert "no_errexit" not in topics("#!/bin/sh\ncd /srv/app\nrm -f cache.db\n", "shell")
+
+
+def test_a_catch_all_its_author_explains_is_a_choice() -> None:
+    code = ("def show(x):\n    try:\n        return repr(x)\n"
+            "    except Exception:\n        # any object's __repr__ may fail: show its type\n"
+            "        return '<%s>' % type(x).__name__\n")
+    assert "broad_except" not in topics(code, "python")
+    assert "broad_except" in topics(code.replace("        # any object's __repr__ may fail: "
+                                                 "show its type\n", ""), "python")
+
+
+def test_md5_as_a_checksum_is_not_a_weak_hash() -> None:
+    checksum = "import hashlib\n\ndef changed(data, theirs):\n" \
+               "    return hashlib.md5(data).hexdigest() != theirs\n"
+    password = "import hashlib\n\ndef store(password):\n" \
+               "    return hashlib.md5(password.encode()).hexdigest()\n"
+    assert "weak_hash" not in topics(checksum, "python")
+    assert "weak_hash" in topics(password, "python")
+
+
+def test_only_a_package_the_standard_library_covers_is_worth_a_dependency_note() -> None:
+    assert "third_party" in topics("import six\n\nprint(six.PY3)\n", "python")
+    # A package's own modules, or one nothing built in replaces, are what the code is.
+    assert "third_party" not in topics("import execnet.gateway\n\nprint(execnet)\n",
+                                       "python")
 
 
 def test_eval_in_shell_is_flagged_for_outside_input_only() -> None:

@@ -12,7 +12,7 @@ import re
 
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
-from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, RULES
+from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, RULES, STDLIB_COVERS
 from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.structure import Structure
@@ -35,17 +35,22 @@ def heuristic_findings(lines: list[str], seen: Views, language: str, structure: 
     found += shell_sql_findings(lines, seen, language)
     if _looks_like_tests(code, language):
         found += _test_findings(code, structure)
-    if language == "shell" and lines and lines[0].startswith("#!") and not exits_on_error(
+    if language == "shell" and _BASH.match(lines[0] if lines else "") and not exits_on_error(
             lines, code) and not _tracks_statuses(code):
         first = next((n for n, x in enumerate(code, 1) if x.strip()), 1)
         found.append(Finding(first, "no_errexit"))
     return found
 
 
+# The fix is `set -euo pipefail`: pipefail is bash's (dash, a Debian /bin/sh, has none).
+_BASH = re.compile(r"#!\s*(/usr)?/bin/(env\s+)?bash\b")
+
+
 def _tracks_statuses(code: list[str]) -> bool:
-    """A script that reads `$?` again and again handles its failures itself (a grep wrapper
-    whose commands fail by design); errexit would fight it."""
-    return sum(x.count("$?") for x in code) >= 3
+    """A script that reads `$?`, keeps its own error flag or sources another script (whose
+    variables `set -u` would trip on) handles its failures its own way; errexit would fight
+    it."""
+    return any(re.search(r"\$\?|\berror=|^\s*(\.|source)\s+\S", x) for x in code)
 _TEST_FILE = {
     "python": re.compile(r"^\s*(import (pytest|unittest)\b|from (pytest|unittest)\b)", re.M),
     "go": re.compile(r"^func Test\w+\(\s*\w+\s+\*testing\.T\)", re.M),
@@ -158,9 +163,17 @@ def _import_findings(imports: list[Import]) -> list[Finding]:
         name = item.name
         if name in DEPRECATED or name.split(".")[0] in DEPRECATED:
             found.append(Finding(item.line, "deprecated_dep", name))
-        elif item.kind == THIRD_PARTY:
+        elif item.kind == THIRD_PARTY and _stdlib_covers(name):
             found.append(Finding(item.line, "third_party", name))
     return found
+
+
+def _stdlib_covers(name: str) -> bool:
+    """A package whose use the language's own library covers: only then is "check whether
+    the standard library already covers the use" advice; a package's own modules, or one
+    nothing built in replaces, are what the code is made of."""
+    return name in STDLIB_COVERS or name.split(".")[0] in STDLIB_COVERS or \
+        name.split("/")[0] in STDLIB_COVERS
 
 
 def _structural_findings(structure: Structure) -> list[Finding]:

@@ -154,6 +154,17 @@ DEPRECATED: frozenset[str] = frozenset({
     "optparse", "nose", "left-pad",
 })
 
+# Packages whose use the language's own library covers today: Python backports and shims,
+# JavaScript helpers Node and the language now do themselves, Go modules folded into std.
+STDLIB_COVERS: frozenset[str] = frozenset({
+    "six", "mock", "simplejson", "pytz", "toml", "tomli", "enum34", "pathlib2", "futures",
+    "contextlib2", "importlib_metadata", "importlib_resources", "backports", "funcsigs",
+    "ipaddress", "subprocess32", "configparser", "dataclasses", "typing", "scandir",
+    "node-fetch", "uuid", "mkdirp", "rimraf", "object-assign", "es6-promise", "q", "bluebird",
+    "util.promisify", "array-includes", "array.prototype.flat", "string.prototype.padstart",
+    "golang.org/x/net/context", "golang.org/x/exp/slices", "golang.org/x/exp/maps",
+})
+
 # Kinds of work a single function should not mix (the architect's "responsibilities").
 LAYERS: dict[str, re.Pattern[str]] = {
     "persistence": re.compile(r"\.(execute|query|Query|QueryRow|Exec|cursor)\(|\bSELECT\b"),

@@ -115,18 +115,24 @@ def _unchecked_cd(code: list[str]) -> list[Finding]:
 
 
 _OBSOLETE = re.compile(r"(?i)(?<!not )\b(obsolete|deprecated)\b")
+# A comment that speaks of more than one definition ("deprecated functions", "the following
+# are obsolete") heads a section; any other covers the one statement after it.
+_SECTION = re.compile(r"(?i)\b(\w+s|following|below|these|section)\b\s*:?\s*$|"
+                      r"\b(following|below|these|all)\b")
 _CREATE = re.compile(r"(?i)^\s*CREATE\s+(OR\s+REPLACE\s+)?(\w+(\s+CLASS)?)\b")
 
 
 def _kept_obsolete(code: list[str], comments: list[str]) -> list[Finding]:
-    """Definitions under a comment that calls them obsolete or deprecated: the comment
-    covers the statements after it until another comment or a gap of two blank lines."""
+    """Definitions a comment calls obsolete or deprecated: a comment covers the statement
+    after it, or, when it heads a section, the statements after it until another comment
+    or a gap of two blank lines."""
     found: list[Finding] = []
-    active = False
+    active = section = False
     blanks = 0
     for line, (text, said) in enumerate(zip(code, comments, strict=False), start=1):
         if said.strip() and not text.strip():
             active = bool(_OBSOLETE.search(said))
+            section = active and bool(_SECTION.search(_OBSOLETE.sub("", said)))
             blanks = 0
             continue
         blanks = blanks + 1 if not text.strip() else 0
@@ -134,6 +140,8 @@ def _kept_obsolete(code: list[str], comments: list[str]) -> list[Finding]:
             active = False
         if active and _CREATE.match(text):
             found.append(Finding(line, "deprecated_kept"))
+        if active and not section and text.rstrip().endswith(";"):
+            active = False
     return found
 
 
@@ -227,12 +235,31 @@ def guessable_temp(f: Finding, ctx: Context) -> bool:
 _TESTED = re.compile(r"(?:\[|\btest)\s+(?:!\s+)?(?:-n\s+)?\$\{?(\w+)\}?\s")
 
 
+_ARGUMENT = re.compile(r"(?<![\"'\\])\$\{?([A-Za-z_]\w*)\}?")
+# Names a script gives a list of words: `rm -f -- $list` is meant to split.
+_LIST_NAME = re.compile(r"(?i)\w*(list|opts|options|args|flags|files|dirs|names|paths|items)"
+                        r"|\w+s")
+
+
+def _meant_to_split(name: str, ctx: Context) -> bool:
+    """A variable that holds several words on purpose: named as a list, set from a command's
+    output, grown word by word, or looped over. Quoting it would break the command."""
+    if _LIST_NAME.fullmatch(name):
+        return True
+    sets = [m.group(1) for x in ctx.code for m in re.finditer(
+        rf"(?:^|[\s;&|(]){name}=(.*)", x)]
+    split = re.compile(rf"[\"']?(\$\(|`)|[\"']?[^\"'\s]*\s+\S|.*\$\{{?{name}\}}?\s")
+    looped = any(re.search(rf"\bfor\s+\w+\s+in\s+[^;]*\${{?{name}\b", x) for x in ctx.code)
+    return looped or any(split.match(value) for value in sets)
+
+
 def _unquoted_test(f: Finding, ctx: Context) -> bool:
     """A variable unquoted in a test breaks it when empty or spaced; one the script only
     ever sets to a plain word (a yes/no flag, a count) can be neither."""
     match = _TESTED.search(ctx.text(f.line))
-    if not match:
-        return True  # the other commands' unquoted arguments
+    if not match:  # the other commands' unquoted arguments
+        names = _ARGUMENT.findall(ctx.text(f.line).split("#")[0])
+        return any(not _meant_to_split(name, ctx) for name in names)
     name = match.group(1)
     if name.isdigit():
         return True

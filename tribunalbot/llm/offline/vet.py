@@ -33,7 +33,10 @@ def _kept(_finding: Finding, _ctx: Context) -> bool:
 
 def _handler(f: Finding, ctx: Context) -> bool:
     """A catch-all handler that re-raises, passes the exception on or logs its traceback
-    does not swallow anything."""
+    does not swallow anything; one whose author says why it catches everything (a comment
+    on it or in it: a fallback for any object's broken __repr__) chose to."""
+    if _explained(f.line, ctx):
+        return False
     if ctx.py is not None:
         return pyvet.handler_is_blind(ctx.py, f.line) is not False
     indent = len(ctx.text(f.line)) - len(ctx.text(f.line).lstrip())
@@ -43,6 +46,31 @@ def _handler(f: Finding, ctx: Context) -> bool:
         if re.match(r"\s*raise\b", text):
             return False
     return True
+
+
+def _explained(line: int, ctx: Context) -> bool:
+    """A comment on the `except` line, or in its body before the code resumes at its
+    indent."""
+    indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
+    for number in range(line, len(ctx.lines) + 1):
+        code, written = ctx.text(number), ctx.lines[number - 1]
+        if number > line and code.strip() and len(code) - len(code.lstrip()) <= indent:
+            return False
+        if "#" in written and written.strip() != code.strip():
+            return True
+    return False
+
+
+_SECURITY_USE = re.compile(r"(?i)passw|secret|token|salt|sign|auth|cred|nonce|hmac|"
+                           r"session|cookie|\bkey\b|_key\b|login|verify")
+
+
+def _hash_for_security(f: Finding, ctx: Context) -> bool:
+    """MD5 or SHA-1 is weak against an attacker; as a checksum to spot a changed file, or to
+    match what the other side computes, it is the right tool and changing one side breaks
+    the match. Said only where the code around it handles a secret or an identity."""
+    around = ctx.code[max(0, f.line - 6) : f.line + 5]
+    return any(_SECURITY_USE.search(text) for text in around)
 
 
 def _assert(f: Finding, ctx: Context) -> bool:
@@ -311,6 +339,7 @@ CHECKS: dict[str, Check] = {
     "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
     "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
     "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,
+    "weak_hash": _hash_for_security,
     "resource_leak": _resource, "print_output": _print, "print_errors": _print,
     "missing_docstring": _docstring, "class_docstring": _docstring,
     "eval": _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)"),
