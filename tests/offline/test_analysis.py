@@ -87,8 +87,8 @@ def test_deep_nesting_and_long_functions_have_line_numbers() -> None:
     go = analysis_of("worker_pool.go")
     assert any(f.topic == "deep_nesting" and f.line > line_of("worker_pool.go", "func resize")
                for f in go.findings)
-    assert any(f.topic == "long_function" and f.line == line_of("payment_retry.py", "def charge(")
-               for f in analysis_of("payment_retry.py").findings)
+    assert any(f.topic == "long_function" and f.line == 33
+               for f in analysis_of("thumbnail_paths.diff").findings)
 
 
 def test_without_ruff_python_falls_back_to_heuristics(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from tribunalbot.llm.base import Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, arguments, phrasebook
+from tribunalbot.llm.offline.citing import misplaced
 from tribunalbot.llm.offline.evidence import sentences
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.weakspots import Spot
@@ -151,3 +152,14 @@ def test_a_quoted_fragment_is_whole_words_and_ends_on_one_that_completes_it(
         assert piece in quote and 3 <= len(words) <= 7, piece
         assert not words[0].isdigit(), piece  # "line 12 ...", never a bare "12 ..."
         assert words[-1].lower() not in {"since", "so", "that", "the", "a", "and"}, piece
+
+
+def test_a_slip_never_lands_beside_the_line_the_review_waves_through() -> None:
+    analysis = analysis_of("user_lookup.py")
+    code = analysis.lines[20].strip()
+    landed = {misplaced(analysis, 21, code, random.Random(seed), avoid=[25])
+              for seed in range(40)}
+    assert landed and None not in landed
+    assert all(abs(n - 25) > 1 for n in landed if n is not None)
+    free = {misplaced(analysis, 21, code, random.Random(seed)) for seed in range(40)}
+    assert any(n is not None and abs(n - 25) <= 1 for n in free)  # it could have

@@ -151,7 +151,9 @@ def test_a_shell_script_has_no_imports_to_pin() -> None:
 
 def test_a_shebang_names_the_language_whatever_was_guessed() -> None:
     assert analyze("#!/bin/sh\nx=`date`\n", "typescript").language == "shell"
-    assert "backticks" in topics("#!/bin/sh\nset -e\nx=`date`\n", "typescript")
+    assert "backticks" in topics("#!/bin/sh\nset -e\nx=`date \"+%s\"`\n", "typescript")
+    # A plain `date` neither nests nor quotes: style, not worth a reviewer's words.
+    assert "backticks" not in topics("#!/bin/sh\nset -e\nx=`date`\n", "shell")
 
 
 def test_comments_and_docstrings_are_not_code() -> None:
@@ -182,10 +184,14 @@ def test_a_loop_over_a_fixed_range_or_the_item_s_own_parts_is_not_quadratic() ->
 
 
 def test_a_long_function_is_long_in_code_not_in_docstring() -> None:
-    documented = "def f():\n    \"\"\"" + "Doc.\n" * 30 + "    \"\"\"\n    return 1\n"
-    long_code = "def f(x):\n" + "".join(f"    x = x + {n}\n" for n in range(25)) + "    return x\n"
+    documented = "def f():\n    \"\"\"" + "Doc.\n" * 40 + "    \"\"\"\n    return 1\n"
+    long_code = "def f(x):\n" + "".join(f"    x = x + {n}\n" for n in range(30)) + "    return x\n"
     assert "long_function" not in topics(documented)
     assert "long_function" in topics(long_code, line=1)
+    # A straight run of 25 steps: a blind round's readers found no clearer split.
+    assert "long_function" not in topics(long_code.replace("    x = x + 2", "    # x + 2"))
+    assert "long_function" not in topics("def f(x):\n" + "".join(
+        f"    x = x + {n}\n" for n in range(25)) + "    return x\n")
 
 
 def test_a_file_returned_or_closed_in_finally_is_not_leaked() -> None:
@@ -276,3 +282,45 @@ def test_go_errors_wrapped_with_v_lose_their_chain() -> None:
             "\t\treturn fmt.Errorf(\"load: %v\", err)\n\t}\n\treturn nil\n}\n")
     assert "wrapped_error" in topics(code, "go", line=5)
     assert "wrapped_error" not in topics(code.replace("%v", "%w"), "go")
+
+
+# Round 2 of the blind set (bench/blind/round2): idioms its readers found flagged wrongly.
+
+def test_a_function_the_module_docstring_describes_needs_no_docstring_of_its_own() -> None:
+    body = "".join(f"    v = v * {n} + 1\n" for n in range(10))
+    code = f'"""Tools.\n\nmix(a, b) blends two values."""\n\ndef mix(v, b):\n{body}    return v\n'
+    assert "missing_docstring" not in topics(code, "python")
+    assert "missing_docstring" in topics(code.replace("mix(a, b) blends", "It blends"),
+                                         "python")
+
+
+def test_eval_of_the_users_own_command_is_how_a_script_runs_it() -> None:
+    assert "eval" not in topics("#!/bin/sh\neval ${PAGER-more} \\\"\\$@\\\"\n", "shell")
+    assert "eval" in topics("#!/bin/sh\neval \"echo $1\"\n", "shell")
+
+
+def test_eval_of_a_name_a_pattern_cut_out_is_a_lookup() -> None:
+    code = ("import re\n\ndef lookup(text, space):\n"
+            "    m = re.match(r'(\\w+(\\.\\w+)*)', text)\n    expr = m.group(1)\n"
+            "    return eval(expr, space)\n")
+    assert "eval" not in topics(code, "python")
+    assert "eval" in topics(code.replace("m.group(1)", "text.strip()"), "python")
+
+
+def test_one_letters_of_a_notation_are_not_vague() -> None:
+    body = "".join(f"    r = r + {n}\n" for n in range(12))
+    code = f"def to_grey(r, g, b):\n    r = r * 0.3\n{body}    return r + g * 0.6 + b * 0.1\n"
+    assert "vague_name" not in topics(code, "python")
+
+
+def test_one_case_of_a_switch_over_small_numbers_is_no_magic_number() -> None:
+    code = ("def width(n):\n    if n == 2:\n        return 'short'\n    elif n == 3:\n"
+            "        return 'odd'\n    elif n == 4:\n        return 'long'\n    return ''\n")
+    assert "magic_number" not in topics(code, "python")
+
+
+def test_a_pickle_store_by_design_is_not_told_to_stop_pickling() -> None:
+    code = ('"""A dict on disk, its values pickled."""\nimport pickle\n\n'
+            "def get(db, key):\n    return pickle.loads(db[key])\n")
+    assert "unsafe_deserialize" not in topics(code, "python")
+    assert "unsafe_deserialize" in topics(code.replace("its values pickled", "fast"), "python")

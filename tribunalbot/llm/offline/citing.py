@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Collection
 
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
 
@@ -41,20 +42,25 @@ def _norm(text: str) -> str:
     return _SPACE.sub("", text).lower()
 
 
-def misplaced(analysis: Analysis, line: int, code: str, rng: random.Random) -> int | None:
-    """A line a few lines off whose neighbourhood does not hold `code`, or None."""
+def misplaced(analysis: Analysis, line: int, code: str, rng: random.Random,
+              avoid: Collection[int] = ()) -> int | None:
+    """A line a few lines off whose neighbourhood does not hold `code`, or None; never next
+    to a line in `avoid` (the one the review waves through: "line 53 is fine" beside a
+    flag at line 54 would read as the review contradicting itself)."""
     offsets = [d * s for d in range(SLIP_MIN, SLIP_MAX + 1) for s in (1, -1)]
     rng.shuffle(offsets)
     for offset in offsets:
         wrong = line + offset
         window = "".join(_norm(analysis.lines[n - 1])
                          for n in range(wrong - 2, wrong + 3) if 1 <= n <= len(analysis.lines))
-        if 1 <= wrong <= analysis.line_count and _norm(code) not in window:
+        if 1 <= wrong <= analysis.line_count and _norm(code) not in window and \
+                all(abs(wrong - n) > 1 for n in avoid):
             return wrong
     return None
 
 
-def citations(picks: list[Finding], analysis: Analysis, rng: random.Random) -> list[str]:
+def citations(picks: list[Finding], analysis: Analysis, rng: random.Random,
+              avoid: Collection[int] = ()) -> list[str]:
     """What each finding's "line {line}" slot says: its number, maybe its code, and in a
     review that slips, one quoted finding at the wrong number."""
     quotes = [quoted_code(analysis, f.line) if rng.random() < QUOTE_SHARE else None
@@ -67,7 +73,7 @@ def citations(picks: list[Finding], analysis: Analysis, rng: random.Random) -> l
     for finding, code in zip(picks, quotes, strict=True):
         number = finding.line
         if slip and code is not None:
-            number = misplaced(analysis, finding.line, code, rng) or number
+            number = misplaced(analysis, finding.line, code, rng, avoid) or number
             slip = False
         out.append(f"{number} (`{code}`)" if code is not None else str(number))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import replace
 
 from tribunalbot.llm.base import Task
@@ -74,15 +75,16 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
 
 
 def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
-                 rng: random.Random) -> list[str]:
+                 rng: random.Random, waved: Collection[int] = ()) -> list[str]:
     """One sentence pair per finding; templates rotate so no phrasing repeats in a review,
-    and the first finding outside the persona's domain may open with a segue."""
+    and the first finding outside the persona's domain may open with a segue. `waved`: the
+    line the review calls minor, which no citation lands beside."""
     mine, borrowed = list(voice.items), list(BORROWED)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
     segue = rng.choice(BORROWED_SEGUES) if rng.random() < SEGUE_SHARE else None
     out = []
-    for finding, cited in zip(picks, citations(picks, analysis, rng), strict=True):
+    for finding, cited in zip(picks, citations(picks, analysis, rng, waved), strict=True):
         info = finding.info
         ref = f" ({info.ref})" if info.ref else ""
         pool = mine if finding.domain == own or own == "ghost" else borrowed
@@ -197,7 +199,8 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     judgment, pickable = _judged(task, analysis, honest, rng)
     picks = select_findings(pickable, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
-    items = render_items(voice, picks, own, analysis, rng)
+    waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
+    items = render_items(voice, picks, own, analysis, rng, waved)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))

@@ -7,6 +7,7 @@ checks use the parser's facts when the code parses (pyvet); the others read the 
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetloops
@@ -48,9 +49,23 @@ def _handler(f: Finding, ctx: Context) -> bool:
     return True
 
 
+def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
+    """A comment in the few lines above `line`: its author says why it reads as it does."""
+    return any("#" in ctx.lines[n - 1] and ctx.lines[n - 1].strip() != ctx.text(n).strip()
+               for n in range(max(1, line - reach), line))
+
+
+def _plain_form_unexplained(f: Finding, ctx: Context) -> bool:
+    """A longer form with a comment just above it is kept on purpose (a formula written out
+    so that it rounds as the comment says): "simplify" would undo the author's reason."""
+    return not _commented_above(f.line, ctx, 2)
+
+
 def _explained(line: int, ctx: Context) -> bool:
-    """A comment on the `except` line, or in its body before the code resumes at its
-    indent."""
+    """A comment just above the `except`, on it, or in its body before the code resumes at
+    its indent."""
+    if _commented_above(line, ctx):
+        return True
     indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
     for number in range(line, len(ctx.lines) + 1):
         code, written = ctx.text(number), ctx.lines[number - 1]
@@ -100,10 +115,15 @@ def _docstring(f: Finding, ctx: Context) -> bool:
     assigned to it after the def (`f.__doc__ = ...`)."""
     if ctx.py is None:
         return True
-    name = ctx.function_name(f.line)
+    name = ctx.function_name(f.line) if f.topic == "missing_docstring" else f.detail
     if name and re.search(rf"\b{re.escape(name)}\.__doc__\s*=", "\n".join(ctx.code)):
         return False
-    return pyvet.definition_size(ctx.py, f.line) >= 6
+    # What the module's docstring already describes by name is documented (a blind round's
+    # readers: "the module docstring states the contract for every function").
+    module = ast.get_docstring(ctx.py.tree) or ""
+    if name and re.search(rf"\b{re.escape(name)}\b", module):
+        return False
+    return pyvet.definition_size(ctx.py, f.line) >= 10
 
 
 def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
@@ -115,21 +135,46 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
             return _shell_eval(f, ctx)
         if ctx.py is not None:
             return pyvet.call_argument_is_constant(ctx.py, f.line, names) is not True and \
-                not pyvet.compiled_or_run_here(ctx.py, f.line)
+                not pyvet.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
         return not literal.search(ctx.text(f.line))
     return check
+
+
+def _matched_first(f: Finding, ctx: Context) -> bool:
+    """eval of text a regular expression has just cut down to dotted names (`m.group(1)`):
+    it can look a name up and nothing more, which is why the code evaluates it."""
+    call = re.search(r"\beval\((\w+)", ctx.text(f.line))
+    if call is None:
+        return bool(re.search(r"\beval\([^)]*\.group\(", ctx.text(f.line)))
+    above = ctx.code[max(0, f.line - 6) : f.line - 1]
+    return any(re.search(rf"\b{call.group(1)}\b[^=]*=[^=].*\.group\(", x) for x in above)
+
+
+def _deserialize(f: Finding, ctx: Context) -> bool:
+    """A module that is a pickle store by design (it says so, or builds its own Pickler and
+    Unpickler) cannot trade pickle for a safe loader; its callers choose what to open."""
+    if ctx.py is None:
+        return True
+    module = ast.get_docstring(ctx.py.tree) or ""
+    built = re.search(r"\b(Unpickler|Pickler)\(", "\n".join(ctx.code))
+    return not (re.search(r"(?i)\bpickl", module) or built)
 
 
 def _shell_eval(f: Finding, ctx: Context) -> bool:
     """eval of the caller's arguments or of a variable the script never sets (it comes from
     the environment); the script's own quoted constructions are its business."""
     text = re.sub(r"'[^']*'", "", ctx.text(f.line).split("eval", 1)[-1])  # literal to eval
-    if re.search(r"\$\{?([1-9@*])", text):
+    if re.search(r"(?<!\\)\$\{?([1-9@*])", text):  # the caller's arguments become code
         return True
     assigned = {m.group(1) for x in ctx.code for m in re.finditer(r"\b(\w+)=", x)}
     assigned |= {m.group(1) for x in ctx.code for m in re.finditer(r"\b(?:read|for)\s+(\w+)", x)}
     used = set(re.findall(r"\$\{?(\w+)", text))
-    return bool(used - assigned - {"IFS", "PATH", "HOME"})
+    # The user's own configured command, arguments and all (`eval ${PAGER-more}`): eval is
+    # how a script runs one, and nobody crosses a boundary.
+    return bool({u for u in used - assigned - {"IFS", "PATH", "HOME"} if not _USERS.match(u)})
+
+
+_USERS = re.compile(r"(\w+_)?(PAGER|EDITOR|VISUAL|BROWSER|SHELL|DIFF|CMD|COMMAND)$")
 
 
 _SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csrf|auth|key\b|"
@@ -204,6 +249,18 @@ def _loose(f: Finding, ctx: Context) -> bool:
 
 # One-letter names every reader knows: f for a file, c for a character, x and y.
 _CONVENTIONAL = frozenset({"f", "c", "x", "y"})
+# One-letter names that are a field's notation when they come together: colour spaces
+# (r, g, b; h, s, v; h, l, s; y, i, q), coordinates, matrix indices, a formula's p, q, t.
+_NOTATIONS = ("rgb", "hsv", "hls", "yiq", "xyz", "ijk", "pqt", "uvw", "abc")
+
+
+def _notation(name: str, ctx: Context, line: int) -> bool:
+    """`name` is one letter of a notation whose other letters the same function uses."""
+    func = ctx.structure.function_at(line)
+    start, end = (func.start, func.end) if func else (1, len(ctx.code))
+    body = "\n".join(ctx.code[start - 1 : end])
+    return any(name in group and sum(bool(re.search(rf"(?<![\w.]){c}(?!\w)", body))
+                                     for c in group) == len(group) for group in _NOTATIONS)
 
 
 def _vague(f: Finding, ctx: Context) -> bool:
@@ -213,6 +270,8 @@ def _vague(f: Finding, ctx: Context) -> bool:
         return True
     if f.detail in _CONVENTIONAL or re.search(r"=\$\?", ctx.text(f.line)):
         return False  # (a shell's r=$? holds an exit status, as every reader knows)
+    if len(f.detail) == 1 and _notation(f.detail, ctx, f.line):
+        return False
     name = re.escape(f.detail)
     func = ctx.structure.function_at(f.line)
     start, end = (func.start, func.end) if func else (1, len(ctx.code))
@@ -292,9 +351,13 @@ def _linted(f: Finding, ctx: Context) -> bool:
 
 
 def _backticks(f: Finding, ctx: Context) -> bool:
-    """A backtick inside single quotes is a character, not a command substitution."""
-    text = ctx.text(f.line)
-    return any(text[: m.start()].count("'") % 2 == 0 for m in re.finditer(r"(?<!\\)`", text))
+    """Backticks are worth a word where they do what the finding says, nest or quote badly:
+    an escaped backtick or a quote inside them. A plain `date` or `basename $0` is style.
+    A backtick inside single quotes is a character, not a command substitution."""
+    text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
+    live = [m for m in re.finditer(r"(?<!\\)`([^`]*)(?<!\\)`", text)
+            if text[: m.start()].count("'") % 2 == 0]
+    return any(re.search(r"\\`|[\"']", m.group(1)) for m in live) or "\\`" in text
 
 
 def _unused(f: Finding, ctx: Context) -> bool:
@@ -328,10 +391,23 @@ _OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
                       r"\b([Dd]ebug|DEBUG|[Vv]erbos\w*|VERBOS\w*)\w*\s*[<>=!]=?\s*\d\b")
 
 
+# One case of a switch over small numbers: `elif width == 3`, `if i == 5`.
+_CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
+
+
 def _magic(f: Finding, ctx: Context) -> bool:
-    """A small length (a pair, a triple), an HTTP status or a debug level explains
-    itself."""
-    return not _OBVIOUS.search(ctx.text(f.line))
+    """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
+    so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
+    width in bytes), where names for each case would only restate it."""
+    if _OBVIOUS.search(ctx.text(f.line)):
+        return False
+    case = _CASE.search(ctx.text(f.line))
+    if case:
+        near = ctx.code[max(0, f.line - 8) : f.line + 7]
+        cases = {m.group(0) for x in near for m in re.finditer(
+            rf"\b{case.group(1)}\s*==\s*\d\b", x)}
+        return len(cases) < 3
+    return True
 
 
 CHECKS: dict[str, Check] = {
@@ -339,7 +415,8 @@ CHECKS: dict[str, Check] = {
     "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
     "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
     "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,
-    "weak_hash": _hash_for_security,
+    "weak_hash": _hash_for_security, "unsafe_deserialize": _deserialize,
+    "simplify": _plain_form_unexplained,
     "resource_leak": _resource, "print_output": _print, "print_errors": _print,
     "missing_docstring": _docstring, "class_docstring": _docstring,
     "eval": _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)"),
