@@ -49,10 +49,19 @@ def _handler(f: Finding, ctx: Context) -> bool:
     return True
 
 
+def _has_comment(line: int, ctx: Context) -> bool:
+    """`line` as written carries a comment (its code, comments stripped, differs)."""
+    written = ctx.lines[line - 1]
+    return "#" in written and written.strip() != ctx.text(line).strip()
+
+
+def _module_docstring(ctx: Context) -> str:
+    return (ast.get_docstring(ctx.py.tree) if ctx.py is not None else None) or ""
+
+
 def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
     """A comment in the few lines above `line`: its author says why it reads as it does."""
-    return any("#" in ctx.lines[n - 1] and ctx.lines[n - 1].strip() != ctx.text(n).strip()
-               for n in range(max(1, line - reach), line))
+    return any(_has_comment(n, ctx) for n in range(max(1, line - reach), line))
 
 
 def _plain_form_unexplained(f: Finding, ctx: Context) -> bool:
@@ -68,10 +77,10 @@ def _explained(line: int, ctx: Context) -> bool:
         return True
     indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
     for number in range(line, len(ctx.lines) + 1):
-        code, written = ctx.text(number), ctx.lines[number - 1]
+        code = ctx.text(number)
         if number > line and code.strip() and len(code) - len(code.lstrip()) <= indent:
             return False
-        if "#" in written and written.strip() != code.strip():
+        if _has_comment(number, ctx):
             return True
     return False
 
@@ -120,8 +129,7 @@ def _docstring(f: Finding, ctx: Context) -> bool:
         return False
     # What the module's docstring already describes by name is documented (a blind round's
     # readers: "the module docstring states the contract for every function").
-    module = ast.get_docstring(ctx.py.tree) or ""
-    if name and re.search(rf"\b{re.escape(name)}\b", module):
+    if name and re.search(rf"\b{re.escape(name)}\b", _module_docstring(ctx)):
         return False
     return pyvet.definition_size(ctx.py, f.line) >= 10
 
@@ -155,9 +163,8 @@ def _deserialize(f: Finding, ctx: Context) -> bool:
     Unpickler) cannot trade pickle for a safe loader; its callers choose what to open."""
     if ctx.py is None:
         return True
-    module = ast.get_docstring(ctx.py.tree) or ""
     built = re.search(r"\b(Unpickler|Pickler)\(", "\n".join(ctx.code))
-    return not (re.search(r"(?i)\bpickl", module) or built)
+    return not (re.search(r"(?i)\bpickl", _module_docstring(ctx)) or built)
 
 
 def _shell_eval(f: Finding, ctx: Context) -> bool:
