@@ -73,10 +73,12 @@ def _mean(flags: list[bool]) -> float:
 
 def breakdown(games: list[Game], hits: dict[str, dict[int, bool]],
               language_of: dict[str, str]) -> list[str]:
-    """The surface readers' hit rates by the Troublemaker's strategy and by language."""
+    """The surface readers' hit rates by the Troublemaker's strategy, by language and by
+    input."""
     lines = []
     for label, key in (("strategy", lambda g: g.strategy),
-                       ("language", lambda g: language_of[g.input])):
+                       ("language", lambda g: language_of[g.input]),
+                       ("input", lambda g: g.input)):
         for reader, guessed in hits.items():
             groups: dict[str, list[bool]] = {}
             for index, hit in guessed.items():

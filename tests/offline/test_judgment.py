@@ -13,10 +13,12 @@ from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.judgment import (
+    DIRECT_FIX,
     DISMISS,
     RECOMMEND,
     REFUSE,
     can_dismiss,
+    direct_fix,
     option_shapes,
     say,
 )
@@ -92,23 +94,34 @@ def _gap(counts: Counter[str], keys: tuple[str, ...]) -> float:
 def test_both_roles_draw_their_shapes_and_families_alike(inputs: list[Analysis]) -> None:
     """Recommend, refuse, dismiss, and which family of option: on each file each role uses
     each about as often as the other, so none is one role's alone."""
-    kind_gaps, family_gaps, unshared = [], [], 0
+    kind_gaps, family_gaps = [], []
     for i, analysis in enumerate(inputs):
         if not analysis.findings:
             continue  # nothing found: the only wrong call is a recommendation
-        if not option_shapes(analysis) and not can_dismiss(analysis):
-            # No finding earns an option and none can fairly be called minor next to a
-            # serious one (every finding serious, or all of them one-token fixes such as
-            # backticks): the only sound call is turning an option down and the only wrong
-            # one is reaching for it, which the cited line shows. Counted below.
-            unshared += 1
-            continue
         kinds, families = _drawn(analysis, i)
         kind_gaps.append(_gap(kinds, (RECOMMEND, REFUSE, DISMISS)))
-        family_gaps.append(_gap(families, fit.FAMILIES))
+        if option_shapes(analysis):  # else an honest seat recommends a direct fix
+            family_gaps.append(_gap(families, fit.FAMILIES))
     assert sum(kind_gaps) / len(kind_gaps) < 0.1, kind_gaps
     assert sum(family_gaps) / len(family_gaps) < 0.15, family_gaps
-    assert unshared <= len(inputs) // 4, unshared
+
+
+def test_where_no_line_earns_an_option_honest_seats_recommend_a_direct_fix(
+        inputs: list[Analysis]) -> None:
+    """On code with only minor findings, the Troublemaker's one wrong call is reaching for an
+    option; honest seats recommend too (a finding's own fix), so recommending never marks it,
+    and the reader finds nothing wrong in theirs."""
+    bare = [a for a in inputs if a.findings and not option_shapes(a) and not can_dismiss(a)]
+    assert bare, "no input without an option to recommend"
+    for i, analysis in enumerate(bare):
+        kinds, _ = _drawn(analysis, i)
+        assert kinds[f"honest:{RECOMMEND}"] == kinds[f"tm:{RECOMMEND}"] == 100, kinds
+        rng = random.Random(i)
+        judgment = decoys.choose(analysis, rng)
+        sentence, option = say(judgment, analysis, rng)
+        assert judgment.family == DIRECT_FIX and option == "" and judgment.finding
+        assert direct_fix(judgment.finding.topic) in sentence
+        assert not contradictions(sentence, analysis), sentence
 
 
 def test_a_fitting_recommendation_is_sound_and_a_refusal_of_a_needed_fix_is_not() -> None:
@@ -168,3 +181,23 @@ def test_boldness_moves_how_wrong_and_how_visible_the_plant_is(
     subtle, plain, bold = (_plant_weights(b, inputs) for b in (-2, 0, 2))
     assert subtle[2] < plain[2] < bold[2], (subtle, plain, bold)  # evidence against it
     assert bold[0] > plain[0] and bold[1] > plain[1], (plain, bold)  # heavier, graver line
+
+
+def test_where_no_line_earns_an_option_the_plant_is_a_fix_for_a_problem_the_line_lacks(
+        inputs: list[Analysis]) -> None:
+    """There the Troublemaker recommends in the honest seats' own words: one finding's fix,
+    at a line with another finding and no such problem. The reader finds it by the line."""
+    bare = [a for a in inputs if not option_shapes(a) and not can_dismiss(a)
+            and len({f.topic for f in a.findings}) > 1]
+    assert bare, "no input with two kinds of minor finding and nothing else"
+    for i, analysis in enumerate(bare):
+        rng = random.Random(i)
+        judgment = sabotage.choose("blockchain", "architect", analysis, set(_KEYS), rng)
+        assert judgment.family == DIRECT_FIX and judgment.finding, judgment
+        assert judgment.advice not in {f.topic for f in analysis.at(judgment.line)}
+        sentence, claim = sabotage.plant("blockchain", "architect", analysis, set(_KEYS),
+                                         random.Random(i))
+        assert claim.kind == sabotage.MISPLACED_KIND and "no such problem" in claim.why_wrong
+        found = contradictions(sentence, analysis)
+        assert [c.family for c in found] == ["misplaced_fix"], (sentence, found)
+        assert found[0].weight >= 2.0

@@ -13,8 +13,10 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from tribunalbot.llm.offline import fit
+from tribunalbot.llm.offline.evidence import SUSPECTS
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.judgment import (
+    DIRECT_FIX,
     DISMISS,
     RECOMMEND,
     REFUSE,
@@ -56,6 +58,21 @@ def _dismissal(analysis: Analysis, rng: random.Random,
     return Judgment(DISMISS, "dismissal", 0, rng.choice(pool)) if pool else None
 
 
+def plain_fixes(analysis: Analysis) -> list[Finding]:
+    """Findings whose fix can be recommended as it stands: never one whose words name an
+    option or wave a line through (the reader would take it for one)."""
+    return [f for f in analysis.findings
+            if not any(s.pattern.search(f.info.fix) for s in SUSPECTS)]
+
+
+def _direct_fix(analysis: Analysis, rng: random.Random,
+                avoid: Collection[int]) -> Judgment | None:
+    """Recommend a finding's own fix, where no line has earned an option: the honest
+    recommendation there, never beside a line the review already flags."""
+    pool = away_from(plain_fixes(analysis), avoid)
+    return Judgment(RECOMMEND, DIRECT_FIX, 0, rng.choice(pool)) if pool else None
+
+
 def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
            cite: bool = True, dismiss: bool = True) -> Judgment:
     """A judgment that is right for this code. Its subject is drawn as a disguise is dealt (a
@@ -69,7 +86,11 @@ def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
     if dismiss and can_dismiss(analysis) and (rng.random() < 1 / len(SUBJECTS) or not shapes) \
             and (made := _dismissal(analysis, rng, avoid)):
         return made
-    kind, level = draw_shape(rng, shapes or frozenset({REFUSE}))
+    # With no shape both roles can make, the Troublemaker's one wrong call is reaching for an
+    # option; an honest seat recommends too, a line's direct fix, so the shape tells nothing.
+    kind, level = draw_shape(rng, shapes or frozenset({RECOMMEND}))
+    if kind == RECOMMEND and not shapes and (made := _direct_fix(analysis, rng, avoid)):
+        return made
     first = rng.choice(families)
     rest = [f for f in families if f != first]
     rng.shuffle(rest)
@@ -89,6 +110,7 @@ def overreach(judgment: Judgment, analysis: Analysis, rng: random.Random) -> Jud
     chance = rng.random()  # drawn every time, so a review's other choices never shift
     heavier = judgment.level + 1
     if (chance >= OVERREACH_RATE or judgment.kind != RECOMMEND or judgment.finding is None
+            or judgment.family not in fit.FAMILIES
             or heavier > fit.HEAVIEST
             or fit.fits(judgment.family, heavier, analysis, judgment.line)):
         return judgment

@@ -14,6 +14,7 @@ from typing import cast
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS, lead_pattern
+from tribunalbot.llm.offline.topics import TOPICS
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
@@ -117,6 +118,11 @@ NEAR_FIT_WEIGHT = 1.2  # an option one step heavier than the line earned: a subt
 REJECTION_WEIGHT = 2.0  # turns down the option the cited line needs
 BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
 UNGROUNDED_WEIGHT = 0.3  # cites a line where the analysis sees nothing
+MISPLACED_WEIGHT = 2.0  # a topic's fix at a line that has no such problem
+
+# Every topic's fix as a sentence gives it (judgment.direct_fix), keyed to its topic: given at
+# a line where the analysis found no such problem, it changes code that is right there.
+_FIXES: dict[str, str] = {t.fix.rstrip(".").lower(): key for key, t in TOPICS.items()}
 
 
 @dataclass(frozen=True)
@@ -222,8 +228,29 @@ def _contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
             quote = quote_around(statement, start, end, start + m.start())
             found.append(Contradiction(weight, quote, line, reason, _should(analysis, line),
                                        family, finding))
+        found += _misplaced_fixes(statement, start, end, lines, analysis)
         found += _line_checks(statement, start, end, lines, analysis)
     return found
+
+
+def _misplaced_fixes(statement: str, start: int, end: int, lines: list[int],
+                     analysis: Analysis) -> list[Contradiction]:
+    """A topic's fix given at lines none of which has that problem."""
+    said = statement[start:end].lower()
+    out: list[Contradiction] = []
+    for fix, topic in _FIXES.items():
+        at = said.find(fix)
+        if at < 0 or not lines or not analysis.has_line(lines[0]) or any(
+                f.topic == topic for n in lines for f in analysis.at(n)):
+            continue
+        line = lines[0]
+        home = next((f for f in analysis.ranked() if f.topic == topic), None)
+        where = f"; it belongs at line {home.line}" if home else ""
+        out.append(Contradiction(
+            MISPLACED_WEIGHT, quote_around(statement, start, end, start + at), line,
+            f"line {line} has no such problem, so that fix changes code that is right{where}",
+            _should(analysis, line), "misplaced_fix", _worst_at(analysis, line)))
+    return out
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from tribunalbot.llm.offline.phrasebook import (
     DISMISS_LEADS,
     DISMISS_TAILS,
     EXCUSES,
+    FIX_BENEFITS,
     MOVES,
     OPTIONS,
     RECOMMEND_LEADS,
@@ -29,8 +30,13 @@ from tribunalbot.llm.offline.phrasebook import (
     REFUSE_UNCITED,
     stacks_for,
 )
+from tribunalbot.llm.offline.topics import TOPICS
 
 RECOMMEND, REFUSE, DISMISS = "recommend", "refuse", "dismiss"
+# The family of a recommendation that names a finding's own direct fix rather than an option:
+# an honest seat's recommendation on code where no line has earned an option, so that there,
+# as everywhere, both roles recommend (the Troublemaker's is the option nothing earned).
+DIRECT_FIX = "direct_fix"
 REFUSE_SHARE = 0.3  # of option judgments, for every seat alike
 # Every seat's judgment is about one of these, equally often (the Troublemaker's by its
 # disguise, dealt uniformly): "dismissal" plus one per family of options.
@@ -43,6 +49,9 @@ class Judgment:
     family: str  # a family of fit.FAMILIES, or "dismissal"
     level: int  # the option's weight (0 for a dismissal)
     finding: Finding | None  # what the sentence cites; None: it cites no line
+    # A DIRECT_FIX's advice: the topic whose fix it recommends, when not the finding's own
+    # (the Troublemaker's fix for a problem the cited line does not have)
+    advice: str = ""
 
     @property
     def line(self) -> int:
@@ -85,13 +94,24 @@ def option_text(family: str, level: int, language: str, rng: random.Random) -> s
     return option.format(stack=rng.choice(stacks_for(language)))
 
 
+def direct_fix(topic: str) -> str:
+    """A topic's fix as the rest of a sentence ("At line 9, I would bind the values ...")."""
+    fix = TOPICS[topic].fix.rstrip(".")
+    # "Bind ..." reads on after a lead; "SQL ...", "`is None` ..." keep their case.
+    return fix[0].lower() + fix[1:] if fix[1:2].islower() else fix
+
+
 def say(judgment: Judgment, analysis: Analysis, rng: random.Random) -> tuple[str, str]:
-    """(the sentence, the option it names; "" for a dismissal)."""
+    """(the sentence, the option it names; "" for a dismissal or a direct fix)."""
     line = judgment.line
     if judgment.kind == DISMISS and judgment.finding is not None:
         excuse = rng.choice(EXCUSES)
         return (rng.choice(DISMISS_LEADS).format(line=line)
                 + rng.choice(DISMISS_TAILS).format(excuse=excuse)), ""
+    if judgment.family == DIRECT_FIX and judgment.finding is not None:
+        return (f"{rng.choice(RECOMMEND_LEADS).format(line=line)} "
+                f"{direct_fix(judgment.advice or judgment.finding.topic)}"
+                f"{rng.choice(FIX_BENEFITS)}."), ""
     option = option_text(judgment.family, judgment.level, analysis.language, rng)
     move = rng.choice(MOVES[judgment.family]).format(option=option)
     if judgment.kind == REFUSE:

@@ -60,8 +60,8 @@ ALLY_BONUS = 1.0  # Great Minds: the nudge is to back the partner
 FOCUS: dict[str, frozenset[str]] = {
     "security_guardian": frozenset({"dismissal", "model"}),
     "performance_guru": frozenset({"infrastructure"}),
-    "test_skeptic": frozenset({"ungrounded", "bad_line", "model"}),
-    "dx_advocate": frozenset({"abstraction", "general"}),
+    "test_skeptic": frozenset({"ungrounded", "bad_line", "model", "misplaced_fix"}),
+    "dx_advocate": frozenset({"abstraction", "general", "misplaced_fix"}),
     "error_philosopher": frozenset({"dismissal"}),
     "dependency_watcher": frozenset({"infrastructure", "rewrite"}),
     "simplicity_zealot": frozenset({"abstraction", "infrastructure", "rewrite"}),

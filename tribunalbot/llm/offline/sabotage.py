@@ -16,14 +16,16 @@ import random
 from collections.abc import Collection
 
 from tribunalbot.llm.offline import fit
-from tribunalbot.llm.offline.decoys import away_from
+from tribunalbot.llm.offline.decoys import away_from, plain_fixes
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.judgment import (
+    DIRECT_FIX,
     DISMISS,
     RECOMMEND,
     REFUSE,
     Judgment,
     can_dismiss,
+    direct_fix,
     draw_shape,
     option_shapes,
     say,
@@ -38,6 +40,7 @@ KINDS: dict[str, str] = {"dismissal": "dismissed a real issue", "abstraction": "
                          "infrastructure": "irrelevant heavy technology",
                          "rewrite": "needless rewrite", "model": "runtime model judgment"}
 REFUSED_KIND = "turned down the needed fix"
+MISPLACED_KIND = "fix for a problem the line does not have"
 
 
 def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], boldness: int,
@@ -81,6 +84,23 @@ def _refusal(family: str, analysis: Analysis, rng: random.Random,
     return None
 
 
+def _misplaced(analysis: Analysis, rng: random.Random,
+               avoid: Collection[int]) -> Judgment | None:
+    """Recommend one finding's fix at a line with another finding and no such problem: on
+    code where no line earns an option, honest seats recommend their lines' own fixes, and
+    this is the same sentence at the wrong line, wrong by what that line holds."""
+    fixes = plain_fixes(analysis)
+    topics = sorted({f.topic for f in fixes})
+    rng.shuffle(topics)
+    for topic in topics:
+        homes = [f.line for f in fixes if f.topic == topic]
+        pool = [f for f in away_from(list(analysis.findings), avoid) if f.topic != topic
+                and all(abs(f.line - n) > 1 for n in homes)]
+        if pool:
+            return Judgment(RECOMMEND, DIRECT_FIX, 0, rng.choice(pool), advice=topic)
+    return None
+
+
 def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
            rng: random.Random, boldness: int = 0, avoid: Collection[int] = (),
            dismiss: bool = True) -> Judgment:
@@ -91,6 +111,8 @@ def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[s
         pool = _bad_dismissal(analysis, persona, others, boldness, avoid)
         if pool:
             return Judgment(DISMISS, "dismissal", 0, rng.choice(pool[:3]))
+    if not shapes and (made := _misplaced(analysis, rng, avoid)):
+        return made
     # Keep to the families an honest seat could recommend on this code: one nobody else can
     # name here would name the Troublemaker by its vocabulary alone. A model is never one, so
     # "Let AI Do It" takes the form honest advice takes on this code.
@@ -119,6 +141,11 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
         return f"Nothing in this code needs {option}; it adds weight the code does not carry."
     fix = finding.info.fix[0].lower() + finding.info.fix[1:]
     line = finding.line
+    if judgment.family == DIRECT_FIX:
+        home = next(f for f in analysis.ranked() if f.topic == judgment.advice)
+        return (f"Line {line} has no such problem (it {finding.problem}); the advice to "
+                f"{direct_fix(judgment.advice)} would change code that is right there, and it "
+                f"belongs at line {home.line}, which {home.problem}.")
     if judgment.kind == DISMISS:
         return f"Line {line} really {finding.problem}; it must be fixed ({fix})."
     if judgment.kind == REFUSE:
@@ -132,7 +159,8 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
 
 def ledger(judgment: Judgment, sentence: str, option: str, analysis: Analysis) -> PlantedClaim:
     """The sabotage ledger's entry for a planted judgment as worded."""
-    kind = REFUSED_KIND if judgment.kind == REFUSE else KINDS[judgment.family]
+    kind = (REFUSED_KIND if judgment.kind == REFUSE else MISPLACED_KIND
+            if judgment.family == DIRECT_FIX else KINDS[judgment.family])
     return PlantedClaim(claim=sentence, why_wrong=_why(judgment, option, analysis), kind=kind)
 
 
