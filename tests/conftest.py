@@ -5,13 +5,14 @@ loop able to skip idle time (tests/virtual_clock.py), and the exit guard (tests/
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from tests import specs
 from tests.exit_guard import pytest_sessionfinish, pytest_unconfigure  # noqa: F401 - hooks
 from tests.virtual_clock import VirtualClockLoop
+from tribunalbot.cpu import stop_worker
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -31,6 +32,14 @@ def pytest_asyncio_loop_factories(config: pytest.Config,
     """Every async test's loop can skip idle time; it does so only for tests that ask for
     `virtual_clock`."""
     return {"virtual-clock-loop": VirtualClockLoop}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cpu_worker() -> Iterator[None]:
+    """The CPU worker's thread ends with the run, as it does when the bot stops: else the exit
+    guard would rightly report it."""
+    yield
+    stop_worker()
 
 
 @pytest.fixture

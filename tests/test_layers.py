@@ -236,7 +236,8 @@ TIERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("the shared ground", frozenset({
         "tribunalbot", "tribunalbot.config", "tribunalbot.languages", "tribunalbot.ids",
         "tribunalbot.wording", "tribunalbot.diffs", "tribunalbot.logs",
-        "tribunalbot.config_errors", "tribunalbot.stopping", "tribunalbot.pyparse"})),
+        "tribunalbot.config_errors", "tribunalbot.stopping", "tribunalbot.pyparse",
+        "tribunalbot.cpu"})),
     ("the contract with the models", frozenset({"tribunalbot.llm"})),
     ("the game", frozenset({"tribunalbot.engine"})),
     ("what a game is fed, kept and told with", frozenset({

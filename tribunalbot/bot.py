@@ -23,6 +23,7 @@ from cogs.base import TribunalClient
 from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
+from tribunalbot.cpu import stop_worker, tune_thread_switching
 from tribunalbot.engine.game import Clock, utc_now
 from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
@@ -225,7 +226,11 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
         print(f"tribunalbot: error: {problem}", file=sys.stderr)
         return 2
     tune_garbage_collector()
-    return asyncio.run(_serve(config, db, sync_guild, token, client_options))
+    tune_thread_switching()
+    try:
+        return asyncio.run(_serve(config, db, sync_guild, token, client_options))
+    finally:
+        stop_worker()
 
 
 async def _serve(config: Config, db: Path | None, sync_guild: int | None, token: str,

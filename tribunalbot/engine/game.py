@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from tribunalbot.config import GameSettings
+from tribunalbot.cpu import off_loop
 from tribunalbot.diffs import Change, change_of
 from tribunalbot.engine import claims, players, rules
 from tribunalbot.engine import events as ev
@@ -287,7 +288,7 @@ class _Game:
         ledger = tuple(state.ledger())
         planted = [e.claim for e in ledger]
         # Reading every public claim against the code is CPU work: off the event loop.
-        failed, found = await asyncio.to_thread(_judged, self.setup, state, planted, tm)
+        failed, found = await off_loop(_judged, self.setup, state, planted, tm)
         errors = tuple(e for e in failed if e.seat != tm)  # the Troublemaker's are not honest
         await self._phase("reveal")
         await self._emit(ev.Revealed(

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import array
 import ast
-import asyncio
 import hashlib
 import math
 import re
@@ -28,6 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from functools import lru_cache
 
+from tribunalbot.cpu import off_loop
 from tribunalbot.diffs import DIFF_LANGUAGE, Change, DiffError, looks_like_diff, parse_diff
 from tribunalbot.pyparse import parse_python
 
@@ -153,9 +153,9 @@ def embed(text: str, language: str = "") -> list[float]:
 
 
 async def embed_async(text: str, language: str = "") -> list[float]:
-    """`embed` on a worker thread: the regex pass and the AST parse of a 4000-character
+    """`embed` on the CPU worker: the regex pass and the AST parse of a 4000-character
     submission take milliseconds, which would stall every other game on the loop."""
-    return await asyncio.to_thread(embed, text, language)
+    return await off_loop(embed, text, language)
 
 
 def to_blob(vector: list[float]) -> bytes:

@@ -16,11 +16,9 @@ from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, RULES, ST
 from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.structure import Structure
+from tribunalbot.llm.offline.topics import LONG_FUNCTION
 
 MAX_LINE = 400  # characters of a line the patterns look at
-# Lines of code (not comments, docstrings or blank lines). A blind round's readers found a
-# straight run of 20-25 steps no clearer split; from 30 they agreed it does several jobs.
-LONG_FUNCTION = 30
 MANY_PARAMS = 6
 MANY_BRANCHES = 3
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import importlib
 import random
@@ -13,6 +12,7 @@ from typing import cast
 
 from pydantic import BaseModel, ValidationError
 
+from tribunalbot.cpu import off_loop
 from tribunalbot.diffs import Change, DiffError, looks_like_diff, parse_diff
 from tribunalbot.llm.base import Completion, LLMError, Model, Prompt, Task, Usage
 from tribunalbot.llm.errors import InvalidReply
@@ -53,7 +53,7 @@ class OfflineLLM:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        return await asyncio.to_thread(self._analyze_locked, key, code, language, change)
+        return await off_loop(self._analyze_locked, key, code, language, change)
 
     async def analysis_for(self, task: Task) -> Analysis:
         return await self.analysis(task.code, task.language, _change(task))
@@ -82,7 +82,7 @@ class OfflineLLM:
             words = task.words or request.max_tokens // 3
             # Writing a review is CPU work (the analysis read for a persona and a role): a
             # worker thread does it, so a bot's event loop stays free for its other games.
-            text = await asyncio.to_thread(write_review, task, analysis, rng, words=words)
+            text = await off_loop(write_review, task, analysis, rng, words=words)
         else:
             text = _short_answer(analysis)
         text = analysis.places.cite(text)  # a change's lines as path:line
@@ -106,7 +106,7 @@ class OfflineLLM:
         # The reviews cite path:line; the jury reads them on the analysis's number line.
         read = replace(task, statements={s: places.uncite(t) for s, t in task.statements.items()})
         # The jury reads every review against the analysis: CPU work, done off the event loop.
-        reply = _cited(await asyncio.to_thread(play, read, analysis, rng), places)
+        reply = _cited(await off_loop(play, read, analysis, rng), places)
         if not isinstance(reply, schema):
             # The engine asked for another shape: convert through JSON and let pydantic judge;
             # a mismatch is a bad answer (InvalidReply), like any other provider's.

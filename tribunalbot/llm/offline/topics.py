@@ -20,6 +20,11 @@ class Topic:
     ref: str = ""
 
 
+# Lines of code (not comments, docstrings or blank lines) that make a function long. A blind
+# round's readers found a straight run of 20-25 steps no clearer split; from 30 they agreed it
+# does several jobs. Here, where the finding says it, so the number said is the one used.
+LONG_FUNCTION = 30
+
 _SEC = "security_guardian"
 _PERF = "performance_guru"
 _TEST = "test_skeptic"
@@ -244,9 +249,9 @@ TOPICS: dict[str, Topic] = {
     "simplify": Topic(_SIMPLE, 1, "says in a roundabout way what a simpler construct says",
                       "Use the simpler form"),
     # architecture
-    "long_function": Topic(_ARCH, 3, "starts a long function (20 lines of code or more), "
-                           "too much to take in at once", "Split it into steps that each do "
-                           "one job"),
+    "long_function": Topic(_ARCH, 3, f"starts a long function ({LONG_FUNCTION} lines of code "
+                           "or more), too much to take in at once",
+                           "Split it into steps that each do one job"),
     "global_state": Topic(_ARCH, 3, "keeps shared module-level state that every caller is "
                           "coupled to", "Inject it where it is used"),
     "too_many_args": Topic(_ARCH, 2, "takes six or more parameters, hard to call correctly",
