@@ -113,7 +113,8 @@ def test_a_hanging_ruff_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_ruff_codes_map_to_persona_domains() -> None:
     assert ruffscan.topic_for("S608") == "sql_injection"
-    assert ruffscan.topic_for("SIM108") == "simplify"  # a family whose every rule fits
+    assert ruffscan.topic_for("SIM102") == "simplify"  # a family whose every rule fits
+    assert ruffscan.topic_for("SIM108") is None  # ... but one: an if/else as a ternary
     assert ruffscan.topic_for("PERF401") == "simplify"  # "use a comprehension" is no slow loop
     assert ruffscan.topic_for("BLE001") == "broad_except"
     assert ruffscan.topic_for("C901") == "complexity"

@@ -76,11 +76,12 @@ def test_both_roles_accuse_as_hard_and_hit_back_as_often(played: list[Played]) -
 
 
 def test_the_troublemaker_deflects_onto_a_real_weak_spot(played: list[Played]) -> None:
-    """Its accusations argue something the analysis holds against the review it names."""
+    """Its accusations argue something the analysis holds against the review it names: a
+    finding missed or put below a smaller one, a line waved through or cited for nothing."""
     argued = [d.private_notes for p in played for s, d in p.game.debates
               if s == p.game.troublemaker]
-    real = [n for n in argued if re.search(r"\((missed|dismissal|ungrounded|bad_line|general)",
-                                           n)]
+    real = [n for n in argued if re.search(
+        r"\((missed|emphasis|dismissal|ungrounded|bad_line|general|misplaced_fix)", n)]
     assert len(real) >= 0.6 * len(argued), argued[:5]
 
 

@@ -91,8 +91,9 @@ def test_slips_replay_with_the_game() -> None:
 
 def test_a_few_honest_reviews_overstate_a_call_and_the_reader_catches_it(
         tables: list[Table]) -> None:
-    """An overstated call reads exactly as a subtle plant does ("more than line N needs"):
-    what tells the two apart is who made it, which only the reveal says."""
+    """Now and then an honest seat overstates a call, one step heavier than its line earns
+    ("more than line N needs"): a real mistake the reader catches, and a lighter one than any
+    plant (a plant's option is one its line earned nothing of)."""
     overstated = honest = 0
     for table in tables:
         analysis = analyze(table.code, "")

@@ -204,7 +204,8 @@ _JUDGMENT_LEAD = re.compile(
     r"\bI see no\b|\bI(?:'d| would) (?:suggest|recommend)\b|\bthe right step\b|"
     r"\bmy suggestion\b|\bit pays to\b|\bwould gain if\b|\bI suggest we\b|\bneeds is to\b|"
     r"\bline \d+, we should\b|\bthe place to\b|\basks us to\b|\bcall for us\b|"
-    r"\bnot bother\b|\bnot worth it\b|\bgives no reason\b", re.I)
+    r"\bnot bother\b|\bnot worth it\b|\bgives no reason\b|\b(?:the|no) spot to\b|"
+    r"\bif this were mine\b|\bno point trying\b|\bbest, at line\b", re.I)
 
 
 def is_judgment_call(sentence: str) -> bool:

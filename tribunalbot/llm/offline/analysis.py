@@ -33,7 +33,8 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
 
 
 def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
-                parsed: str | None = None) -> tuple[tuple[Finding, ...], list[Import]]:
+                parsed: str | None = None, is_change: bool = False
+                ) -> tuple[tuple[Finding, ...], list[Import]]:
     """The heuristics' findings of `code` merged with ruff's (when ruff ran), each vetted
     against the code, and what the code imports. `parsed`: the same lines in a form Python
     parses, when `code` itself does not (a diff's hunks)."""
@@ -48,5 +49,5 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
         found = from_ruff + found
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != "assert_in_code"]
-    context = Context(lang, tuple(lines), seen.code, py, structure)
+    context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
     return merge(vetted(found, context)), imports

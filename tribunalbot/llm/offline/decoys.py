@@ -31,7 +31,7 @@ from tribunalbot.llm.offline.judgment import (
 # Of honest judgment calls, those overstated: an option one step heavier than its line has
 # earned. A person overreaches now and then; the reader weighs it as the subtle over-reach it
 # is, so a juror who names that seat caught a real mistake of an honest player.
-OVERREACH_RATE = 0.03
+OVERREACH_RATE = 0.06
 
 
 def away_from(pool: list[Finding], avoid: Collection[int]) -> list[Finding]:
@@ -109,9 +109,10 @@ def overreach(judgment: Judgment, analysis: Analysis, rng: random.Random) -> Jud
     earns: an honest reviewer's overstated claim."""
     chance = rng.random()  # drawn every time, so a review's other choices never shift
     heavier = judgment.level + 1
+    # Never to the heavy option (a port, a message bus): no honest slip goes that far.
     if (chance >= OVERREACH_RATE or judgment.kind != RECOMMEND or judgment.finding is None
             or judgment.family not in fit.FAMILIES
-            or heavier > fit.HEAVIEST
+            or heavier >= fit.HEAVIEST
             or fit.fits(judgment.family, heavier, analysis, judgment.line)):
         return judgment
     return replace(judgment, level=heavier)

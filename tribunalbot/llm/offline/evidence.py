@@ -113,7 +113,6 @@ def _level(suspect: Suspect, sentence: str) -> int:
 
 DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a grave finding
 SERIOUS_BONUS = 1.0  # ... of a line whose finding is serious but not grave
-GRAVE = 4
 NEAR_FIT_WEIGHT = 1.2  # an option one step heavier than the line earned: a subtle over-reach
 REJECTION_WEIGHT = 2.0  # turns down the option the cited line needs
 BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
@@ -235,13 +234,16 @@ def _contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
 
 def _misplaced_fixes(statement: str, start: int, end: int, lines: list[int],
                      analysis: Analysis) -> list[Contradiction]:
-    """A topic's fix given at lines none of which has that problem."""
+    """A topic's fix given at a line with another problem, and none of the lines cited has
+    that one. (At a line with no problem at all it is a claim with no footing, which
+    `_line_checks` weighs as the honest slip it usually is.)"""
     said = statement[start:end].lower()
     out: list[Contradiction] = []
+    if not lines or not analysis.at(lines[0]):
+        return out
     for fix, topic in _FIXES.items():
         at = said.find(fix)
-        if at < 0 or not lines or not analysis.has_line(lines[0]) or any(
-                f.topic == topic for n in lines for f in analysis.at(n)):
+        if at < 0 or any(f.topic == topic for n in lines for f in analysis.at(n)):
             continue
         line = lines[0]
         home = next((f for f in analysis.ranked() if f.topic == topic), None)
@@ -296,7 +298,7 @@ def _judge_dismissal(suspect: Suspect, m: re.Match[str], analysis: Analysis,
     serious = fit.serious_at(analysis, line) if line else None
     if serious is None:
         return None  # calling a minor point minor is a fair judgement
-    bonus = DISMISSAL_BONUS if serious.severity >= GRAVE else SERIOUS_BONUS
+    bonus = DISMISSAL_BONUS if serious.severity >= fit.GRAVE else SERIOUS_BONUS
     return (suspect.weight + bonus, suspect.reason.format(match=m.group(0)), suspect.family,
             serious)
 

@@ -18,14 +18,14 @@ decides.
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.findings import MINOR, Analysis, Finding
 
 FAMILIES = ("abstraction", "infrastructure", "rewrite", "model")
 # The families an honest reviewer ever names, recommending or turning down: never a model.
 OFFERED = ("abstraction", "infrastructure", "rewrite")
 HEAVIEST = 3
 SERIOUS = 3  # a finding of this severity or more must be fixed, never waved away
-MINOR = 2  # a finding of this severity or less may fairly be called minor
+GRAVE = 4  # ... and of this, a defect no reader argues with (the Troublemaker's to wave away)
 
 # Topic -> the heaviest level of each family that is a fix for it, as a senior reviewer would
 # sign: an injected interface for shared state, a bound for a list that only grows, a fresh

@@ -19,7 +19,6 @@ from tribunalbot.llm.offline.structure import Structure
 from tribunalbot.llm.offline.topics import LONG_FUNCTION
 
 MAX_LINE = 400  # characters of a line the patterns look at
-MANY_PARAMS = 6
 MANY_BRANCHES = 3
 
 
@@ -183,8 +182,6 @@ def _structural_findings(structure: Structure) -> list[Finding]:
             found.append(Finding(func.start, "long_function", func.name))
         if func.deep:
             found.append(Finding(func.deepest_line, "deep_nesting", func.name))
-        if func.params >= MANY_PARAMS:
-            found.append(Finding(func.start, "too_many_args", func.name))
     branchy = sorted(structure.functions, key=lambda f: (-f.branches, f.start))
     found += [Finding(f.start, "untested_branch", f.name) for f in branchy[:2]
               if f.branches >= MANY_BRANCHES]

@@ -86,14 +86,18 @@ RECOMMEND_LEADS: tuple[str, ...] = (
     "Around line {line}, it pays to", "The code at line {line} would gain if we",
     "On line {line}, I suggest we", "What line {line} needs is to",
     "Given line {line}, we should", "Line {line} is the place to",
+    "Looking at line {line}, I would", "If this were mine, at line {line} I would",
+    "To my mind, line {line} is the spot to", "Best, at line {line}, to",
 )
 REFUSE_LEADS: tuple[str, ...] = (
     "At line {line}, I would not", "For line {line}, I see no reason to",
     "Line {line} is no good reason to", "There is no need at line {line} to",
     "Nothing at line {line} asks us to", "Line {line} does not call for us to",
-    "On line {line}, I would not bother to", "For line {line}, it is not worth it to",
+    "On line {line}, I would not bother to", "It is not worth it at line {line} to",
     "Line {line} gives no reason to", "I see no need at line {line} to",
     "Around line {line}, I would never", "Given line {line}, I would not",
+    "Looking at line {line}, I would not", "If this were mine, at line {line} I would not",
+    "To my mind, line {line} is no spot to", "At line {line} there is no point trying to",
 )
 # The same without a line, when the review may not cite outside its focus.
 RECOMMEND_UNCITED: tuple[str, ...] = ("Here I would", "My advice is to")

@@ -109,7 +109,8 @@ def _hands_on(node: ast.AST, names: set[str]) -> bool:
 
 def _opens(node: ast.AST) -> bool:
     value = getattr(node, "value", None)
-    return isinstance(value, ast.Call) and text_of(value.func).split(".")[-1] in (
+    called = text_of(value.func).split(".")[-1] if isinstance(value, ast.Call) else ""
+    return called.endswith("_open") or called in (  # `_builtin_open`: open by another name
         "open", "fdopen", "urlopen", "NamedTemporaryFile", "TemporaryFile", "socket",
         "popen", "Popen", "connect")
 

@@ -122,7 +122,6 @@ ALIASES: dict[str, str] = {
                        "argument|default list shared between calls]",
     "print_output": "[stray print|print left in|bare print call|print to stdout]",
     "none_compare": "[comparison to None|equality test on None|None check written with ==]",
-    "crowded_line": "[crowded line|two-statement line|line doing two things]",
     "old_arithmetic": "[expr arithmetic|forked sum|old-style arithmetic]",
     "sql_no_comment": "[undocumented SQL function|function missing from the catalog "
                       "comments|function with no COMMENT ON]",

@@ -31,6 +31,11 @@ IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 # member's finding fits its topic (every SIM rule says something in a roundabout way);
 # otherwise codes are listed one by one, and the rest are noise (an unused argument a
 # callback's signature requires, a loop variable rebound on purpose, `global` in a cache).
+# Silent where blind rounds' readers found a rule's findings not worth a reviewer's words or
+# wrong on sound code (bench/blind): two statements on a line (E70x, 5 right of 41), six or
+# more parameters (PLR0913, 0 of 20: public signatures kept for their callers), a function
+# defined in a loop (B023: called in the same pass, 0 of 4), a call as a default (B008: a
+# sentinel `object()`), an if/else as a ternary (SIM108) and a named lambda (E731): taste.
 RULE_TOPICS: dict[str, str] = {
     "S608": "sql_injection", "S105": "secret", "S106": "secret", "S107": "secret",
     "S301": "unsafe_deserialize", "S506": "unsafe_deserialize", "S307": "eval",
@@ -43,10 +48,10 @@ RULE_TOPICS: dict[str, str] = {
     "PERF402": "simplify", "PERF403": "simplify", "ASYNC2": "blocking_io",
     "E722": "bare_except", "BLE": "broad_except", "TRY301": "error_flow",
     "TRY203": "simplify",
-    "B006": "mutable_default", "B008": "mutable_default", "B017": "test_style",
+    "B006": "mutable_default", "B008": "", "B017": "test_style",
     "B007": "unused", "B009": "simplify", "B010": "simplify", "B011": "assert_in_code",
     "B012": "errors_misc", "B015": "errors_misc", "B018": "errors_misc", "B019": "errors_misc",
-    "B020": "errors_misc", "B023": "errors_misc", "B025": "errors_misc", "B033": "errors_misc",
+    "B020": "errors_misc", "B023": "", "B025": "errors_misc", "B033": "errors_misc",
     "B004": "errors_misc", "B028": "warn_stacklevel",
     "PLW0120": "errors_misc", "PLW0127": "errors_misc", "PLW0128": "errors_misc",
     "PLW0129": "errors_misc", "PLW0131": "errors_misc", "PLW0711": "errors_misc",
@@ -54,11 +59,11 @@ RULE_TOPICS: dict[str, str] = {
     "F821": "undefined_name", "F822": "undefined_name", "F601": "errors_misc",
     "F632": "errors_misc", "F811": "errors_misc", "F403": "import_style",
     "E711": "none_compare", "E712": "none_compare", "E713": "simplify", "E714": "simplify",
-    "E721": "errors_misc", "E731": "simplify", "E741": "vague_name",
-    "E701": "crowded_line", "E702": "crowded_line", "E703": "crowded_line",
+    "E721": "errors_misc", "E731": "", "E741": "vague_name",
+    "E70": "",
     "E9": "syntax_error",
     "F401": "unused_import", "F841": "unused",
-    "C90": "complexity", "PLR0913": "too_many_args", "PLR0917": "too_many_args",
+    "C90": "complexity", "PLR0913": "", "PLR0917": "",
     "PLR0912": "complexity", "PLR0915": "long_function", "PLR2004": "magic_number",
     "N8": "naming", "N806": "", "N818": "", "N811": "", "N812": "", "N813": "", "N814": "",
     "N817": "", "D102": "missing_docstring", "D103": "missing_docstring",
@@ -68,7 +73,7 @@ RULE_TOPICS: dict[str, str] = {
     "PT017": "test_style", "PT018": "test_style", "PT027": "test_style",
     "DTZ005": "naive_datetime", "DTZ006": "naive_datetime",
     "DTZ011": "naive_datetime", "DTZ002": "naive_datetime",
-    "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "",
+    "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "", "SIM108": "",
     "T20": "print_output", "FIX": "todo",
 }
 

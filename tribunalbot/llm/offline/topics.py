@@ -215,8 +215,6 @@ TOPICS: dict[str, Topic] = {
                   "Resolve it or turn it into a tracked issue"),
     "none_compare": Topic(_DX, 1, "compares to None, True or False with ==", "Use `is`, or "
                           "test the value itself"),
-    "crowded_line": Topic(_DX, 1, "puts two statements on one line", "Give each statement "
-                          "its own line"),
     "loose_equality": Topic(_DX, 2, "uses loose equality or var scoping",
                             "Use strict equality and const/let"),
     "unused": Topic(_DX, 1, "keeps a variable it never uses", "Delete it, or name it _ where "
@@ -254,8 +252,6 @@ TOPICS: dict[str, Topic] = {
                            "Split it into steps that each do one job"),
     "global_state": Topic(_ARCH, 3, "keeps shared module-level state that every caller is "
                           "coupled to", "Inject it where it is used"),
-    "too_many_args": Topic(_ARCH, 2, "takes six or more parameters, hard to call correctly",
-                           "Group them into a value object or split the unit"),
     "mixed_layers": Topic(_ARCH, 3, "starts a function that mixes {detail} in one place",
                           "Give each concern its own function behind a narrow interface"),
     "hardwired_client": Topic(_ARCH, 3, "hard-wires a concrete client inside a constructor",

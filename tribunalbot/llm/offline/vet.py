@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetloops
+from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetapi, vetloops
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.vetcontext import Check, Context, in_script_part, indented_block
 
@@ -406,8 +406,9 @@ def _magic(f: Finding, ctx: Context) -> bool:
     """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
     so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
     width in bytes), where names for each case would only restate it."""
-    if _OBVIOUS.search(ctx.text(f.line)):
-        return False
+    if _OBVIOUS.search(ctx.text(f.line)) or _has_comment(f.line, ctx) or \
+            vetapi.explained_below(f.line, ctx):
+        return False  # ... and a number its comment, or the error just below, explains
     case = _CASE.search(ctx.text(f.line))
     if case:
         near = ctx.code[max(0, f.line - 8) : f.line + 7]
@@ -418,7 +419,7 @@ def _magic(f: Finding, ctx: Context) -> bool:
 
 
 CHECKS: dict[str, Check] = {
-    **vetloops.CHECKS, **shellsql.CHECKS,
+    **vetloops.CHECKS, **shellsql.CHECKS, **vetapi.CHECKS,
     "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
     "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
     "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,

@@ -21,6 +21,7 @@ class Context:
     code: tuple[str, ...]  # without comments and docstrings
     py: PyFacts | None
     structure: Structure
+    is_change: bool = False  # the lines of a change's files, not a lone file
 
     def text(self, line: int) -> str:
         return self.code[line - 1] if 0 < line <= len(self.code) else ""
