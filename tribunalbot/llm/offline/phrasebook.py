@@ -131,10 +131,12 @@ DISMISS_TAILS: tuple[str, ...] = (": {excuse}.", "; {excuse}.", ", because {excu
 
 # Why a finding "does not matter": fair for a minor finding, wrong for a serious one. Not tied
 # to a kind of finding, since minor and serious findings come from different kinds: an excuse
-# only ever said of security findings would mark its speaker.
+# only ever said of security findings would mark its speaker. So each must read as sense of a
+# missing docstring as of a bug: "the callers already guard against it" said of a docstring
+# was nonsense a blind panel noticed (bench/blind/round4, games 07, 11 and 14).
 EXCUSES: tuple[str, ...] = (
-    "it has never caused trouble in practice", "the callers already guard against it",
-    "that path runs rarely", "the code around it keeps it contained",
+    "it has never caused trouble in practice", "there are bigger things to fix first",
+    "the gain would not repay the edit", "the lines around it make it clear enough",
     "changing it now would only add churn", "its effect stays small here",
 )
 

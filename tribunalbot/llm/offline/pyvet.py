@@ -136,7 +136,9 @@ def index_may_be_empty(py: PyFacts, line: int) -> bool:
         if not (isinstance(node.slice, ast.Constant) and node.slice.value == 0):
             continue
         base = text_of(node.value)
-        if _guarded(py, node, base, scope, line):
+        # `list(delims.keys())[0]` under `if len(delims) == 1:` is guarded by its name's test
+        if any(_guarded(py, node, name, scope, line)
+               for name in (base, *names_in(node.value))):
             continue
         if re.match(r"(sys|platform|os)\.", base):
             continue  # facts of the running process (sys.version) are never empty
@@ -279,3 +281,13 @@ def definition_size(py: PyFacts, line: int) -> int:
     for node in py.at(line, (*FUNCTIONS, ast.ClassDef)):
         return (getattr(node, "end_lineno", line) or line) - line + 1
     return 0
+
+
+def in_context_manager(py: PyFacts, line: int) -> bool:
+    """`line` is in a method of a class that defines `__enter__` or `__aenter__`."""
+    for node in py.by_line.get(line, ()):
+        for up in (node, *py.ancestors(node)):
+            if isinstance(up, ast.ClassDef):
+                return any(isinstance(n, FUNCTIONS) and n.name in ("__enter__", "__aenter__")
+                           for n in up.body)
+    return False

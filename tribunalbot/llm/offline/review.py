@@ -19,6 +19,7 @@ from tribunalbot.llm.offline.voice import (
     FOCUS_OPENER,
     FUTURE_SENTENCE,
     HOSTILE_OPENER,
+    QUIET_CLOSERS,
     SEGUE_SHARE,
     VOICES,
     Voice,
@@ -212,7 +213,11 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
     special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
-    closer = rng.choice(true_of(voice.closers, analysis))
+    # The persona's stock closer sums up its own field's findings; with none, a quiet one.
+    own_field = any(f.domain == task.persona for f in picks)
+    closers = (voice.closers if own_field else
+               QUIET_CLOSERS.get(task.persona or "", QUIET_CLOSERS["ghost"]))
+    closer = rng.choice(true_of(closers, analysis))
     parts = _even_out([*parts, closer], voice, rng, target, special)
     public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
     return format_review(public, _notes(picks, analysis), planted)

@@ -12,7 +12,13 @@ import re
 
 from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetapi, vetloops
 from tribunalbot.llm.offline.findings import Finding
-from tribunalbot.llm.offline.vetcontext import Check, Context, in_script_part, indented_block
+from tribunalbot.llm.offline.vetcontext import (
+    Check,
+    Context,
+    has_comment,
+    in_script_part,
+    indented_block,
+)
 
 # The author has looked at this line and said so: a linter's suppression comment.
 _SUPPRESSED = re.compile(r"(?i)\bnoqa\b|\bnosec\b|ruff:\s*ignore|NOLINT|eslint-disable|"
@@ -49,19 +55,13 @@ def _handler(f: Finding, ctx: Context) -> bool:
     return True
 
 
-def _has_comment(line: int, ctx: Context) -> bool:
-    """`line` as written carries a comment (its code, comments stripped, differs)."""
-    written = ctx.lines[line - 1]
-    return "#" in written and written.strip() != ctx.text(line).strip()
-
-
 def _module_docstring(ctx: Context) -> str:
     return (ast.get_docstring(ctx.py.tree) if ctx.py is not None else None) or ""
 
 
 def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
     """A comment in the few lines above `line`: its author says why it reads as it does."""
-    return any(_has_comment(n, ctx) for n in range(max(1, line - reach), line))
+    return any(has_comment(n, ctx) for n in range(max(1, line - reach), line))
 
 
 def _plain_form_unexplained(f: Finding, ctx: Context) -> bool:
@@ -80,7 +80,7 @@ def _explained(line: int, ctx: Context) -> bool:
         code = ctx.text(number)
         if number > line and code.strip() and len(code) - len(code.lstrip()) <= indent:
             return False
-        if _has_comment(number, ctx):
+        if has_comment(number, ctx):
             return True
     return False
 
@@ -329,12 +329,6 @@ def _owner_action(f: Finding, ctx: Context) -> bool:
                           r"truncate)\w*\b", after))
 
 
-def _side_effect(f: Finding, ctx: Context) -> bool:
-    if re.search(r"rm -rf", ctx.text(f.line)):
-        return True
-    return not in_script_part(f, ctx)
-
-
 def _abstraction(f: Finding, ctx: Context) -> bool:
     """"One implementation" holds when exactly one class in view extends it, or, for a
     factory, when it only ever builds one kind of thing."""
@@ -375,12 +369,6 @@ def _unused(f: Finding, ctx: Context) -> bool:
     return not pyloops.read_after_loop(ctx.py, f.line, f.detail)
 
 
-def _unused_import(f: Finding, ctx: Context) -> bool:
-    """An import guarded by `except ImportError` is there for its side effect or to probe
-    that the module exists."""
-    return ctx.py is None or not pyvet.probes_attribute(ctx.py, f.line, imports=True)
-
-
 def _layers(f: Finding, ctx: Context) -> bool:
     """A command-line entry point is where arguments, files and output meet."""
     return not in_script_part(f, ctx)
@@ -392,35 +380,9 @@ def _todo(f: Finding, ctx: Context) -> bool:
     return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
 
 
-_OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
-                      r"\b(status(_code)?|\.code)\s*[<>=!]=?\s*[1-5]\d\d\b|"
-                      r"\b[1-5]\d\d\s*[<>=!]=?\s*[\w.]*(status(_code)?|\.code)\b|"
-                      r"\b([Dd]ebug|DEBUG|[Vv]erbos\w*|VERBOS\w*)\w*\s*[<>=!]=?\s*\d\b")
-
-
-# One case of a switch over small numbers: `elif width == 3`, `if i == 5`.
-_CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
-
-
-def _magic(f: Finding, ctx: Context) -> bool:
-    """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
-    so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
-    width in bytes), where names for each case would only restate it."""
-    if _OBVIOUS.search(ctx.text(f.line)) or _has_comment(f.line, ctx) or \
-            vetapi.explained_below(f.line, ctx):
-        return False  # ... and a number its comment, or the error just below, explains
-    case = _CASE.search(ctx.text(f.line))
-    if case:
-        near = ctx.code[max(0, f.line - 8) : f.line + 7]
-        cases = {m.group(0) for x in near for m in re.finditer(
-            rf"\b{case.group(1)}\s*==\s*\d\b", x)}
-        return len(cases) < 3
-    return True
-
-
 CHECKS: dict[str, Check] = {
     **vetloops.CHECKS, **shellsql.CHECKS, **vetapi.CHECKS,
-    "errors_misc": _linted, "magic_number": _magic, "unused_import": _unused_import,
+    "errors_misc": _linted,
     "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
     "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,
     "weak_hash": _hash_for_security, "unsafe_deserialize": _deserialize,
@@ -434,6 +396,6 @@ CHECKS: dict[str, Check] = {
     "weak_random": _random, "secret": _secret, "temp_file": _temp,
     "data_exposure": _select_star, "blocking_io": _sync_io, "crash": _crash,
     "loose_equality": _loose, "vague_name": _vague, "destructive_command": _destructive,
-    "missing_auth": _owner_action, "hidden_side_effect": _side_effect,
+    "missing_auth": _owner_action,
     "needless_abstraction": _abstraction,
 }

@@ -1,17 +1,20 @@
 """Checks for findings whose fix would change what the code's callers rely on, or undo what its
-author did on purpose: public names, defaults that are deliberate, numbers the next line
-explains. Blind rounds' readers (bench/blind) found each of these wrong on sound code: a
-stdlib class renamed to CapWords breaks every subclass in the wild; `lnum=[lnum]` in a nested
-reader is a counter cell; `true=object()` is a sentinel.
+author did on purpose: public names, deliberate defaults, numbers the next line explains,
+imports kept for others, the changes a context manager exists to make. Blind rounds' readers
+(bench/blind) found each of these wrong on sound code: a stdlib class renamed to CapWords
+breaks every subclass in the wild; `lnum=[lnum]` in a nested reader is a counter cell;
+`true=object()` is a sentinel; a private name imported from another module is there for
+others to take.
 """
 
 from __future__ import annotations
 
 import re
 
+from tribunalbot.llm.offline import pyvet
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
-from tribunalbot.llm.offline.vetcontext import Check, Context
+from tribunalbot.llm.offline.vetcontext import Check, Context, has_comment, in_script_part
 
 _DEFINED = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*[:=]")
 # What explains a bound in the next lines: an error or a warning that says it in words.
@@ -44,4 +47,52 @@ def explained_below(line: int, ctx: Context, reach: int = 2) -> bool:
                for n in range(line + 1, min(len(ctx.lines), line + reach) + 1))
 
 
-CHECKS: dict[str, Check] = {"naming": _private_or_changed, "mutable_default": _not_nested}
+def _side_effect(f: Finding, ctx: Context) -> bool:
+    """A script's main part acts on the world by design, and so does a context manager: a
+    class with `__enter__` exists to change something and put it back."""
+    if re.search(r"rm -rf", ctx.text(f.line)):
+        return True
+    return not in_script_part(f, ctx) and not (
+        ctx.py is not None and pyvet.in_context_manager(ctx.py, f.line))
+
+
+def _unused_import(f: Finding, ctx: Context) -> bool:
+    """An import guarded by `except ImportError` is there for its side effect or to probe
+    that the module exists; another module's private name imported is imported for others
+    to take from here (a stdlib module's `_encode_filter_properties`, for zipfile)."""
+    if f.detail.split(".")[-1].startswith("_") or re.search(
+            r"\bimport\s+\(?\s*_\w", ctx.text(f.line)):
+        return False
+    return ctx.py is None or not pyvet.probes_attribute(ctx.py, f.line, imports=True)
+
+
+_OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
+                      r"\b(status(_code)?|\.code)\s*[<>=!]=?\s*[1-5]\d\d\b|"
+                      r"\b[1-5]\d\d\s*[<>=!]=?\s*[\w.]*(status(_code)?|\.code)\b|"
+                      r"\b([Dd]ebug|DEBUG|[Vv]erbos\w*|VERBOS\w*)\w*\s*[<>=!]=?\s*\d\b")
+
+
+# One case of a switch over small numbers: `elif width == 3`, `if i == 5`.
+_CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
+
+
+def _magic(f: Finding, ctx: Context) -> bool:
+    """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
+    so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
+    width in bytes), where names for each case would only restate it."""
+    if _OBVIOUS.search(ctx.text(f.line)) or has_comment(f.line, ctx) or \
+            explained_below(f.line, ctx):
+        return False  # ... and a number its comment, or the error just below, explains
+    case = _CASE.search(ctx.text(f.line))
+    if case:
+        near = ctx.code[max(0, f.line - 8) : f.line + 7]
+        cases = {m.group(0) for x in near for m in re.finditer(
+            rf"\b{case.group(1)}\s*==\s*\d\b", x)}
+        return len(cases) < 3
+    return True
+
+
+CHECKS: dict[str, Check] = {
+    "magic_number": _magic, "naming": _private_or_changed, "mutable_default": _not_nested,
+    "hidden_side_effect": _side_effect, "unused_import": _unused_import,
+}

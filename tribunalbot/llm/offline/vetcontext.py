@@ -32,6 +32,12 @@ class Context:
 
 
 Check = Callable[[Finding, Context], bool]
+
+
+def has_comment(line: int, ctx: Context) -> bool:
+    """`line` as written carries a comment (its code, comments stripped, differs)."""
+    written = ctx.lines[line - 1]
+    return "#" in written and written.strip() != ctx.text(line).strip()
 # Where a program talks to its user: its main function, a module's self-test, its usage.
 _MAIN = re.compile(r"^_*(main|cli|run_?cli|test|usage)$")
 

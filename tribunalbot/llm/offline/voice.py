@@ -242,5 +242,33 @@ FUTURE_SENTENCE = ("With the coming commit \"{commit}\" in mind, line {line} mat
                    "more: {fix}.")
 
 
+# A closer for a review that found nothing in its own field: in the persona's words (the focus
+# check reads them), claiming nothing of the code. A blind panel found the stock closers
+# claiming what the file did not hold ("keep each credential out of source" for a script with
+# no secret, "a docstring on each public function" for a shell script: bench/blind/round4).
+QUIET_CLOSERS: dict[str, tuple[str, ...]] = {
+    "architect": ("On structure, coupling and module boundaries, nothing here worried me.",
+                  "The layering and the interfaces between modules hold up as they are."),
+    "security_guardian": ("No injection path, secret or credential in this file needed a "
+                          "flag from me.", "On auth, secrets and untrusted input, this file "
+                          "gave me nothing to flag."),
+    "performance_guru": ("No loop or hot path here costs enough latency or memory to flag.",
+                         "On latency, memory and the hot path, nothing here needs work."),
+    "test_skeptic": ("No untested edge case in my own field called for a new test.",
+                     "On test coverage and edge cases, I have nothing more to flag."),
+    "dx_advocate": ("Naming and readability hold up; nothing here would confuse a newcomer.",
+                    "On naming and clarity, I have nothing more to flag."),
+    "error_philosopher": ("Not one swallowed error or hidden failure caught my eye.",
+                          "Error handling holds up: no exception is lost that I could see."),
+    "dependency_watcher": ("No dependency or package here needs a version pin or a change.",
+                           "On dependencies and packages, nothing needs a change.",
+                           "No import here needs a version pin or a change."),
+    "simplicity_zealot": ("Nothing here is over-engineered or begs to be deleted.",
+                          "No layer here needs to be removed to simplify it."),
+    "ghost": ("That is the whole of it from me.",
+              "Nothing more in this code needs a change from me."),
+}
+
+
 def voice_for(persona: str | None) -> Voice:
     return VOICES.get(persona or "", VOICES["ghost"])
