@@ -21,6 +21,8 @@ from bench.fair import behaviour
 from bench.fair.games import Game, play_all, schedule
 from bench.fair.inputs import resolve
 from bench.fairness import measure
+from tribunalbot.llm.offline.fixwords import fix_wordings
+from tribunalbot.llm.offline.topics import TOPICS
 
 INPUTS = 12
 GAMES = 96
@@ -122,3 +124,22 @@ def test_no_broken_grammar_in_anything_said(games: list[Game]) -> None:
     doubled = [t for t in said if re.search(r"\b(\w{2,}) \1\b", t, re.I)
                and not re.search(r"\b(that that|had had)\b", t)]
     assert len(doubled) <= 0.01 * len(said), doubled[:3]
+
+
+def test_no_two_seats_give_a_fix_in_the_same_words(games: list[Game]) -> None:
+    """Seven seats each repeated one (wrong) fix word for word when they stated one finding;
+    now each seat says a fix in its own words (the Ghost Reviewer, a ninth, shares the first
+    seat's)."""
+    wordings = [(topic, w.rstrip(".").lower()) for topic in TOPICS
+                for w in fix_wordings(topic)]
+    said = 0
+    for game in games:
+        first: dict[str, int] = {}
+        for seat, text in game.reviews.items():
+            low = text.lower()
+            for _, words in wordings:
+                if words in low:
+                    said += 1
+                    other = first.setdefault(words, seat)
+                    assert other == seat or {seat, other} == {1, 9}, (words, seat, other)
+    assert said > len(games)

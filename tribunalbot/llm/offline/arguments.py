@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from tribunalbot.llm.offline import debate_phrases as phrases
 from tribunalbot.llm.offline import rephrase
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
+from tribunalbot.llm.offline.fixwords import fix_wordings
 from tribunalbot.llm.offline.weakspots import Spot, top_at
 
 STRONG = 1.0  # a weak spot at least this heavy is argued as a mistake, not a doubt
@@ -260,7 +261,7 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
                                   else rephrase.NO_FINDING)
         forms = given if spot.line else _lineless(given)
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
-    fix = _lower(_brief(f.info.fix, 5))
+    fix = _lower(_brief(rng.choice(fix_wordings(f.topic)), 5))  # not every juror's words
     if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
         fix = ""
     own = rephrase.FIXES.get(f.topic)

@@ -65,9 +65,10 @@ SUBJECTS: dict[str, str] = {
     "model": "[the {term} idea|putting [{a} |the ]{term} in the loop|asking [{a} |the ]{term}|"
              "its {term} plan|a runtime {term} call|[leaning on|deferring to|handing this to] "
              "[{a} |the ]{term}]",
-    "misplaced_fix": "[the fix it [asks for|wants|proposes]|[that|this|the] advice to "
-                     "{term}|[asking|telling the author] to {term}|its [advice|fix] for "
-                     "that line]",
+    "misplaced_fix": "[the fix it [asks for|wants|proposes|pushes]|[that|this|the] advice "
+                     "to {term}|[asking|telling the author] to {term}|its [advice|fix|remedy] "
+                     "for that line|[the|that|this] [remedy|repair|edit] it [proposes|wants|"
+                     "asks for]|[what|the change] it [prescribes|recommends] there]",
     "dismissal": "[waving it off|calling it harmless|leaving it [as it is|alone|be]|"
                  "[that|this|the] [reassurance|all-clear|shrug|pass]|letting it [stand|ship]|"
                  "keeping it as is|[judging|ruling|declaring] it [fine|safe]]",
@@ -112,10 +113,14 @@ PREDICATES: dict[str, str] = {
              "[for sure|outright|every time]|[outsources|farms out] a [call|choice] [the code|"
              "a plain rule] [makes|settles] [alone|by itself|unaided]",
     "misplaced_fix": "[fixes|treats|cures] a [problem|defect|flaw] [that line|the line|"
-                     "the code there] [does not have|never had]|[changes|rewrites|touches] "
+                     "the code there] [does not have|never had]|[changes|alters|touches] "
                      "[code that is right|lines that are fine|what works] [there|as it is]|"
-                     "[belongs|goes|applies] to [another|a different] line|[sends|points] "
-                     "the fix to the wrong [line|place]",
+                     "[belongs|goes|applies] to [another|a different|some other] line|"
+                     "[sends|points|aims] the [fix|remedy|repair] at the wrong [line|place|"
+                     "spot]|[answers|targets|addresses] a [fault|defect|problem] [from|of] "
+                     "[another|a different] line|[mistakes|confuses] [that|the] line for "
+                     "[another|a different one]|would only [churn|disturb|alter] [sound|"
+                     "working|correct] code",
     "waved": "[[is fair|sounds fair|is defensible], [yet|but|though] [the line|it|that] "
              "[still|really] [earns|deserves|wants] a [small|quick|cheap] [fix|edit]|"
              "[undersells|plays down|shrugs off|brushes aside|waves away|makes light of] a "
@@ -166,7 +171,7 @@ GAPS: dict[str, str] = {
 
 TERMS = {"rejection": "option", "abstraction": "layering", "infrastructure": "machinery",
          "rewrite": "rewrite", "model": "model", "dismissal": "all-clear",
-         "misplaced_fix": "change it"}
+         "misplaced_fix": "touch that line"}
 
 
 OWN_FIELD = "[though|even though|when] [that is|it is|this is] [its own field|its speciality|" \

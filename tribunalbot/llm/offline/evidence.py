@@ -13,6 +13,7 @@ from typing import cast
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.fixwords import fix_wordings
 from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS, lead_pattern
 from tribunalbot.llm.offline.topics import TOPICS
 
@@ -119,9 +120,11 @@ BAD_LINE_WEIGHT = 1.5  # cites a line the code does not have
 UNGROUNDED_WEIGHT = 0.3  # cites a line where the analysis sees nothing
 MISPLACED_WEIGHT = 2.0  # a topic's fix at a line that has no such problem
 
-# Every topic's fix as a sentence gives it (judgment.direct_fix), keyed to its topic: given at
-# a line where the analysis found no such problem, it changes code that is right there.
-_FIXES: dict[str, str] = {t.fix.rstrip(".").lower(): key for key, t in TOPICS.items()}
+# Every wording of every topic's fix as a sentence gives it (judgment.direct_fix), keyed to its
+# topic: given at a line where the analysis found no such problem, it changes code that is
+# right there.
+_FIXES: dict[str, str] = {fix.rstrip(".").lower(): key for key in TOPICS
+                          for fix in fix_wordings(key)}
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.fit import FAMILIES
+from tribunalbot.llm.offline.fixwords import fix_for_seat
 from tribunalbot.llm.offline.phrasebook import (
     BENEFITS,
     DISMISS_LEADS,
     DISMISS_TAILS,
     EXCUSES,
-    FIX_BENEFITS,
     MOVES,
     OPTIONS,
     RECOMMEND_LEADS,
@@ -94,14 +94,16 @@ def option_text(family: str, level: int, language: str, rng: random.Random) -> s
     return option.format(stack=rng.choice(stacks_for(language)))
 
 
-def direct_fix(topic: str) -> str:
-    """A topic's fix as the rest of a sentence ("At line 9, I would bind the values ...")."""
-    fix = TOPICS[topic].fix.rstrip(".")
+def direct_fix(topic: str, seat: int = 1) -> str:
+    """A topic's fix, in the seat's wording, as the rest of a sentence ("At line 9, I would
+    bind the values ...")."""
+    fix = fix_for_seat(topic, seat).rstrip(".")
     # "Bind ..." reads on after a lead; "SQL ...", "`is None` ..." keep their case.
     return fix[0].lower() + fix[1:] if fix[1:2].islower() else fix
 
 
-def say(judgment: Judgment, analysis: Analysis, rng: random.Random) -> tuple[str, str]:
+def say(judgment: Judgment, analysis: Analysis, rng: random.Random,
+        seat: int = 1) -> tuple[str, str]:
     """(the sentence, the option it names; "" for a dismissal or a direct fix)."""
     line = judgment.line
     if judgment.kind == DISMISS and judgment.finding is not None:
@@ -109,9 +111,13 @@ def say(judgment: Judgment, analysis: Analysis, rng: random.Random) -> tuple[str
         return (rng.choice(DISMISS_LEADS).format(line=line)
                 + rng.choice(DISMISS_TAILS).format(excuse=excuse)), ""
     if judgment.family == DIRECT_FIX and judgment.finding is not None:
-        return (f"{rng.choice(RECOMMEND_LEADS).format(line=line)} "
-                f"{direct_fix(judgment.advice or judgment.finding.topic)}"
-                f"{rng.choice(FIX_BENEFITS)}."), ""
+        # The reason is the problem the fix answers: the line's own (an honest seat's), or the
+        # one the Troublemaker pins on a line that does not have it.
+        topic = judgment.advice or judgment.finding.topic
+        problem = (TOPICS[topic].problem.replace("{detail}", "several concerns")
+                   if judgment.advice else judgment.finding.problem)
+        return (f"{rng.choice(RECOMMEND_LEADS).format(line=line)} {direct_fix(topic, seat)}, "
+                f"since that line {problem}."), ""
     option = option_text(judgment.family, judgment.level, analysis.language, rng)
     move = rng.choice(MOVES[judgment.family]).format(option=option)
     if judgment.kind == REFUSE:

@@ -64,12 +64,6 @@ BENEFITS: dict[str, tuple[str, ...]] = {
     "model": (", so a person only has to check the result", ", so the tedious part is done"),
 }
 
-# Why a finding's direct fix helps (an honest recommendation where no option is earned): as
-# BENEFITS, no negation words, and some shared with them so neither reads as one role's.
-FIX_BENEFITS: tuple[str, ...] = (", so the next change is cheaper",
-                                 ", so the fix stays as small as the problem",
-                                 ", so the next reader has less to guess")
-
 # Why the move is not needed (after a refusal), the same for every family.
 REFUSALS: tuple[str, ...] = ("; a direct fix is enough there",
                              "; that is more than the code there asks for",

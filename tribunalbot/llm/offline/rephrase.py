@@ -123,8 +123,9 @@ ALIASES: dict[str, str] = {
     "print_output": "[stray print|print left in|bare print call|print to stdout]",
     "none_compare": "[comparison to None|equality test on None|None check written with ==]",
     "old_arithmetic": "[expr arithmetic|forked sum|old-style arithmetic]",
-    "sql_no_comment": "[undocumented SQL function|function missing from the catalog "
-                      "comments|function with no COMMENT ON]",
+    "sql_no_comment": "[undocumented SQL function|function the catalog says nothing of|"
+                      "function with no COMMENT ON|uncommented function|function left out of "
+                      "the comments|function nobody described]",
     "unset_variable": "[never-set variable|variable nothing assigns|always-empty variable]",
     "deprecated_kept": "[obsolete definition kept|deprecated definition still shipped|"
                        "leftover obsolete definition]",

@@ -10,7 +10,8 @@ from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import decoys, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
+from tribunalbot.llm.offline.fixwords import fix_for_seat
+from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     BORROWED,
     BORROWED_SEGUES,
@@ -76,10 +77,11 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
 
 
 def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
-                 rng: random.Random, waved: Collection[int] = ()) -> list[str]:
+                 rng: random.Random, waved: Collection[int] = (), seat: int = 1) -> list[str]:
     """One sentence pair per finding; templates rotate so no phrasing repeats in a review,
     and the first finding outside the persona's domain may open with a segue. `waved`: the
-    line the review calls minor, which no citation lands beside."""
+    line the review calls minor, which no citation lands beside. Each fix in the seat's own
+    words, so two seats stating one finding never give its fix in the same words."""
     mine, borrowed = list(voice.items), list(BORROWED)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
@@ -94,7 +96,7 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
         if pool is borrowed and segue:
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
-        out.append(with_fix(text, info.fix, rng))
+        out.append(with_fix(text, fix_for_seat(finding.topic, seat), rng))
     return out
 
 
@@ -162,8 +164,9 @@ def _judgment(task: Task, analysis: Analysis, rng: random.Random,
 
 def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
     """What the review's findings may be drawn from: never the line it waves through (a flag,
-    then "leave it alone", would contradict itself)."""
-    if judgment.kind != DISMISS:
+    then "leave it alone", would contradict itself), nor the line whose fix it recommends
+    (that would say the same fix twice)."""
+    if judgment.kind != DISMISS and judgment.family != DIRECT_FIX:
         return analysis
     kept = tuple(f for f in analysis.findings if abs(f.line - judgment.line) > 1)
     return replace(analysis, findings=kept)
@@ -176,7 +179,9 @@ def _judged(task: Task, analysis: Analysis, count: int,
     count of findings (a short review would tell)."""
     judgment = _judgment(task, analysis, rng)
     pickable = _pickable(analysis, judgment)
-    if len({f.line for f in pickable.findings}) < min(count, len(analysis.findings)):
+    # A recommended fix keeps its line out whatever is left: either role's does, alike.
+    if judgment.kind == DISMISS and len({f.line for f in pickable.findings}) < min(
+            count, len(analysis.findings)):
         judgment = _judgment(task, analysis, rng, dismiss=False)
         pickable = analysis
     return judgment, pickable
@@ -184,7 +189,7 @@ def _judged(task: Task, analysis: Analysis, count: int,
 
 def _worded(task: Task, judgment: Judgment, analysis: Analysis,
             rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
-    sentence, option = say(judgment, analysis, rng)
+    sentence, option = say(judgment, analysis, rng, task.seat or 1)
     if not task.troublemaker:
         return sentence, ()
     return sentence, (sabotage.ledger(judgment, sentence, option, analysis),)
@@ -201,7 +206,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     picks = select_findings(pickable, domain_order(task, voice, analysis), honest, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
-    items = render_items(voice, picks, own, analysis, rng, waved)
+    items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1)
     if not items and honest:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
@@ -209,7 +214,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, analysis, rng), *items]
     if task.future_commit and picks:
-        fix = picks[0].info.fix
+        fix = fix_for_seat(picks[0].topic, task.seat or 1)
         parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
                                             fix=fix[0].lower() + fix[1:]))
     special = bool(task.focus or task.hostile_author)  # the opener says what the event asked

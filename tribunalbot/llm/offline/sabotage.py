@@ -143,7 +143,7 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
     if judgment.family == DIRECT_FIX:
         home = next(f for f in analysis.ranked() if f.topic == judgment.advice)
         return (f"Line {line} has no such problem (it {finding.problem}); the advice to "
-                f"{direct_fix(judgment.advice)} would change code that is right there, and it "
+                f"{direct_fix(judgment.advice, 1)} would change code that is right there, and it "
                 f"belongs at line {home.line}, which {home.problem}.")
     if judgment.kind == DISMISS:
         return f"Line {line} really {finding.problem}; it must be fixed ({fix})."

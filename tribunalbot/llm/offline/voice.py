@@ -242,10 +242,11 @@ FUTURE_SENTENCE = ("With the coming commit \"{commit}\" in mind, line {line} mat
                    "more: {fix}.")
 
 
-# A closer for a review that found nothing in its own field: in the persona's words (the focus
-# check reads them), claiming nothing of the code. A blind panel found the stock closers
-# claiming what the file did not hold ("keep each credential out of source" for a script with
-# no secret, "a docstring on each public function" for a shell script: bench/blind/round4).
+# A closer for a review that found nothing in its own field: in the persona's words (two of
+# its keywords, as every closer), claiming nothing of the code. A blind panel found the stock
+# closers claiming what the file did not hold ("keep each credential out of source" for a
+# script with no secret, "a docstring on each public function" for a shell script:
+# bench/blind/round4).
 QUIET_CLOSERS: dict[str, tuple[str, ...]] = {
     "architect": ("On structure, coupling and module boundaries, nothing here worried me.",
                   "The layering and the interfaces between modules hold up as they are."),
@@ -261,11 +262,11 @@ QUIET_CLOSERS: dict[str, tuple[str, ...]] = {
     "error_philosopher": ("Not one swallowed error or hidden failure caught my eye.",
                           "Error handling holds up: no exception is lost that I could see."),
     "dependency_watcher": ("No dependency or package here needs a version pin or a change.",
-                           "On dependencies and packages, nothing needs a change.",
+                           "On dependencies and package versions, nothing needs a change.",
                            "No import here needs a version pin or a change."),
     "simplicity_zealot": ("Nothing here is over-engineered or begs to be deleted.",
                           "No layer here needs to be removed to simplify it."),
-    "ghost": ("That is the whole of it from me.",
+    "ghost": ("That is the whole of it: no other change to this code from me.",
               "Nothing more in this code needs a change from me."),
 }
 
