@@ -2,8 +2,8 @@
 
 200 speak-only tables (8 reviews each, about a second). Chance is 1/8 = 0.125; with n = 200 a
 guesser at chance has a standard deviation of about 0.023, so 0.25 (over five sd above chance)
-leaves room for the decoys' imperfections while failing the old tell (0.95). The same holds for
-"the longest review is the Troublemaker's": expected 0.125, and the old bias was 0.31.
+leaves room for the honest calls' imperfections while failing the old tell (0.95). The same
+holds for "the longest review is the Troublemaker's": expected 0.125, and the old bias was 0.31.
 """
 
 from __future__ import annotations

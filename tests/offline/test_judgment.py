@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
-from tribunalbot.llm.offline import decoys, fit, sabotage
+from tribunalbot.llm.offline import fit, honest, sabotage
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import contradictions
 from tribunalbot.llm.offline.findings import Analysis
@@ -43,7 +43,7 @@ def test_honest_judgments_hold_up_against_the_code(inputs: list[Analysis]) -> No
     for i, analysis in enumerate(inputs):
         for seed in range(40):
             rng = random.Random(seed * 97 + i)
-            judgment = decoys.choose(analysis, rng, avoid=())
+            judgment = honest.choose(analysis, rng, avoid=())
             kinds[judgment.kind] += 1
             sentence, _ = say(judgment, analysis, rng)
             assert not contradictions(sentence, analysis), sentence
@@ -74,7 +74,7 @@ def _drawn(analysis: Analysis, i: int) -> tuple[Counter[str], Counter[str]]:
     for seed in range(100):
         rng = random.Random(seed + 1000 * i)
         strategy = STRATEGIES[seed % len(STRATEGIES)].key
-        for role, judged in (("honest", decoys.choose(analysis, rng)),
+        for role, judged in (("honest", honest.choose(analysis, rng)),
                              ("tm", sabotage.choose(strategy, "architect", analysis,
                                                     set(_KEYS), rng))):
             kinds[f"{role}:{judged.kind}"] += 1
@@ -117,7 +117,7 @@ def test_where_no_line_earns_an_option_honest_seats_recommend_a_direct_fix(
         kinds, _ = _drawn(analysis, i)
         assert kinds[f"honest:{RECOMMEND}"] == kinds[f"tm:{RECOMMEND}"] == 100, kinds
         rng = random.Random(i)
-        judgment = decoys.choose(analysis, rng)
+        judgment = honest.choose(analysis, rng)
         sentence, option = say(judgment, analysis, rng)
         assert judgment.family == DIRECT_FIX and option == "" and judgment.finding
         assert direct_fix(judgment.finding.topic) in sentence

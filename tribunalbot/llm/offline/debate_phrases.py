@@ -5,28 +5,10 @@ filled by arguments.py ({name}, {quote}, {n}, {label}, {term}, {fix}, ...).
 
 from __future__ import annotations
 
-# Labels for topics whose key does not read as English on its own.
-LABELS = {
-    "eval": "eval of a string", "secret": "hard-coded secret", "perf_misc": "slow path",
-    "errors_misc": "error-handling gap", "module_docstring": "missing module docstring",
-    "class_docstring": "missing class docstring", "quadratic": "quadratic loop",
-    "unused": "dead code", "backticks": "backtick substitution", "naming": "naming problem",
-    "test_style": "test-style problem", "todo": "open TODO", "simplify": "needless detour",
-    "error_flow": "tangled error flow", "crash": "crash path", "print_output": "stray print",
-    "complexity": "branch-heavy function", "unused_import": "unused import",
-    "third_party": "third-party import",
-    "unquoted_var": "unquoted variable", "unwrap_panic": "panicking unwrap",
-    "unsafe_deserialize": "unsafe deserialization",
-    "deep_nesting": "deeply nested block", "no_errexit": "script that ignores failures",
-    "delete_without_where": "DELETE without WHERE", "magic_number": "magic number",
-    "none_compare": "comparison to None", "tls_off": "disabled TLS check",
-    "untested_branch": "untested branch", "vague_name": "vague name",
-    "old_arithmetic": "expr arithmetic", "unset_variable": "never-set variable",
-    "unchecked_cd": "unchecked cd", "temp_no_cleanup": "temp file left behind",
-    "read_without_r": "read without -r", "which_command": "which lookup",
-    "echo_options": "echo -e in sh", "deprecated_kept": "obsolete definition kept",
-    "sql_no_comment": "undocumented SQL function",
-}
+from tribunalbot.llm.offline.topicnames import NAMES
+
+# A topic's label, from its one home (topicnames.NAMES).
+LABELS: dict[str, str] = {topic: label for topic, (label, _) in NAMES.items()}
 
 
 # What a finding means to each persona: jurors see the same line through their own field.

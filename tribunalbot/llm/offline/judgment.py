@@ -3,7 +3,7 @@
 A `Judgment` is what the sentence claims (recommend an option of some family and weight at a
 line, turn one down, or call a finding minor); `say` words it from the shared phrasebook.
 Honest seats choose judgments that are right for the code and the Troublemaker chooses wrong
-ones (decoys.py, sabotage.py), but the shapes are drawn from one distribution (`draw_shape`)
+ones (honest.py, sabotage.py), but the shapes are drawn from one distribution (`draw_shape`)
 and worded by one function, so shape and wording never tell the roles apart.
 """
 

@@ -9,6 +9,8 @@ juror's own short sentence about the line.
 
 from __future__ import annotations
 
+from tribunalbot.llm.offline.topicnames import NAMES
+
 # Other words for the verb a fix starts with (the rest of the fix reads after any of them).
 VERBS: dict[str, str] = {
     "use": "[use|adopt|prefer|choose]",
@@ -62,74 +64,10 @@ RANKED = ("[rank|order|sort] [its|the] [findings|points|problems] [worst first|b
           "[look|read] past line {n} [first|too|as well]")
 
 
-# A topic's name in several words, for the topics argued most: jurors naming the same
-# finding in one game say it differently. Each is a noun phrase taking "a"/"an" by its
+# A topic's names in several words, from its one home (topicnames.NAMES): jurors naming the
+# same finding in one game say it differently. Each is a noun phrase taking "a"/"an" by its
 # first letter, as arguments.label's are.
-ALIASES: dict[str, str] = {
-    "long_function": "[long function|sprawling function|oversized function|function that "
-                     "sprawls|bloated function|endless function|overlong function|overgrown "
-                     "function|long-winded function]",
-    "naming": "[naming problem|misleading name|poorly chosen name|name off-style|"
-              "unidiomatic name|name against convention|unconventional name|badly styled "
-              "name|name that breaks convention]",
-    "deep_nesting": "[deeply nested block|nest of branches|buried block|tower of ifs|"
-                    "over-nested block|staircase of nested blocks|pile of nested ifs|block "
-                    "buried under branches]",
-    "missing_docstring": "[missing docstring|undocumented function|docstring gap|"
-                         "function left undocumented|function with no docstring|"
-                         "unexplained function]",
-    "class_docstring": "[missing class docstring|undocumented class|class without a "
-                       "docstring|class left undocumented|docstring-less class|"
-                       "unexplained class]",
-    "untested_branch": "[untested branch|branch nobody tests|unexercised path|branch "
-                       "lacking tests|path no test reaches]",
-    "backticks": "[backtick substitution|backtick command|legacy backtick call|"
-                 "old-style substitution|command in backquotes|backquoted command|dated "
-                 "substitution form|backtick expansion]",
-    "module_docstring": "[missing module docstring|undocumented module|module without "
-                        "a docstring|docstring-less module|module lacking a "
-                        "docstring|unexplained module]",
-    "third_party": "[third-party import|outside dependency|external package|foreign "
-                   "import]",
-    "ignored_error": "[ignored error|unchecked error|swallowed failure|dropped error|"
-                     "discarded error|error nobody checks|error result thrown away|failure "
-                     "left unchecked]",
-    "hidden_side_effect": "[hidden side effect|surprise mutation|quiet side effect|"
-                          "sneaky mutation|effect callers cannot see]",
-    "assert_in_code": "[assert doing real checks|assert as guard|assert-based check|"
-                      "fragile assert|guard that -O "
-                      "strips|assert used as a guard]",
-    "wrapped_error": "[lost error cause|thinly wrapped error|error stripped of cause]",
-    "complexity": "[branch-heavy function|branchy function|tangle of branches|function "
-                  "with too many branches|knot of conditions]",
-    "simplify": "[needless detour|roundabout construct|long way round|convoluted "
-                "construct|overworked expression]",
-    "blocking_io": "[blocking call|loop-stalling call|blocking I/O]",
-    "broad_except": "[catch-all except|overbroad except|blanket handler]",
-    "unused_import": "[unused import|idle import|dead import|import nothing uses]",
-    "import_style": "[star import|wildcard import|import of everything|blanket import]",
-    "n_plus_one": "[query per item|per-item query|query run inside the loop|unbatched "
-                  "query|one-query-per-row loop|looped query]",
-    "warn_stacklevel": "[warning without a stacklevel|stacklevel-less warning|warning that "
-                       "blames itself]",
-    "magic_number": "[magic number|unexplained literal|bare constant|unnamed number]",
-    "vague_name": "[vague name|name that says nothing|meaningless name|opaque name]",
-    "unused": "[dead code|unused variable|variable nothing reads|leftover binding]",
-    "todo": "[open TODO|unresolved TODO|TODO left behind|stray TODO]",
-    "global_state": "[global state|module-level state|shared global|process-wide "
-                    "variable]",
-    "mutable_default": "[mutable default|shared default argument|mutable default "
-                       "argument|default list shared between calls]",
-    "print_output": "[stray print|print left in|bare print call|print to stdout]",
-    "none_compare": "[comparison to None|equality test on None|None check written with ==]",
-    "old_arithmetic": "[expr arithmetic|forked sum|old-style arithmetic]",
-    "sql_no_comment": "[undocumented SQL function|function the catalog says nothing of|"
-                      "function with no COMMENT ON|uncommented function|function left out of "
-                      "the comments|function nobody described]",
-    "unset_variable": "[never-set variable|variable nothing assigns|always-empty variable]",
-    "deprecated_kept": "[obsolete definition kept|deprecated definition still shipped|"
-                       "leftover obsolete definition]",
-}
+ALIASES: dict[str, str] = {topic: names for topic, (_, names) in NAMES.items()}
 
 
 # A short fix in several wordings, for the topics argued most (each an imperative, as

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from tribunalbot.llm.base import Task
-from tribunalbot.llm.offline import decoys, sabotage
+from tribunalbot.llm.offline import honest, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.fixwords import fix_for_seat
@@ -155,8 +155,8 @@ def _judgment(task: Task, analysis: Analysis, rng: random.Random,
     """The one judgment call in every review, a plant or an honest one."""
     if not task.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        chosen = decoys.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
-        return decoys.overreach(chosen, analysis, rng)
+        chosen = honest.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
+        return honest.overreach(chosen, analysis, rng)
     others = set(task.personas.values()) - {task.persona or ""}
     return sabotage.choose(task.strategy or "its_perfect", task.persona or "ghost", analysis,
                            others, rng, task.boldness, dismiss=dismiss)
@@ -200,14 +200,14 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     voice = voice_for(task.persona)
     count = items_for(words)
     # Every seat has the same shape: its findings plus one extra sentence (the Troublemaker's
-    # plant, an honest decoy elsewhere), so neither length nor shape tells the roles apart.
-    honest = count if count >= ITEMS else max(count - 1, 0)
-    judgment, pickable = _judged(task, analysis, honest, rng)
-    picks = select_findings(pickable, domain_order(task, voice, analysis), honest, rng)
+    # plant, an honest call elsewhere), so neither length nor shape tells the roles apart.
+    real_items = count if count >= ITEMS else max(count - 1, 0)
+    judgment, pickable = _judged(task, analysis, real_items, rng)
+    picks = select_findings(pickable, domain_order(task, voice, analysis), real_items, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
     items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1)
-    if not items and honest:
+    if not items and real_items:
         items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
     extra, planted = _worded(task, judgment, analysis, rng)

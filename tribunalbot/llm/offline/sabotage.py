@@ -16,8 +16,8 @@ import random
 from collections.abc import Collection
 
 from tribunalbot.llm.offline import fit
-from tribunalbot.llm.offline.decoys import away_from, plain_fixes
 from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.honest import away_from, plain_fixes
 from tribunalbot.llm.offline.judgment import (
     DIRECT_FIX,
     DISMISS,

@@ -2,7 +2,7 @@
 
 Ruff and the pattern rules propose; a check reads the context and keeps the finding only
 when what the topic says holds here. A topic without a check is kept as proposed. Python
-checks use the parser's facts when the code parses (pyvet); the others read the lines.
+checks use the parser's facts when the code parses (pypredicates); the others read the lines.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyloops, pyvet, shellsql, vetapi, vetloops
+from tribunalbot.llm.offline import pyloops, pypredicates, shellsql, vetapi, vetloops
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.vetcontext import (
     Check,
@@ -45,7 +45,7 @@ def _handler(f: Finding, ctx: Context) -> bool:
     if _explained(f.line, ctx):
         return False
     if ctx.py is not None:
-        return pyvet.handler_is_blind(ctx.py, f.line) is not False
+        return pypredicates.handler_is_blind(ctx.py, f.line) is not False
     indent = len(ctx.text(f.line)) - len(ctx.text(f.line).lstrip())
     for text in ctx.code[f.line:]:
         if text.strip() and len(text) - len(text.lstrip()) <= indent:
@@ -98,13 +98,13 @@ def _hash_for_security(f: Finding, ctx: Context) -> bool:
 
 
 def _assert(f: Finding, ctx: Context) -> bool:
-    return ctx.py is None or pyvet.assert_checks_input(ctx.py, f.line)
+    return ctx.py is None or pypredicates.assert_checks_input(ctx.py, f.line)
 
 
 def _resource(f: Finding, ctx: Context) -> bool:
     if ctx.language != "python":
         return True
-    return ctx.py is None or pyvet.opened_and_owned_here(ctx.py, f.line)
+    return ctx.py is None or pypredicates.opened_and_owned_here(ctx.py, f.line)
 
 
 _TRACE_FLAG = re.compile(r"(?i)debug|verbose|trace")
@@ -115,8 +115,8 @@ def _print(f: Finding, ctx: Context) -> bool:
     message to a chosen stream; elsewhere it is output no caller can redirect."""
     if in_script_part(f, ctx):
         return False
-    return ctx.py is None or not (pyvet.print_to_stream(ctx.py, f.line) or
-                                  pyvet.under_flag(ctx.py, f.line, _TRACE_FLAG))
+    return ctx.py is None or not (pypredicates.print_to_stream(ctx.py, f.line) or
+                                  pypredicates.under_flag(ctx.py, f.line, _TRACE_FLAG))
 
 
 def _docstring(f: Finding, ctx: Context) -> bool:
@@ -131,7 +131,7 @@ def _docstring(f: Finding, ctx: Context) -> bool:
     # readers: "the module docstring states the contract for every function").
     if name and re.search(rf"\b{re.escape(name)}\b", _module_docstring(ctx)):
         return False
-    return pyvet.definition_size(ctx.py, f.line) >= 10
+    return pypredicates.definition_size(ctx.py, f.line) >= 10
 
 
 def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
@@ -142,8 +142,8 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
         if ctx.language == "shell":
             return _shell_eval(f, ctx)
         if ctx.py is not None:
-            return pyvet.call_argument_is_constant(ctx.py, f.line, names) is not True and \
-                not pyvet.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
+            return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
+                not pypredicates.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
         return not literal.search(ctx.text(f.line))
     return check
 
@@ -347,7 +347,7 @@ def _abstraction(f: Finding, ctx: Context) -> bool:
 
 def _linted(f: Finding, ctx: Context) -> bool:
     if f.source == "ruff:B018" and ctx.py is not None:
-        return not pyvet.probes_attribute(ctx.py, f.line)
+        return not pypredicates.probes_attribute(ctx.py, f.line)
     return True
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import pyvet
+from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
 from tribunalbot.llm.offline.vetcontext import Check, Context, has_comment, in_script_part
@@ -53,7 +53,7 @@ def _side_effect(f: Finding, ctx: Context) -> bool:
     if re.search(r"rm -rf", ctx.text(f.line)):
         return True
     return not in_script_part(f, ctx) and not (
-        ctx.py is not None and pyvet.in_context_manager(ctx.py, f.line))
+        ctx.py is not None and pypredicates.in_context_manager(ctx.py, f.line))
 
 
 def _unused_import(f: Finding, ctx: Context) -> bool:
@@ -63,7 +63,7 @@ def _unused_import(f: Finding, ctx: Context) -> bool:
     if f.detail.split(".")[-1].startswith("_") or re.search(
             r"\bimport\s+\(?\s*_\w", ctx.text(f.line)):
         return False
-    return ctx.py is None or not pyvet.probes_attribute(ctx.py, f.line, imports=True)
+    return ctx.py is None or not pypredicates.probes_attribute(ctx.py, f.line, imports=True)
 
 
 _OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tribunalbot.llm.offline import pyvet
+from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.structure import Structure
@@ -49,8 +49,8 @@ def in_script_part(f: Finding, ctx: Context) -> bool:
         return True
     if ctx.py is not None:
         func = ctx.py.function_at(f.line)
-        return pyvet.in_main_block(ctx.py, f.line) or func is None or (
-            func.name in pyvet.script_functions(ctx.py))
+        return pypredicates.in_main_block(ctx.py, f.line) or func is None or (
+            func.name in pypredicates.script_functions(ctx.py))
     return ctx.structure.function_at(f.line) is None
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import pyloops, pyvet
+from tribunalbot.llm.offline import pyloops, pypredicates
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.vetcontext import Check, Context, block, inside_loop
 
@@ -30,7 +30,7 @@ def _brace_retry(f: Finding, ctx: Context) -> bool:
 
 def _index(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
-        return ctx.py is not None and pyvet.index_may_be_empty(ctx.py, f.line)
+        return ctx.py is not None and pypredicates.index_may_be_empty(ctx.py, f.line)
     return _text_index(f, ctx)
 
 
@@ -60,7 +60,7 @@ def _text_index(f: Finding, ctx: Context) -> bool:
 
 def _divide(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
-        return ctx.py is None or pyvet.divisor_may_be_zero(ctx.py, f.line)
+        return ctx.py is None or pypredicates.divisor_may_be_zero(ctx.py, f.line)
     match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
     if not match:
         return False
