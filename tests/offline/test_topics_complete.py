@@ -10,8 +10,9 @@ import re
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.llm.offline.arguments import say
 from tribunalbot.llm.offline.debate_phrases import LABELS
-from tribunalbot.llm.offline.evidence import SUSPECTS
+from tribunalbot.llm.offline.evidence import SUSPECTS, option_level
 from tribunalbot.llm.offline.fixwords import fix_wordings
+from tribunalbot.llm.offline.phrasebook import DEFAULT_STACKS, OPTIONS, STACKS
 from tribunalbot.llm.offline.rephrase import ALIASES
 from tribunalbot.llm.offline.topicnames import NAMES
 from tribunalbot.llm.offline.topics import TOPICS
@@ -45,3 +46,18 @@ def test_no_name_or_fix_reads_as_a_judgment_call() -> None:
 # A topic whose own fix is the option it earns (fit.EARNS): mixing layers earns a narrow
 # interface, so saying so is the sound recommendation, at its line, that the reader allows.
 _NAMED_FOR_WHAT_THEY_ARE = {"mixed_layers"}
+
+
+def test_the_reader_reads_every_option_the_writer_can_name_at_its_weight() -> None:
+    """The jury's patterns follow the writer's table: every option a review can name is read
+    as its family at its level, with every stack a rewrite may name; a new option the reader
+    does not know would be a plant nobody could catch, or an honest call read as one."""
+    family_of = {s.family: s for s in SUSPECTS}
+    stacks = {*DEFAULT_STACKS, *(s for names in STACKS.values() for s in names)}
+    for family, levels in OPTIONS.items():
+        for level, options in levels.items():
+            for option in options:
+                for stack in sorted(stacks) if "{stack}" in option else [""]:
+                    text = option.format(stack=stack)
+                    assert family_of[family].pattern.search(text), (family, text)
+                    assert option_level(family_of[family], text) == level, (family, text)

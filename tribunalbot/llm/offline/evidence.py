@@ -107,7 +107,7 @@ def _clause_at(sentence: str, at: int) -> str:
     return sentence[lo:hi]
 
 
-def _level(suspect: Suspect, sentence: str) -> int:
+def option_level(suspect: Suspect, sentence: str) -> int:
     return next((level for pattern, level in suspect.levels if pattern.search(sentence)),
                 suspect.level)
 
@@ -308,7 +308,7 @@ def _judge_dismissal(suspect: Suspect, m: re.Match[str], analysis: Analysis,
 
 def _judge_option(suspect: Suspect, m: re.Match[str], sentence: str, analysis: Analysis,
                   line: int) -> _Judged | None:
-    family, level = suspect.family, _level(suspect, sentence)
+    family, level = suspect.family, option_level(suspect, sentence)
     at_line = fit.earned(family, analysis, line) if line else 0
     finding = _worst_at(analysis, line)
     if _negated(_clause_at(sentence, m.start())):
