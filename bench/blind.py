@@ -148,8 +148,9 @@ def findings_page(item: Input) -> str:
     lines = [f"# {item.name} ({item.language})", "", "```", numbered(item.code), "```", "",
              "## Findings", ""]
     for n, finding in enumerate(sorted(analysis.findings, key=lambda f: f.line), 1):
+        how = f": {finding.how}" if finding.how else ""
         lines.append(f"{n}. line {finding.line}: this code {finding.problem}. "
-                     f"Fix: {finding.info.fix}. [{finding.topic}]")
+                     f"Fix: {finding.info.fix}{how}. [{finding.topic}]")
     return "\n".join(lines) + "\n"
 
 

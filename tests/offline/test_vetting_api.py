@@ -96,3 +96,13 @@ def test_round_five_idioms_say_nothing() -> None:
     assert "hidden_side_effect" not in {t for _, t in found(swap)}
     assert "unused_import" not in {t for _, t in found(reexport)}
     assert "unused_import" in {t for _, t in found("import os\n")}
+
+
+def test_a_simplification_names_its_simpler_form_and_taste_says_nothing() -> None:
+    """bench/blind: "use the simpler form" was weak for never naming the form; a try/except/
+    pass is as plain as `contextlib.suppress`."""
+    nested = "def f(a, b):\n    if a:\n        if b:\n            return 1\n    return 0\n"
+    simplify = [f for f in analyze(nested, "python").findings if f.topic == "simplify"]
+    assert simplify and "`and`" in simplify[0].how
+    quiet = "def f(path):\n    try:\n        remove(path)\n    except OSError:\n        pass\n"
+    assert "simplify" not in {t for _, t in found(quiet)}

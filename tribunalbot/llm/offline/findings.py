@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import Places
-from tribunalbot.llm.offline.topics import TOPICS, Topic
+from tribunalbot.llm.offline.topics import RULE_FIXES, TOPICS, Topic
 
 _READABLE = re.compile(r"[\w./:-]{1,40}")
 # Identifiers come from the code under review, which may be written to bait a leak: never echo
@@ -28,6 +28,12 @@ class Finding:
     @property
     def info(self) -> Topic:
         return TOPICS[self.topic]
+
+    @property
+    def how(self) -> str:
+        """The form the rule that found it means, when the topic's fix alone is too general
+        ("use the simpler form": which one?)."""
+        return RULE_FIXES.get(self.source.removeprefix("ruff:"), "")
 
     @property
     def problem(self) -> str:

@@ -96,7 +96,8 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
         if pool is borrowed and segue:
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
-        out.append(with_fix(text, fix_for_seat(finding.topic, seat), rng))
+        fix = fix_for_seat(finding.topic, seat)
+        out.append(with_fix(text, f"{fix}: {finding.how}" if finding.how else fix, rng))
     return out
 
 

@@ -35,7 +35,8 @@ IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 # wrong on sound code (bench/blind): two statements on a line (E70x, 5 right of 41), six or
 # more parameters (PLR0913, 0 of 20: public signatures kept for their callers), a function
 # defined in a loop (B023: called in the same pass, 0 of 4), a call as a default (B008: a
-# sentinel `object()`), an if/else as a ternary (SIM108) and a named lambda (E731): taste.
+# sentinel `object()`), an if/else as a ternary (SIM108), a named lambda (E731) and
+# try/except/pass as `contextlib.suppress` (SIM105): taste.
 RULE_TOPICS: dict[str, str] = {
     "S608": "sql_injection", "S105": "secret", "S106": "secret", "S107": "secret",
     "S301": "unsafe_deserialize", "S506": "unsafe_deserialize", "S307": "eval",
@@ -73,7 +74,7 @@ RULE_TOPICS: dict[str, str] = {
     "PT017": "test_style", "PT018": "test_style", "PT027": "test_style",
     "DTZ005": "naive_datetime", "DTZ006": "naive_datetime",
     "DTZ011": "naive_datetime", "DTZ002": "naive_datetime",
-    "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "", "SIM108": "",
+    "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "", "SIM108": "", "SIM105": "",
     "T20": "print_output", "FIX": "todo",
 }
 
