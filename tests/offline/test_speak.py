@@ -163,3 +163,27 @@ async def test_trivial_code_still_gives_a_well_formed_review(llm: OfflineLLM, co
                                                strategy="blockchain"))).text
         reply = parse_review(raw)
         assert reply.well_formed and len(reply.planted) == int(tm)
+
+
+async def test_a_coming_commit_is_tied_only_to_findings_it_bears_on(llm: OfflineLLM) -> None:
+    """A blind panel read all eight seats tie "undo last week's input validation" to a file
+    with no input (bench/blind/round5): a seat ties the commit to a line only when one of its
+    findings is in a field the commit bears on, and not every seat in the same words."""
+    said = []
+    for commit, name, field in (
+            ("chore: drop Python 3.8 support and remove compatibility shims", "cleanup.sql",
+             "dependency_watcher"),  # nothing of dependencies in that file
+            ("revert: undo last week's input validation, it was slowing down the login path",
+             "user_lookup.py", "security_guardian")):
+        for seat in SEATS:
+            text = await public_review(llm, name, seat, future_commit=commit)
+            sentence = next(s for s in re.split(r"(?<=\.)\s+", text) if commit in s)
+            said.append(sentence)
+            tied = re.search(r"\bline (\d+)", sentence)
+            if tied:
+                near = analysis_of(name).at(int(tied.group(1)))
+                assert any(f.domain == field for f in near), sentence
+    quiet, bearing = said[:len(SEATS)], said[len(SEATS):]
+    assert not any(re.search(r"\bline \d+", s) for s in quiet), quiet
+    assert any(re.search(r"\bline \d+", s) for s in bearing), bearing
+    assert len(set(quiet)) > 1 and len(set(bearing)) > 1, said

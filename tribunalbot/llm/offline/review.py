@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Collection
 from dataclasses import replace
 
@@ -18,7 +19,9 @@ from tribunalbot.llm.offline.voice import (
     FIX_SLOT,
     FOCUS_DOMAINS,
     FOCUS_OPENER,
-    FUTURE_SENTENCE,
+    FUTURE_ASIDES,
+    FUTURE_FIELDS,
+    FUTURE_SENTENCES,
     HOSTILE_OPENER,
     QUIET_CLOSERS,
     SEGUE_SHARE,
@@ -196,6 +199,18 @@ def _worded(task: Task, judgment: Judgment, analysis: Analysis,
     return sentence, (sabotage.ledger(judgment, sentence, option, analysis),)
 
 
+def _future(commit: str, picks: list[Finding], seat: int, rng: random.Random) -> str:
+    """What the coming commit does to this review's findings: the first one in a field the
+    commit bears on, or that it bears on none of them."""
+    fields = {f for pattern, found in FUTURE_FIELDS if re.search(pattern, commit) for f in found}
+    bearing = [f for f in picks if f.domain in fields]
+    if not bearing:
+        return rng.choice(FUTURE_ASIDES).format(commit=commit)
+    fix = fix_for_seat(bearing[0].topic, seat)
+    return rng.choice(FUTURE_SENTENCES).format(commit=commit, line=bearing[0].line,
+                                               fix=fix[0].lower() + fix[1:])
+
+
 def write_review(task: Task, analysis: Analysis, rng: random.Random,
                  words: int = 2 * TARGET_WORDS) -> str:
     voice = voice_for(task.persona)
@@ -215,9 +230,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, analysis, rng), *items]
     if task.future_commit and picks:
-        fix = fix_for_seat(picks[0].topic, task.seat or 1)
-        parts.append(FUTURE_SENTENCE.format(commit=task.future_commit, line=picks[0].line,
-                                            fix=fix[0].lower() + fix[1:]))
+        parts.append(_future(task.future_commit, picks, task.seat or 1, rng))
     special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
     # The persona's stock closer sums up its own field's findings; with none, a quiet one.
     own_field = any(f.domain == task.persona for f in picks)

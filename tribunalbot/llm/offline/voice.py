@@ -238,8 +238,27 @@ def with_fix(text: str, fix: str, rng: random.Random) -> str:
 FOCUS_OPENER = "Looking at {focus} only, as this review asks."
 HOSTILE_OPENER = ("I am assuming the author wants a way in, so I read each input as an attack "
                   "vector.")
-FUTURE_SENTENCE = ("With the coming commit \"{commit}\" in mind, line {line} matters even "
-                   "more: {fix}.")
+# The Future Commits event: a finding the coming commit makes worse, said in one of several
+# ways; or, when nothing the review found is one the commit bears on, that it changes none of
+# it (a blind panel read all eight seats tie "undo last week's input validation" to a file
+# with no input: bench/blind/round5).
+FUTURE_SENTENCES = ("With the coming commit \"{commit}\" in mind, line {line} matters even "
+                    "more: {fix}.",
+                    "The coming commit \"{commit}\" raises the stakes at line {line}: {fix}.",
+                    "Line {line} is the one the coming commit \"{commit}\" will make worse: "
+                    "{fix}.")
+FUTURE_ASIDES = ("The coming commit \"{commit}\" bears on none of the points above.",
+                 "I weighed the coming commit \"{commit}\"; nothing above turns on it.",
+                 "As for the coming commit \"{commit}\", it leaves the points above as they "
+                 "are.")
+# Which fields each kind of coming commit bears on, by its words.
+FUTURE_FIELDS: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"(?i)input validation|login|auth", frozenset({"security_guardian"})),
+    (r"(?i)public API|plugin", frozenset({"architect", "dx_advocate"})),
+    (r"(?i)drop python|compatib|shim", frozenset({"dependency_watcher"})),
+    (r"(?i)hotfix|incident", frozenset({"error_philosopher", "test_skeptic"})),
+    (r"(?i)every request|nightly|batch", frozenset({"performance_guru"})),
+)
 
 
 # A closer for a review that found nothing in its own field: in the persona's words (two of
