@@ -8,6 +8,7 @@ import pytest
 
 from tribunalbot.engine.personas import GHOST, PERSONA_BY_KEY, PERSONAS, STRATEGIES
 from tribunalbot.llm.offline import OfflineLLM
+from tribunalbot.llm.offline.voice import FOCUS_OPENERS
 from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, SEATS, analysis_of, line_of, speak_prompt
@@ -75,11 +76,15 @@ async def test_same_game_same_review_other_game_other_review(llm: OfflineLLM) ->
 async def test_ultra_focus_keeps_everyone_on_the_aspect(llm: OfflineLLM) -> None:
     security_lines = {f.line for f in analysis_of("user_lookup.py").findings
                       if f.domain == "security_guardian"}
+    said = [o.format(focus="security", Focus="Security") for o in FOCUS_OPENERS]
+    openers = set()
     for seat in SEATS:
         text = await public_review(llm, "user_lookup.py", seat, focus="security")
-        assert "security only" in text
+        openers |= {o for o in said if text.startswith(o)}
+        assert any(text.startswith(o) for o in said), text  # it says it keeps to the aspect
         cited = {int(n) for n in _LINE.findall(text)}
         assert cited and cited <= security_lines, (SEATS[seat], cited)
+    assert len(openers) > 1, openers  # ... not all eight in one sentence
 
 
 async def test_hostile_author_hunts_attack_vectors(llm: OfflineLLM) -> None:

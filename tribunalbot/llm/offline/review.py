@@ -18,7 +18,7 @@ from tribunalbot.llm.offline.voice import (
     BORROWED_SEGUES,
     FIX_SLOT,
     FOCUS_DOMAINS,
-    FOCUS_OPENER,
+    FOCUS_OPENERS,
     FUTURE_ASIDES,
     FUTURE_FIELDS,
     FUTURE_SENTENCES,
@@ -130,7 +130,8 @@ def true_of(texts: tuple[str, ...], analysis: Analysis) -> tuple[str, ...]:
 
 def _opener(task: Task, voice: Voice, analysis: Analysis, rng: random.Random) -> str:
     if task.focus:
-        return FOCUS_OPENER.format(focus=task.focus)
+        return rng.choice(FOCUS_OPENERS).format(focus=task.focus,
+                                                Focus=task.focus[:1].upper() + task.focus[1:])
     if task.hostile_author:
         return HOSTILE_OPENER
     return rng.choice(true_of(voice.openers, analysis))

@@ -235,7 +235,13 @@ def with_fix(text: str, fix: str, rng: random.Random) -> str:
     return text.replace(FIX_SLOT, lead + _lowered(fix) if lead else fix)
 
 
-FOCUS_OPENER = "Looking at {focus} only, as this review asks."
+# Under Ultra Focus every seat says first that it keeps to the aspect: in several ways, since a
+# blind panel read one sentence open all eight reviews (bench/blind/round5).
+FOCUS_OPENERS = ("Looking at {focus} only, as this review asks.",
+                 "This round is about {focus}, so that is all I read for.",
+                 "Keeping to {focus}, as asked.",
+                 "{Focus} only this time; here is what I found.",
+                 "As the review asks, I kept to {focus}.")
 HOSTILE_OPENER = ("I am assuming the author wants a way in, so I read each input as an attack "
                   "vector.")
 # The Future Commits event: a finding the coming commit makes worse, said in one of several
