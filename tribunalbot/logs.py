@@ -19,6 +19,7 @@ reopens the file when it has been moved, so a rotation loses nothing.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import logging.handlers
@@ -28,10 +29,11 @@ import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 from urllib.parse import unquote, urlsplit
 
 from tribunalbot.config import Config, LoggingSettings
+from tribunalbot.private import open_private, private_dir
 
 HIDDEN = "***"
 MIN_SECRET = 6  # a shorter "secret" would hide common words; no real token is that short
@@ -43,6 +45,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"""(["']?\b(?:[a-z_]*token|api[_-]?key|apikey|password|passwd|secret|"""
                 r"""client_secret|private-token)["']?\s*[:=]\s*["']?)[^"'\s,;&})\]]+""", re.I),
      rf"\g<1>{HIDDEN}"),
+    # Credentials a URL carries in its query: ?key=…, &sig=…, X-Amz-Signature=…, an OAuth
+    # code=… (only after ? & or ;, so "exit code=1" in a sentence stays)
+    (re.compile(r"([?&;](?:key|sig|signature|auth|code|x-amz-signature|x-amz-credential|"
+                r"x-goog-signature|credential)=)[^&\s\"'#;]+", re.I), rf"\g<1>{HIDDEN}"),
     # Authorization: Bot …, Bearer …, Basic …
     (re.compile(r"\b(Bot|Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}"), rf"\g<1> {HIDDEN}"),
     # scheme://user:password@host
@@ -187,6 +193,14 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
 def _handler(file: Path | None, stream: TextIO | None) -> logging.Handler:
     if file is None:
         return logging.StreamHandler(stream) if stream is not None else _Stderr()
-    file.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(file.parent)
     # Reopens the file when logrotate (or anyone) moved it away: rotation is the operator's.
-    return logging.handlers.WatchedFileHandler(file, encoding="utf-8")
+    return _PrivateLog(file, encoding="utf-8")
+
+
+class _PrivateLog(logging.handlers.WatchedFileHandler):
+    """A watched log file, created owner-only (on rotation too): it records game ids,
+    usernames and, at DEBUG, requests."""
+
+    def _open(self) -> io.TextIOWrapper:
+        return cast(io.TextIOWrapper, open_private(self.baseFilename, append=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,7 @@ def test_every_example_plays_to_the_reveal(example: Path, tmp_path: Path, capsys
     kinds = {r["kind"] for r in records}
     assert {"game_started", "statement", "accusation", "ai_votes", "elimination"} <= kinds
     assert "dealt" not in kinds  # private records never reach a transcript
+    assert stat.S_IMODE(transcript.stat().st_mode) == 0o600  # owner-only whatever the umask
     assert all("notes" not in r and "planted" not in r for r in records if r["kind"] in
                ("statement", "accusation"))
     assert "The Troublemaker was" in out and "Replay this game with --seed 11" in out

@@ -4,6 +4,7 @@ game is refused in plain words and nothing is written."""
 from __future__ import annotations
 
 import asyncio
+import stat
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,7 @@ def test_a_finished_game_is_written_as_one_page(tmp_path: Path, capsys) -> None:
     html = out.read_text(encoding="utf-8")
     assert f"Wrote {out}" in said and "PNG avatars" in said
     assert html.startswith("<!DOCTYPE html>") and 'id="reveal"' in html
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600  # owner-only whatever the umask
     assert "The Troublemaker was" in html and "The sabotage ledger" in html
     code = (EXAMPLES / "user_lookup.py").read_text().splitlines()
     assert f'id="L{len(code)}"' in html and 'class="cite"' in html  # the code, cited

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -59,6 +60,10 @@ def written(settings: LoggingSettings, secrets: list[str],
     (f"logged in with {BOT_TOKEN} at last", "with *** at"),
     (f"INSERT INTO webhooks VALUES (?,?,?) ('12', '{WEBHOOK_TOKEN}', '2026')",
      "('12', '***', '2026')"),
+    ("GET https://h.example/v1/m?key=AIzaSyD-hunter2secret&alt=json", "?key=***&alt=json"),
+    ("https://bucket.s3.amazonaws.com/o?X-Amz-Credential=AKIA1&X-Amz-Signature=abcdefghij0123456789xy",
+     "X-Amz-Signature=***"),
+    ("callback /cb?code=hunter2secret;state=1 and &sig=abcdefghijklmnop1234 auth", "?code=***;"),
 ])
 def test_tokens_are_hidden_by_their_shape(text: str, kept: str) -> None:
     shown = Redactor()(text)
@@ -72,7 +77,8 @@ def test_ordinary_text_is_left_alone() -> None:
     for text in ("game 3f2a1b posted 8 reviews in thread 1234", "GET /channels/55/messages",
                  "the token bucket refilled", "model gpt-4o-mini answered in 2.1 s",
                  "commands hash " + "3f9a" * 16, "id 123e4567-e89b-12d3-a456-426614174000",
-                 "tribunal:vote:8aa432ce3648:3 by 1577449994942676993"):
+                 "tribunal:vote:8aa432ce3648:3 by 1577449994942676993",
+                 "ruff exited with code=1; retrying", "GET /search?q=key&page=2"):
         assert Redactor()(text) == text
 
 
@@ -86,14 +92,15 @@ def test_known_values_go_whatever_their_shape(root: logging.Logger) -> None:
 def test_exceptions_and_stacks_are_redacted_too(root: logging.Logger) -> None:
     def emit(log: logging.Logger) -> None:
         try:
-            raise RuntimeError(f"POST /webhooks/42/{WEBHOOK_TOKEN} failed with sk-live-secret")
+            raise RuntimeError(f"POST /webhooks/42/{WEBHOOK_TOKEN} failed with sk-live-secret"
+                               " at https://h.example/m?key=plainkey123456&alt=json")
         except RuntimeError:
             log.exception("the call failed for %s", "sk-proj-abcdefghijklmnopqrstuv")
         log.warning("where", stack_info=True, extra={"x": 1})
 
     out = written(LoggingSettings(), ["sk-live-secret"], emit)
     assert "RuntimeError: POST /webhooks/42/*** failed with ***" in out
-    for secret in (WEBHOOK_TOKEN, "sk-live-secret", "abcdefghijklmnopq"):
+    for secret in (WEBHOOK_TOKEN, "sk-live-secret", "abcdefghijklmnopq", "plainkey123456"):
         assert secret not in out
     assert "Stack (most recent call last)" in out
 
@@ -140,6 +147,9 @@ def test_a_file_instead_of_stderr_reopened_after_rotation(root: logging.Logger,
     log.info("after")
     assert "before" in (tmp_path / "logs" / "bot.log.1").read_text()
     assert "after" in path.read_text() and "before" not in path.read_text()
+    # Owner-only whatever the umask, the reopened file too (issue 25: 0644 before).
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "logs").stat().st_mode) == 0o700
 
 
 def test_configuring_again_replaces_the_handler(root: logging.Logger) -> None:

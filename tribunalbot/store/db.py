@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
+from tribunalbot.private import create_private, private_dir
 from tribunalbot.store.writer import Params, Row, Writer
 
 T = TypeVar("T")
@@ -117,7 +118,7 @@ def check_path(path: Path) -> Path:
         raise StoreError(f"database path {path} is a directory, not a file")
     parent = path.parent
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        private_dir(parent)
     except OSError as exc:
         raise StoreError(f"cannot create the database directory {parent}: {exc}") from None
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
@@ -127,6 +128,9 @@ def check_path(path: Path) -> Path:
         raise StoreError(
             f"the directory {parent} is not writable by this user; the database and its "
             "write-ahead log (-wal, -shm files) must be created there")
+    # Owner-only from its first byte (it holds webhook tokens); SQLite gives its -wal and
+    # -shm files the database file's mode. An empty file is an empty database to SQLite.
+    create_private(path)
     return path
 
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from tribunalbot.page import Page, PageRefused, build_page
+from tribunalbot.private import write_private
 from tribunalbot.store import StoredGame, describe_target, open_store, store_exists
 from tribunalbot.terminal.exits import fail
 
@@ -60,7 +61,7 @@ async def export_command(db_path: Path | str, game_id: str, html_path: Path) -> 
         return 0
     data = page.html.encode("utf-8")
     try:
-        await asyncio.to_thread(html_path.write_bytes, data)
+        await asyncio.to_thread(write_private, html_path, data)
     except OSError as exc:
         return fail(f"cannot write {html_path}: {exc.strerror or exc}")
     avatars = " and ".join(sorted(page.avatar_kinds)).upper()

@@ -30,6 +30,7 @@ from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.page import page_file_name
 from tribunalbot.policy.routing import language_notice, route_recorder
+from tribunalbot.private import open_private, private_dir
 from tribunalbot.render.reveal import with_stand_ins
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.terminal.exits import EXIT_USAGE, fail, note
@@ -369,7 +370,7 @@ async def _maybe_store(args: argparse.Namespace, config: Config) -> AsyncIterato
     path = store_target(args.db or config.storage.location() or default_db_path())
     try:  # the first game on a machine: the data directory may not exist yet
         if isinstance(path, Path):
-            await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+            await asyncio.to_thread(private_dir, path.parent)
     except OSError as exc:
         raise StoreError(f"cannot create the database folder {path.parent}: "
                          f"{exc.strerror}") from None
@@ -384,7 +385,7 @@ async def _transcript(path: Path | None) -> AsyncIterator[EventSink | None]:
         yield None
         return
     try:
-        handle = await asyncio.to_thread(path.open, "w", encoding="utf-8")
+        handle = await asyncio.to_thread(open_private, path)
     except OSError as exc:
         raise _SetupError(f"cannot write the transcript {path}: {exc.strerror}") from None
 
