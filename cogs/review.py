@@ -19,6 +19,7 @@ from discord.ext import commands
 from cogs.base import TribunalClient
 from cogs.render import announcement
 from cogs.text import clip, code_from_message
+from tribunalbot.cpu import off_loop
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.inputs.pullrequest import BUSY as FETCH_BUSY
 from tribunalbot.inputs.pullrequest import MEMBERS as FETCHING
@@ -203,8 +204,9 @@ class Review(commands.Cog):
         """The code as a submission, or None once the member was told what is wrong."""
         try:
             limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
-            return check_code(data, name, limit,
-                              diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+            # Reading a megabyte of diff takes half a second: on the CPU worker, off the loop.
+            return await off_loop(check_code, data, name, limit,
+                                  diff_limit=self.bot.config.pull_requests.max_diff_bytes)
         except CodeInputError as exc:
             await _tell_privately(interaction, f"{exc}.")
             return None
@@ -217,8 +219,9 @@ class Review(commands.Cog):
             return problem, None
         try:
             limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
-            return None, check_code(data, name, limit,
-                                    diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+            return None, await off_loop(
+                check_code, data, name, limit,
+                diff_limit=self.bot.config.pull_requests.max_diff_bytes)
         except CodeInputError as exc:
             return f"{exc}.", None
 

@@ -11,6 +11,7 @@ from tests.samples import CODE
 from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD, Perm
 from tribunalbot.config import Config, LimitsSettings
+from tribunalbot.cpu import WORKER_NAME
 
 pytestmark = pytest.mark.twin
 
@@ -262,3 +263,29 @@ async def test_a_member_sees_then_deletes_their_data(arena: Arena) -> None:
     assert "deleted" in gone.content
     (empty,) = (await answered(twin, await twin.slash(bob, "tribunal my-data")))
     assert "0 votes" in empty.content
+
+
+async def test_a_submitted_file_is_read_off_the_event_loop(arena: Arena,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """A megabyte diff took half a second to read, on the loop every game shares (issue 25):
+    the file is checked and parsed on the CPU worker."""
+    import threading
+
+    from tribunalbot.inputs import submission
+
+    where: list[str] = []
+    checked = submission.check_code
+
+    def noting(*args: object, **kwargs: object) -> object:
+        where.append(threading.current_thread().name)
+        return checked(*args, **kwargs)  # type: ignore[arg-type]
+
+    # Before the bot starts: loading the cog imports the function afresh.
+    monkeypatch.setattr(submission, "check_code", noting)
+    twin = arena.twin
+    await twin.start_client(arena.make_bot())
+    interaction = await twin.slash(twin.seeded.humans["alice"], "review",
+                                   file=TwinFile("lookup.py", CODE.encode()))
+    await twin.wait_for_message(interaction.original_message_id or 0, is_reveal, timeout=30)
+    assert where and all(name.startswith(WORKER_NAME) for name in where), where

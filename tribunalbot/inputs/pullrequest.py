@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import httpx
 
 from tribunalbot.config import Config
+from tribunalbot.cpu import off_loop
 from tribunalbot.inputs.prfetch import Fetcher, Sleep, gitlab_diff
 from tribunalbot.inputs.prlink import (
     GITHUB_HOSTS,
@@ -71,5 +72,6 @@ async def fetch_submission(url: str, config: Config, *, limit: int | None = None
     pr = parse_link(url, settings)
     with in_flight.hold(member):
         data = await Fetcher(settings, transport=transport, sleep=sleep).fetch(pr)
-    return check_code(data, pr.name, limit or config.game.max_code_bytes,
-                      diff_limit=settings.max_diff_bytes)
+    # A pull request's diff may be megabytes: read on the CPU worker, off the loop.
+    return await off_loop(check_code, data, pr.name, limit or config.game.max_code_bytes,
+                          diff_limit=settings.max_diff_bytes)
