@@ -61,7 +61,10 @@ class Roster:
 def announcement(language: str, lines: int, starter: str) -> discord.Embed:
     embed = discord.Embed(
         title="⚖️ The Tribunal is convened",
-        description=(f"{starter} submitted {plural(lines, 'line')} of {language}. A panel of AI "
+        # A nickname is the member's own text: its markdown is shown as written, never as a
+        # link or a heading.
+        description=(f"{discord.utils.escape_markdown(starter)} submitted "
+                     f"{plural(lines, 'line')} of {language}. A panel of AI "
                      "reviewers will review it, debate and vote. One of them is secretly a "
                      "**Troublemaker** planting subtly wrong advice. Follow the thread and vote "
                      "on who it is."),

@@ -285,8 +285,9 @@ class Review(commands.Cog):
         lines = len(submission.code.splitlines())
         embed = announcement(submission.language, lines, interaction.user.display_name)
         if submission.omitted:  # the players are told what the reviewers are told
+            names = ", ".join(discord.utils.escape_markdown(p) for p in submission.omitted)
             embed.add_field(name="Left out: too large for one game",
-                            value=clip(", ".join(submission.omitted), 1024), inline=False)
+                            value=clip(names, 1024), inline=False)
         notice = await self.bot.services.language_notice(interaction.guild_id)
         if notice is not None:  # the offline reviewer does not pretend to write the language
             embed.add_field(name="Language", value=clip(notice, 1024), inline=False)

@@ -220,10 +220,15 @@ def _shown(line: str, width: int = 40) -> str:
     return f"`{text}`"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _path(raw: str, git: bool) -> str | None:
     """A header's path without its timestamp or its a/ b/ prefix; None for /dev/null."""
     name = raw.split("\t", 1)[0].rstrip()
-    name = _unquote(name)
+    # A name's control characters (an escape sequence, a bell) are never passed on to a
+    # terminal or a page: shown as "?", as ls shows them.
+    name = _CONTROL.sub("?", _unquote(name))
     if name == "/dev/null":
         return None
     if (git or re.match(r"^[ab]/", name)) and name[:2] in ("a/", "b/"):
