@@ -32,6 +32,7 @@ from tribunalbot.policy.services import GuildServices
 from tribunalbot.stopping import STOP
 from tribunalbot.store import Store, StoreError, open_store, store_target
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
+from tribunalbot.tokens import token_problem
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.review", "cogs.tribunal")
@@ -218,6 +219,10 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
     if not token:
         print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
               "to your bot token", file=sys.stderr)
+        return 2
+    # Refused here, as `doctor` would, before a connection is tried and fails (exit 1).
+    if (problem := token_problem(token, config.discord.token_env)) is not None:
+        print(f"tribunalbot: error: {problem}", file=sys.stderr)
         return 2
     # Every game builds the default provider (and the persona routes): a bot that could not
     # build it would accept /review and then fail every game.

@@ -101,3 +101,16 @@ def test_the_bot_needs_a_token_and_never_prints_it(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["bot"]) == 2
     assert "set the environment variable DISCORD_TOKEN" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("token", ["not-a-token", "Bot MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.abc",
+                                   "twin.abcdefghijklmnopqrstuvwxyz"])
+def test_the_bot_refuses_a_malformed_token_before_it_connects(
+        monkeypatch: pytest.MonkeyPatch, capsys, token: str) -> None:
+    """As `doctor` does: a token of the wrong shape is refused with exit 2 and the fix, never
+    tried against Discord (which ended in exit 1 after a connection); never printed."""
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main(["bot"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and ("bot token" in err or "Bot " in err)
+    assert token.split()[-1] not in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,8 +108,11 @@ class World:
     def create_application(self, name: str) -> Application:
         owner = self.add_user(f"{name.lower()}-owner")
         bot = self.add_user(name, bot=True)
+        # Shaped as Discord's: the bot's id in base64, a timestamp part, an HMAC part (the bot
+        # refuses a token of another shape before it connects).
+        user_part = base64.urlsafe_b64encode(str(bot.id).encode()).decode().rstrip("=")
         self.application = Application(id=bot.id, name=name, owner_id=owner.id,
-                                       bot_token=f"twin.{new_token(40)}")
+                                       bot_token=f"{user_part}.{new_token(6)}.{new_token(38)}")
         return self.application
 
     def add_guild(self, name: str, owner: User, *,

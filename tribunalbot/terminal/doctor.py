@@ -9,10 +9,7 @@ status is 1 when anything the bot needs failed, else 0, warnings or not.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -32,9 +29,9 @@ from tribunalbot.llm.errors import (
 from tribunalbot.llm.registry import build_provider
 from tribunalbot.store import StoreError, describe_target, open_database, store_target
 from tribunalbot.store.migrations import LATEST, schema_version
+from tribunalbot.tokens import bot_user_id, token_problem
 
 Mark = Literal["ok  ", "warn", "FAIL"]
-_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
 
 PROBE = Prompt(
     "You are checking that a model server works.",
@@ -75,25 +72,12 @@ def check_token(config: Config, environ: Mapping[str, str]) -> tuple[Mark, str]:
     if not token:
         return "warn", (f"discord: {env} is not set; `tribunalbot bot` needs the bot token "
                         "there (the terminal commands do not)")
-    if token.lower().startswith("bot "):
-        return "FAIL", (f"discord: {env} starts with \"Bot \": give the token alone (the "
-                        "prefix is added for you)")
-    parts = token.split(".")
-    user = _user_id(parts[0]) if len(parts) == 3 else None
-    if user is None or not all(_TOKEN_PART.fullmatch(p) for p in parts):
-        return "FAIL", (f"discord: {env} does not hold a bot token (three parts separated by "
-                        "dots, the first naming the bot); copy it again from the developer "
-                        "portal: Bot, Reset Token")
+    problem = token_problem(token, env)
+    if problem is not None:
+        return "FAIL", f"discord: {problem}"
+    user = bot_user_id(token)
     return "ok  ", (f"discord: {env} holds a bot token for bot user {user} (its shape only: "
                     "Discord checks it at start)")
-
-
-def _user_id(part: str) -> str | None:
-    try:
-        decoded = base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("ascii")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        return None
-    return decoded if decoded.isdigit() and 15 <= len(decoded) <= 21 else None
 
 
 async def check_storage(config: Config, db: Path | str | None = None) -> tuple[Mark, str]:
