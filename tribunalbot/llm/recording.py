@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunalbot.llm.base import LLM, Completion, LLMError, Model, Prompt, Task
+from tribunalbot.private import FILE_MODE, private_dir
 
 FORMAT = 1
 
@@ -111,7 +112,7 @@ def _write_files(name: Path, shared: str, entry: dict[str, Any]) -> None:
     """Write the shared prompt (once) and the call, each atomically, private to the user:
     a prompt holds the code under review."""
     shared_path = name.parent / entry["request"]["shared"]
-    shared_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(shared_path.parent)
     if not shared_path.exists():
         _atomic(shared_path, shared)
     _atomic(name, json.dumps(entry, ensure_ascii=False, indent=1))
@@ -120,7 +121,7 @@ def _write_files(name: Path, shared: str, entry: dict[str, Any]) -> None:
 def _atomic(path: Path, text: str) -> None:
     # Calls of one phase finish together: each writer its own temporary file.
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     with os.fdopen(descriptor, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(temporary, path)

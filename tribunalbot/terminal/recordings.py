@@ -12,6 +12,7 @@ from tribunalbot.config import Config, ProviderSettings
 from tribunalbot.engine.game import GameSetup
 from tribunalbot.llm.base import LLM
 from tribunalbot.llm.recording import RecordingLLM
+from tribunalbot.private import private_dir
 
 REPLAY_PROVIDER = "replay"
 ABOUT = "game.json"  # what a replay needs besides the replies: the deal's seed, the settings
@@ -61,7 +62,7 @@ def recording(llm: LLM, args: argparse.Namespace) -> LLM:
     folder: Path | None = getattr(args, "record", None)
     if folder is None:
         return llm
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(folder)
     return RecordingLLM(llm, folder)
 
 
