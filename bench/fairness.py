@@ -43,7 +43,7 @@ from bench.fair import behaviour  # noqa: E402
 from bench.fair.games import Game, play_all, schedule  # noqa: E402
 from bench.fair.inputs import Input, resolve  # noqa: E402
 from bench.fair.surface import all_text, review_text, rows, surface_guesses, tells  # noqa: E402
-from tribunalbot.llm.offline.findings import normalize_language  # noqa: E402
+from tribunalbot import codelang  # noqa: E402
 
 SHOWN_REVIEWS = 3
 CHANCE = 1 / 8  # eight seats; a ninth only with the Ghost Reviewer event
@@ -142,7 +142,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     inputs, games = play(args.games, args.inputs, args.per_seed, args.jobs)
-    language_of = {i.name: normalize_language(i.language, i.code) for i in inputs}
+    language_of = {i.name: codelang.detect(i.code, said=i.language) for i in inputs}
     languages = Counter(language_of.values()).most_common()
     print(f"# inputs, every one third-party ({', '.join(f'{k} {n}' for k, n in languages)}): "
           f"{', '.join(i.name for i in inputs)}")

@@ -3,16 +3,14 @@
 from tribunalbot.diffs.model import (
     CITATION,
     DIFF_LANGUAGE,
-    LANGUAGES,
     Change,
     FileChange,
     Hunk,
     Line,
-    language_of,
 )
 from tribunalbot.diffs.parse import DiffError, change_of, looks_like_diff, parse_diff
 from tribunalbot.diffs.size import ChangeTooLarge, fit
 
-__all__ = ["CITATION", "DIFF_LANGUAGE", "LANGUAGES", "Change", "ChangeTooLarge", "DiffError",
-           "FileChange", "Hunk", "Line", "change_of", "fit", "language_of", "looks_like_diff",
+__all__ = ["CITATION", "DIFF_LANGUAGE", "Change", "ChangeTooLarge", "DiffError",
+           "FileChange", "Hunk", "Line", "change_of", "fit", "looks_like_diff",
            "parse_diff"]

@@ -8,20 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
 from typing import Literal
+
+from tribunalbot import codelang
 
 LineKind = Literal["context", "added", "removed"]
 Status = Literal["modified", "added", "deleted", "renamed"]
-
-LANGUAGES = {
-    ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript",
-    ".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript", ".tsx": "typescript",
-    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".rb": "ruby", ".php": "php",
-    ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".cs": "csharp",
-    ".swift": "swift", ".sh": "shell", ".bash": "shell", ".sql": "sql", ".lua": "lua",
-    ".scala": "scala", ".pl": "perl", ".pm": "perl",
-}
 
 DIFF_LANGUAGE = "diff"  # the language of a submission that is a change
 
@@ -35,10 +27,6 @@ CITATION = re.compile(r"(?<![\w/.:-])((?:[\w-]+/)*[\w-]*\.[\w.-]*\w|(?:[\w.-]+/)
                       r":(\d{1,7})\b")
 _MARK = {"context": " ", "added": "+", "removed": "-"}
 
-
-def language_of(path: str) -> str:
-    """The language a file's name says, or "text"."""
-    return LANGUAGES.get(PurePosixPath(path).suffix.lower(), "text")
 
 
 @dataclass(frozen=True)
@@ -101,7 +89,7 @@ class FileChange:
 
     @property
     def language(self) -> str:
-        return language_of(self.path)
+        return codelang.of_file(self.path)
 
     @property
     def added(self) -> int:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import PurePath
 
+from tribunalbot import codelang
 from tribunalbot.diffs import (
     DIFF_LANGUAGE,
-    LANGUAGES,
     Change,
     ChangeTooLarge,
     DiffError,
@@ -22,23 +21,9 @@ from tribunalbot.diffs import (
     parse_diff,
 )
 
-EXTENSIONS = LANGUAGES
 DIFF_SUFFIXES = (".diff", ".patch")
 # Unchanged lines kept around each change: what a reviewer needs to read it, no more.
 CONTEXT_LINES = 5
-
-# Cheap content sniffing for pasted code with no file name; first match wins.
-_SNIFF: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("go", re.compile(r"^\s*package \w+\s*$|^\s*func \w*\(.*\)\s*.*\{", re.M)),
-    ("typescript", re.compile(r"^\s*(?:export )?(?:interface|type) \w+|: (?:string|number)\b",
-                              re.M)),
-    ("javascript", re.compile(r"^\s*(?:const|let|var) \w+ =|=>\s*\{|require\(|function \w+\(",
-                              re.M)),
-    ("perl", re.compile(r"^\s*use (?:strict|warnings)\b|^\s*my [$@%]\w", re.M)),
-    ("rust", re.compile(r"^\s*(?:pub )?fn \w+\(|^\s*use \w+::", re.M)),
-    ("java", re.compile(r"^\s*(?:public|private) (?:static )?(?:class|void)\b", re.M)),
-    ("python", re.compile(r"^\s*(?:def|class) \w+.*:\s*$|^\s*(?:import|from) \w+", re.M)),
-)
 
 _FENCE = re.compile(r"^```[\w+-]*\n(.*?)\n?```\s*$", re.S)
 
@@ -88,7 +73,7 @@ def check_code(data: bytes, name: str, limit: int, *,
     if len(data) > limit:  # a large text that only looked like a diff
         raise CodeInputError(
             f"{name} is {len(data):,} bytes; the limit is {limit:,} bytes (game.max_code_bytes)")
-    return Submission(text, detect_language(text, name), name)
+    return Submission(text, codelang.detect(text, name), name)
 
 
 def _is_diff(data: bytes, name: str) -> bool:
@@ -118,23 +103,3 @@ def strip_fence(text: str) -> str:
     match = _FENCE.match(text.strip())
     return match.group(1) if match else text
 
-
-# A script's first line names its interpreter: `#!/bin/sh`, `#!/usr/bin/env python3`.
-_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([a-z]+)", re.I)
-_INTERPRETERS = {"sh": "shell", "bash": "shell", "dash": "shell", "zsh": "shell", "ksh": "shell",
-                 "python": "python", "perl": "perl", "node": "javascript", "ruby": "ruby"}
-
-
-def detect_language(code: str, name: str = "") -> str:
-    suffix = PurePath(name).suffix.lower()
-    if suffix in EXTENSIONS:
-        return EXTENSIONS[suffix]
-    shebang = _SHEBANG.match(code)
-    if shebang is not None:
-        interpreter = shebang.group(1).lower().rstrip("0123456789")
-        if interpreter in _INTERPRETERS:
-            return _INTERPRETERS[interpreter]
-    for language, pattern in _SNIFF:
-        if pattern.search(code):
-            return language
-    return "text"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline.findings import Analysis, Finding, merge, normalize_language
+from tribunalbot import codelang
+from tribunalbot.llm.offline.findings import Analysis, Finding, merge
 from tribunalbot.llm.offline.heuristics import heuristic_findings
 from tribunalbot.llm.offline.imports import Import, imports_of
 from tribunalbot.llm.offline.pyfacts import facts
@@ -21,7 +22,7 @@ _TEST_CODE = re.compile(r"^\s*(def test_|import (pytest|unittest)\b|func Test\w+
 
 def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
     """Synchronous and possibly slow (a subprocess): call it from a worker thread."""
-    lang = normalize_language(language, code)
+    lang = codelang.detect(code, said=language)
     from_ruff = ruff_findings(code) if use_ruff and lang == "python" else None
     lines = tuple(code.splitlines())
     found, imports = findings_of(code, lang, from_ruff)

@@ -16,9 +16,10 @@ import textwrap
 from dataclasses import replace
 from pathlib import PurePosixPath
 
+from tribunalbot import codelang
 from tribunalbot.diffs import Change, FileChange
 from tribunalbot.llm.offline.analysis import findings_of
-from tribunalbot.llm.offline.findings import Analysis, Finding, normalize_language
+from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.imports import Import
 from tribunalbot.llm.offline.locations import STRIDE, FileSpan, Places
 from tribunalbot.llm.offline.pyfacts import parse
@@ -80,7 +81,7 @@ def _local_modules(change: Change) -> set[str]:
 def _file_findings(file: FileChange, shown: dict[int, str],
                    use_ruff: bool) -> tuple[list[Finding], list[Import], bool]:
     sparse = _sparse(shown)
-    language = normalize_language(file.language, sparse)
+    language = codelang.detect(sparse, said=file.language)
     from_ruff = None
     parseable = _for_ruff(file, max(shown)) if language == "python" else None
     if use_ruff and parseable is not None:
