@@ -9,10 +9,10 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from cogs.discord_codes import ARCHIVED_THREAD
 from cogs.text import clip
 
 GAME_ID = r"(?P<game>[0-9a-f]{12})"
-THREAD_ARCHIVED = 50083  # Discord's code for an edit inside an archived thread
 VOTE_FAILED = "Your vote could not be recorded just now: please click again."
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ async def _confirm(interaction: discord.Interaction[Any], answer: str) -> None:
             await interaction.edit_original_response(content=answer)
             return
         except discord.HTTPException as exc:
-            if exc.code != THREAD_ARCHIVED:
+            if exc.code != ARCHIVED_THREAD:
                 raise
     await interaction.followup.send(answer, ephemeral=True)
 

@@ -10,7 +10,7 @@ import logging
 import discord
 
 from cogs.live import LiveGame, LiveGames
-from tribunalbot.engine.game import Clock
+from tribunalbot.engine.events import Clock
 from tribunalbot.store import Store
 from tribunalbot.store.votes import VoteRejected
 

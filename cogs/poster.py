@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from cogs.discord_codes import ARCHIVED_THREAD
 from cogs.text import safe_username
 from cogs.webhooks import DEFAULT_AVATAR_URL, ChannelFull, Chosen, PersonaWebhooks
 from tribunalbot.engine.personas import Persona
@@ -21,7 +22,6 @@ from tribunalbot.store import Store
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
-ARCHIVED_THREAD = 50083  # Discord's error code for an edit inside an archived thread
 RECENT_LIMIT = 50  # how far back a resumed game looks for a post it may have made
 WINDOW = 60.0  # seconds: Discord counts the messages landing in a channel per minute
 # Told in the thread, once per game, when the channel has no room for the personas' webhooks:

@@ -19,8 +19,9 @@ from cogs.poster import ThreadPoster
 from cogs.table import DiscordTable
 from cogs.text import clip
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.events import Clock, EventSink, utc_now
 from tribunalbot.engine.experience import distill
-from tribunalbot.engine.game import Clock, EventSink, GameResult, GameSetup, run_game, utc_now
+from tribunalbot.engine.game import GameResult, GameSetup, run_game
 from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import plain_words

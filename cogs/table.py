@@ -23,7 +23,7 @@ from cogs.buttons import ballot_view
 from cogs.poster import ThreadPoster
 from cogs.text import safe_username, split_message
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import Clock, EventSink, utc_now
+from tribunalbot.engine.events import Clock, EventSink, utc_now
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.page import build_page, page_file_name
 from tribunalbot.policy.services import GuildServices

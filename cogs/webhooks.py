@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import discord
 
+from cogs.discord_codes import MAX_WEBHOOKS
 from cogs.text import safe_username
 from tribunalbot.avatars import avatar_image
 from tribunalbot.engine.personas import Persona
@@ -22,7 +23,6 @@ from tribunalbot.store.ops import SHARED
 
 log = logging.getLogger(__name__)
 SHARED_NAME = "Tribunal Reviewers"  # the one webhook per channel of older versions
-MAX_WEBHOOKS = 30007  # Discord's "Maximum number of webhooks reached (15)"
 # Discord's own default avatar: a fallback post borrowing another persona's webhook shows
 # this rather than that persona's face (a public, stable CDN path; api:reference.mdx).
 DEFAULT_AVATAR_URL = "https://cdn.discordapp.com/embed/avatars/0.png"

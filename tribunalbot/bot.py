@@ -24,7 +24,7 @@ from cogs.buttons import CloseBallotButton, VoteButton
 from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.cpu import stop_worker, tune_thread_switching
-from tribunalbot.engine.game import Clock, utc_now
+from tribunalbot.engine.events import Clock, utc_now
 from tribunalbot.llm.registry import provider_problem
 from tribunalbot.logs import configure_logging, secrets_of
 from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, discord_trace

@@ -15,7 +15,8 @@ from tests.store.store_helpers import (
     scripted_llm,
 )
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import EventSink, GameResult, run_game
+from tribunalbot.engine.events import EventSink
+from tribunalbot.engine.game import GameResult, run_game
 from tribunalbot.store import Store, open_store
 
 VOTES = {"u1": 1, "u2": 2, "u3": 4}

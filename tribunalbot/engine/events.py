@@ -11,12 +11,20 @@ is rebuilt by folding the log (`engine.state.GameState.from_events`).
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from tribunalbot.engine.balance import Lean
+
+# The clock games and leases read: injected, so tests and replays control time.
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 class Record(BaseModel):
@@ -311,3 +319,8 @@ def dump_event(event: Record) -> str:
 def load_event(data: str | bytes) -> Record:
     record: Record = _EVENT_ADAPTER.validate_json(data)
     return record
+
+
+# Whoever listens to a running game (the store, a table): called with each record's sequence
+# number as it is appended, before the game moves on.
+EventSink = Callable[[int, Record], Awaitable[None]]

@@ -7,9 +7,9 @@ already done, so resuming from any prefix of a log repeats no model call that pr
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -28,13 +28,6 @@ from tribunalbot.engine.story import vote_story
 from tribunalbot.engine.table import Table
 from tribunalbot.engine.verdict import verdict
 from tribunalbot.llm.base import LLM
-
-EventSink = Callable[[int, ev.Record], Awaitable[None]]
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -64,8 +57,8 @@ class GameResult:
 
 
 async def run_game(setup: GameSetup, llm: LLM, table: Table, *,
-                   sinks: Sequence[EventSink] = (), prior: Sequence[ev.Record] = (),
-                   clock: Clock = utc_now) -> GameResult:
+                   sinks: Sequence[ev.EventSink] = (), prior: Sequence[ev.Record] = (),
+                   clock: ev.Clock = ev.utc_now) -> GameResult:
     """Play (or resume, given the `prior` log) a whole game and return its complete log."""
     game = _Game(setup, llm, table, list(sinks), clock, list(prior))
     await game.play()
@@ -74,8 +67,8 @@ async def run_game(setup: GameSetup, llm: LLM, table: Table, *,
 
 
 class _Game:
-    def __init__(self, setup: GameSetup, llm: LLM, table: Table, sinks: list[EventSink],
-                 clock: Clock, prior: list[ev.Record]) -> None:
+    def __init__(self, setup: GameSetup, llm: LLM, table: Table, sinks: list[ev.EventSink],
+                 clock: ev.Clock, prior: list[ev.Record]) -> None:
         self.setup, self.llm, self.table, self.sinks, self.clock = setup, llm, table, sinks, clock
         self.settings = setup.settings
         self.log = prior

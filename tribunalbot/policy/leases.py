@@ -12,14 +12,13 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
+from tribunalbot.engine.events import Clock, utc_now
 from tribunalbot.store.leases import LeaseRepo
-
-Clock = Callable[[], datetime]
 
 
 def _start_ticks(pid: int) -> str | None:
@@ -66,10 +65,6 @@ class Owner:
         if (self.host, self.namespace) != (here.host, here.namespace) or self.started == "?":
             return False
         return _start_ticks(self.pid) != self.started
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class LeaseKeeper:

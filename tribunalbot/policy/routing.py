@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import EventSink
+from tribunalbot.engine.events import EventSink
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.languages import english_only_notice, is_english
 from tribunalbot.store import Store

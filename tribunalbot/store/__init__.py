@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from tribunalbot.config import StorageSettings
-from tribunalbot.engine.events import HumanVote
+from tribunalbot.engine.events import EventSink, HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
 from tribunalbot.store.admissions import AdmissionRepo
 from tribunalbot.store.balance import BalanceRepo
-from tribunalbot.store.db import Database, Db, StoreError
+from tribunalbot.store.db import Database, Db, StoreError, Transaction
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
-from tribunalbot.store.games import EventSink, GameRepo, SetupLike, StoredGame
+from tribunalbot.store.games import GameRepo, SetupLike, StoredGame
 from tribunalbot.store.leases import LeaseRepo
 from tribunalbot.store.migrations import migrate
 from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
@@ -179,10 +179,15 @@ class Store:
         return build_context(await self.similar_experiences(guild, code, language=language))
 
     async def reachable(self, timeout: float = 2.0) -> bool:  # noqa: ASYNC109 (seconds)
-        """Does the database answer a trivial query within `timeout`? (The health check.)"""
+        """Could a game write now, within `timeout`? (The health check.) A read answers even
+        while another process holds SQLite's write lock and every game's next event waits,
+        so the probe takes the path a game's write takes: a write transaction, empty."""
+        async def probe(tx: Transaction) -> None:
+            await tx.execute("SELECT 1")
+
         try:
-            await asyncio.wait_for(self.db.fetchone("SELECT 1"), timeout)
-        except Exception:  # closed, unreachable, timed out: the answer is the same
+            await asyncio.wait_for(self.db.run(probe), timeout)
+        except Exception:  # closed, unreachable, locked, timed out: the answer is the same
             return False
         return True
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -15,9 +14,6 @@ from tribunalbot.store.db import POSTGRES, Db, StoreError, Transaction
 
 if TYPE_CHECKING:
     from tribunalbot.engine.game import GameSetup
-
-EventSink = Callable[[int, ev.Record], Awaitable[None]]
-
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat()
@@ -169,8 +165,8 @@ class GameRepo:
     async def delete(self, game_id: str) -> None:
         await self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
-    def sink(self, game_id: str) -> EventSink:
-        """An engine `EventSink`: each event is committed before the game moves on."""
+    def sink(self, game_id: str) -> ev.EventSink:
+        """An engine `ev.EventSink`: each event is committed before the game moves on."""
 
         async def write(seq: int, record: ev.Record) -> None:
             await self.append(game_id, seq, record)

@@ -16,8 +16,9 @@ from pathlib import Path
 from tribunalbot.config import Config, default_db_path
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.balance import Lean
+from tribunalbot.engine.events import EventSink
 from tribunalbot.engine.experience import distill
-from tribunalbot.engine.game import EventSink, GameSetup, run_game
+from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.rules import deal
 from tribunalbot.engine.table import Table
 from tribunalbot.ids import new_game_id, new_seed

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TextIO
 
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.game import EventSink
+from tribunalbot.engine.events import EventSink
 from tribunalbot.engine.table import Table
 from tribunalbot.store import Store
 from tribunalbot.store.outbox import public_records
