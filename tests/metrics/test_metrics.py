@@ -18,7 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tribunalbot.config import Config, ConfigError, MetricsSettings, load_config
 from tribunalbot.llm.usage import CallRecord, Prices
 from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, route_kind
-from tribunalbot.metrics.server import sample_loop_lag
+from tribunalbot.metrics.server import MAX_CONNECTIONS, sample_loop_lag
 
 APP = 111222333
 
@@ -188,3 +188,73 @@ def test_a_host_that_is_a_url_is_refused(tmp_path: Path) -> None:
     path.write_text('[metrics]\nenabled = true\nhost = "http://0.0.0.0"\n')
     with pytest.raises(ConfigError, match=r"metrics\.host: .*host name or address"):
         load_config(path)
+
+
+async def _half_sent(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that sends the start of a request and never the rest (slowloris)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    await writer.drain()
+    return reader, writer
+
+
+async def test_a_half_sent_request_is_not_held_open() -> None:
+    service = MetricsService(BotMetrics(), MetricsSettings(enabled=True, port=0),
+                             _healthy(True, True), connection_seconds=0.05)
+    await service.start()
+    try:
+        assert service.port is not None
+        reader, writer = await _half_sent(service.port)
+        # aiohttp alone would wait for the rest without end; here the server hangs up.
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        writer.close()
+    finally:
+        await service.stop()
+
+
+async def test_connections_beyond_the_cap_are_closed_at_once_and_scrapes_resume() -> None:
+    service = MetricsService(BotMetrics(), MetricsSettings(enabled=True, port=0),
+                             _healthy(True, True))
+    await service.start()
+    held: list[asyncio.StreamWriter] = []
+    try:
+        assert service.port is not None
+        for _ in range(MAX_CONNECTIONS):
+            held.append((await _half_sent(service.port))[1])
+        reader, writer = await _half_sent(service.port)
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # one too many
+        writer.close()
+        for each in held:
+            each.close()
+        held.clear()
+        async with aiohttp.ClientSession() as session:
+            for _ in range(50):  # the server sees the closes a moment later
+                try:
+                    async with session.get(f"http://127.0.0.1:{service.port}/healthz") as resp:
+                        assert resp.status == 200
+                        break
+                except aiohttp.ClientError:
+                    await asyncio.sleep(0.01)
+            else:
+                pytest.fail("no scrape was served after the held connections closed")
+    finally:
+        for each in held:
+            each.close()
+        await service.stop()
+
+
+@pytest.mark.parametrize(("host", "warned"), [
+    ("127.0.0.1", False), ("::1", False), ("localhost", False), ("0.0.0.0", True),
+    ("::", True), ("metrics.internal", True)])
+def test_serving_beyond_loopback_is_warned_of(host: str, warned: bool) -> None:
+    from tribunalbot.metrics.server import is_loopback
+
+    assert is_loopback(host) is not warned
+
+
+async def test_the_warning_is_logged_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    service = MetricsService(BotMetrics(), MetricsSettings(enabled=True, host="0.0.0.0", port=0),
+                             _healthy(True, True))
+    await service.start()
+    await service.stop()
+    assert "beyond this machine" in caplog.text

@@ -3,11 +3,17 @@
 short JSON body saying which), on aiohttp's web server: discord.py already depends on aiohttp,
 and its server runs on the bot's own event loop, so a scrape never needs a thread of its own
 and reads the games' state where it lives. Rendering a few hundred series takes well under a
-millisecond, so it is done inline."""
+millisecond, so it is done inline.
+
+aiohttp's server on its own waits for a half-sent request without end and keeps an idle
+connection for an hour: 296 such sockets once left a 256-descriptor bot unable to open its
+database. Here a connection lives `CONNECTION_SECONDS` at most (a scrape takes milliseconds;
+Prometheus simply reconnects), and beyond `MAX_CONNECTIONS` a new one is closed at once."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,6 +26,9 @@ from tribunalbot.metrics.registry import BotMetrics
 
 log = logging.getLogger(__name__)
 LAG_SAMPLE_SECONDS = 0.5  # how often the loop-lag sampler wakes
+MAX_CONNECTIONS = 32
+CONNECTION_SECONDS = 10.0
+KEEPALIVE_SECONDS = 5.0
 
 
 class MetricsError(Exception):
@@ -45,9 +54,10 @@ class MetricsService:
     """The endpoint and the event-loop lag sampler, started and stopped with the bot."""
 
     def __init__(self, metrics: BotMetrics, settings: MetricsSettings, health: Health, *,
-                 lag_every: float = LAG_SAMPLE_SECONDS) -> None:
+                 lag_every: float = LAG_SAMPLE_SECONDS,
+                 connection_seconds: float = CONNECTION_SECONDS) -> None:
         self.metrics, self.settings, self.health = metrics, settings, health
-        self.lag_every = lag_every
+        self.lag_every, self.connection_seconds = lag_every, connection_seconds
         self._runner: web.AppRunner | None = None
         self._sampler: asyncio.Task[None] | None = None
         self.port: int | None = None  # the bound port, once started
@@ -59,11 +69,12 @@ class MetricsService:
         return app
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.app(), access_log=None)
+        runner = web.AppRunner(self.app(), access_log=None, keepalive_timeout=KEEPALIVE_SECONDS)
         await runner.setup()
         where = f"{self.settings.host}:{self.settings.port}"
         try:
-            await web.TCPSite(runner, self.settings.host, self.settings.port).start()
+            await _BoundedSite(runner, self.settings.host, self.settings.port,
+                               self.connection_seconds).start()
         except OSError as exc:
             await runner.cleanup()
             # asyncio repeats the address: "error while attempting to bind on address
@@ -77,6 +88,10 @@ class MetricsService:
                                             name="tribunal-loop-lag")
         log.info("metrics on http://%s:%d/metrics, health on /healthz", self.settings.host,
                  self.port)
+        if not is_loopback(self.settings.host):
+            log.warning("metrics are served on %s, beyond this machine: anyone who can reach "
+                        "the port reads the bot's counters (games, guild counts, costs); "
+                        "publish it to the host's loopback or firewall it", self.settings.host)
 
     async def stop(self) -> None:
         if self._sampler is not None:
@@ -94,6 +109,76 @@ class MetricsService:
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, body = await self.health.report()
         return web.json_response(body, status=200 if healthy else 503)
+
+
+class _BoundedSite(web.TCPSite):
+    """A TCP site whose connections are counted and timed (aiohttp has no such setting)."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, lifetime: float) -> None:
+        super().__init__(runner, host, port)
+        self._runner_of_site, self._where = runner, (host, port)
+        self._lifetime = lifetime
+        self._open = 0
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)  # registers the site with its runner, as TCPSite does
+        server = self._runner_of_site.server
+        assert server is not None  # the runner was set up
+        loop = asyncio.get_running_loop()
+        # `_server` is where aiohttp's sites keep theirs: the runner's addresses and its
+        # cleanup read it (tests/metrics hold both).
+        self._server = await loop.create_server(lambda: _Bounded(server(), self), *self._where)
+
+    def admit(self, transport: asyncio.BaseTransport) -> asyncio.TimerHandle | None:
+        """Count a new connection and set its end, or close it when there are too many."""
+        self._open += 1
+        if self._open > MAX_CONNECTIONS:
+            transport.close()
+            return None
+        return asyncio.get_running_loop().call_later(self._lifetime, transport.close)
+
+    def release(self) -> None:
+        self._open -= 1
+
+
+class _Bounded(asyncio.Protocol):
+    """aiohttp's protocol for one connection, admitted and ended by its site."""
+
+    def __init__(self, inner: asyncio.Protocol, site: _BoundedSite) -> None:
+        self._inner, self._site = inner, site
+        self._end: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._inner.connection_made(transport)
+        self._end = self._site.admit(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._end is not None:
+            self._end.cancel()
+        self._site.release()
+        self._inner.connection_lost(exc)
+
+
+def is_loopback(host: str) -> bool:
+    """Does listening on `host` keep the port on this machine?"""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve anywhere
 
 
 async def sample_loop_lag(observe: Callable[[float], None], every: float) -> None:
