@@ -4,8 +4,10 @@ run on both backends."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -253,3 +255,29 @@ def test_a_database_another_bot_process_is_migrating_is_not_taken_for_foreign(
     holder = type("Holder", (), {"path": tmp_path / "new.db"})()
     dbmod.Database._refuse_foreign(holder, conn)  # type: ignore[arg-type]
     assert conn.conn.execute("PRAGMA user_version").fetchone()[0] == 1  # it did commit
+
+
+@pytest.mark.sqlite_only
+async def test_the_health_probe_fails_while_another_process_holds_the_write_lock(
+        tmp_path: Path) -> None:
+    """A read answers at once while another process holds SQLite's write lock, but a game's
+    next event waits: the health check probes a write, as games need. (Another process: POSIX
+    locks never conflict within one.)"""
+    path = tmp_path / "t.db"
+    holder = ("import sqlite3, sys\n"
+              "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "c.execute('BEGIN IMMEDIATE')\nprint('locked', flush=True)\nsys.stdin.read()\n")
+    async with open_store(path) as store:
+        assert await store.reachable(timeout=5)
+        other = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", holder, str(path), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE)
+        assert other.stdin is not None and other.stdout is not None
+        try:
+            assert await other.stdout.readline() == b"locked\n"
+            assert await store.db.fetchone("SELECT 1") == (1,)  # reads still answer
+            assert not await store.reachable(timeout=0.2)
+        finally:
+            other.stdin.close()
+            await other.wait()
+        assert await store.reachable(timeout=10)
