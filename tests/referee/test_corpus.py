@@ -4,7 +4,8 @@ verdict item drawn from the Troublemaker's review or its plant, no fragment, and
 strongest finding kept. The corpus: two games recorded before this judge was written (filecmp,
 bandit) and six more played through the model relay on code nobody here wrote (gzip's znew,
 npm's dist-tag.js, Python's netrc.py in German, a real tomli change, bash's realpath.c, Python's
-sched.py), every disguise among them."""
+sched.py), every disguise among them, then more; the `*-split-*` games were played by three
+players who saw only their own calls (bench/relay_seats.py), so the jury was blind."""
 
 from __future__ import annotations
 
@@ -57,14 +58,43 @@ def test_every_recorded_game_replays_to_the_reveal(name: str) -> None:
     assert not game.revealed.stand_ins  # and every reply was usable
 
 
+# The honest mistakes a reader confirmed in the corpus, by game and seat: in the owner game
+# seat 1's review was one written for another file (a reply misrouted between two games played
+# at once), as a model that mixed up its inputs or made the code up would write it.
+REAL_MISTAKES = {"owner-split-seed69": {1: 5}}
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_no_honest_reviewer_is_charged_with_a_mistake_it_did_not_make(name: str) -> None:
     """Every honest mistake the old judge charged on these games was checked by reading the
     code: none was a mistake (names cited with their range, call examples, proposed code,
-    negations, prose, a quote masked to x's)."""
+    negations, prose, a quote masked to x's, an example input at its line)."""
     revealed = played(name).revealed
-    assert revealed.honest_errors == ()
-    assert revealed.fair_catches == ()
+    charged: dict[int, int] = {}
+    for error in revealed.honest_errors:
+        charged[error.seat] = charged.get(error.seat, 0) + 1
+    assert charged == REAL_MISTAKES.get(name, {})
+    assert {c.target for c in revealed.fair_catches} <= set(REAL_MISTAKES.get(name, {}))
+
+
+def test_a_review_of_other_code_is_charged_and_kept_out_of_the_verdict() -> None:
+    """Seat 1 of the owner game reviews Python's tabnanny (`errprint`, `NannyNag`, `-q`) in a
+    game on npm's owner.js: each of its claims quoting names this code has nowhere is an honest
+    mistake, and none of them is a finding worth acting on."""
+    revealed = played("owner-split-seed69").revealed
+    problems = " ".join(e.problem for e in revealed.honest_errors)
+    for name in ("errprint", "NannyNag", "filename_only"):
+        assert f"`{name}" in problems and "nowhere in the code" in problems
+    verdict = " ".join(revealed.verdict)
+    assert not re.search(r"errprint|NannyNag|filename_only|get_lineno", verdict)
+    # and a citation past the end is charged as before
+    assert "line 310 does not exist" in problems
+
+
+def test_one_example_that_names_nothing_in_the_code_is_no_mistake() -> None:
+    """zforce's seat 5 gives an input as an example at its line ("`FOO.GZ` (line 50 is
+    case-sensitive...)"): one such quote in a review is an example, not other code."""
+    assert played("zforce-seed21").revealed.honest_errors == ()
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -153,7 +153,9 @@ def failed_claims(code: Code, statements: Mapping[int, ev.Statement],
     Troublemaker's included (none of them is worth acting on)."""
     found: list[ev.HonestError] = []
     for seat in sorted(statements):
-        for claim, problem in _checked(code, statements[seat].findings, planted, set()):
+        review = statements[seat].findings
+        for claim, problem in _checked(code, review, planted, set(),
+                                       names=_reviews_other_code(code, review)):
             found.append(ev.HonestError(seat=seat, phase="speak", round=0, claim=claim,
                                         problem=problem))
     for accusation in accusations:
@@ -182,9 +184,10 @@ def fair_catches(errors: Sequence[ev.HonestError],
 
 
 def _checked(code: Code, text: str, planted: Sequence[str], echoed: set[tuple[str, int]],
-             spoken: bool = False) -> Iterator[tuple[str, str]]:
+             spoken: bool = False, names: bool = False) -> Iterator[tuple[str, str]]:
     """(sentence, what is wrong) for each sentence of `text` that fails. `spoken`: the text
-    quotes other players, and a citation inside their quoted words is not the speaker's."""
+    quotes other players, and a citation inside their quoted words is not the speaker's.
+    `names`: the text reviews other code, and each quote naming nothing of this code fails."""
     for start, end in _sentences(text):
         sentence = text[start:end]
         claim = sentence.strip()
@@ -194,7 +197,7 @@ def _checked(code: Code, text: str, planted: Sequence[str], echoed: set[tuple[st
         problems = [p for c in code.citations(sentence)
                     if (c.file.path, c.first) not in echoed
                     and not any(a <= c.start < b for a, b in theirs)
-                    for p in _problems(sentence, c, code)]
+                    for p in _problems(sentence, c, code, names)]
         if problems:
             yield claim[:400], "; ".join(dict.fromkeys(problems))
 
@@ -209,7 +212,9 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
         yield start, len(text)
 
 
-def _problems(sentence: str, cited: _Cited, code: Code) -> list[str]:
+def _problems(sentence: str, cited: _Cited, code: Code, names: bool = False) -> list[str]:
+    """What is wrong with one citation. `names`: also charge a quote whose names the code
+    has nowhere."""
     file = cited.file
     if file.total is not None:
         missing = [n for span in cited.spans() for n in span if not 1 <= n <= file.total]
@@ -219,7 +224,12 @@ def _problems(sentence: str, cited: _Cited, code: Code) -> list[str]:
         return []  # a line the change does not show: its text cannot be judged
     problems = []
     for quote, at in _quotes_at(sentence, cited):
-        if _fits(quote, file, cited) or _proposed(sentence, cited, at):
+        if _proposed(sentence, cited, at):
+            continue
+        if names and _names_nowhere(quote, code):
+            problems.append(f"`{quote}` is nowhere in the code")
+            continue
+        if _fits(quote, file, cited):
             continue
         elsewhere = _found_elsewhere(quote, code)
         if elsewhere is None:
@@ -317,6 +327,40 @@ def _proposed(sentence: str, cited: _Cited, at: int) -> bool:
         return True  # "line 102, use `x`"
     return bool(_PROPOSAL.search(sentence[max(0, lo - 25):lo])
                 or _ABSENT.search(sentence[max(0, at - 16):at].rstrip("`")))
+
+
+_IDENTIFIER = re.compile(r"(?<![\w$])[A-Za-z_$][\w$]*")
+
+
+# Quotes naming nothing of the code that make a review one of other code: one is an example
+# (an input "`FOO.GZ` (line 50)"); a review of another file quotes its names again and again.
+OTHER_CODE_QUOTES = 2
+
+
+def _reviews_other_code(code: Code, review: str) -> bool:
+    """Of the code quoted at the review's citations, at least `OTHER_CODE_QUOTES` different
+    quotes name nothing in this code."""
+    absent: set[str] = set()
+    for start, end in _sentences(review):
+        sentence = review[start:end]
+        for cited in code.citations(sentence):
+            absent.update(quote for quote, at in _quotes_at(sentence, cited)
+                          if not _proposed(sentence, cited, at) and _names_nowhere(quote, code))
+    return len(absent) >= OTHER_CODE_QUOTES
+
+
+def _names_nowhere(quote: str, code: Code) -> bool:
+    """Quoted at a citation as what the lines hold, and not one of its names (three letters
+    or more) is anywhere in the code: a review of other code (a model that mixed up its
+    inputs, or made the code up). Judged only where every line is known: a change's unshown
+    lines may hold any name."""
+    if any(f.total is None for f in code.files.values()):
+        return False
+    names = {n for n in _IDENTIFIER.findall(quote) if len(n) >= 3}
+    if not names:
+        return False
+    text = "\n".join(line for f in code.files.values() for line in f.lines.values())
+    return not any(re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", text) for n in names)
 
 
 def _found_elsewhere(quote: str, code: Code) -> tuple[_File, int] | None:
