@@ -39,6 +39,9 @@ async def test_the_saboteur_plants_one_of_its_three_findings() -> None:
                  and p.task.troublemaker)
     assert "exactly one subtly wrong" in brief and "20%" not in brief and "80%" not in brief
     assert "word for word" in brief  # its notes name its public sentences verbatim
+    # Seven blind careful readers caught every plant resting on a false fact in round 1 (the
+    # split games): the brief asks for true facts and a wrong weighing of them.
+    assert "State no false fact" in brief and "weighing" in brief
 
 
 async def test_the_votes_ask_only_for_what_the_vote_schema_takes() -> None:
