@@ -155,6 +155,7 @@ class Review(commands.Cog):
                 submission = await fetch_submission(url, self.bot.config, limit=limit,
                                                     member=interaction.user.id)
             except (PullRequestError, CodeInputError) as exc:
+                held.refused = True
                 await _refuse_deferred(interaction, f"{exc}.")
                 return
             await self._convene(interaction, submission, held)
@@ -186,7 +187,9 @@ class Review(commands.Cog):
                                        f"{attachment.filename}; try again in a moment.")
                 return
             submission = await self._checked(interaction, data, attachment.filename)
-            if submission is not None:
+            if submission is None:
+                held.refused = True
+            else:
                 await self._convene(interaction, submission, held)
 
     async def begin(self, interaction: Interaction, data: bytes, name: str) -> None:
@@ -277,7 +280,7 @@ class Review(commands.Cog):
                                   keep_original=held.announced)
         finally:
             if not held.handed_over:
-                await self.bot.services.release(game_id)
+                await self.bot.services.release(game_id, refused=held.refused)
 
     async def _convene(self, interaction: Interaction, submission: Submission,
                        held: Held) -> None:
@@ -316,6 +319,7 @@ class Held:
     game_id: str
     announced: bool = False  # the public announcement is out
     handed_over: bool = False  # the runner owns the game (and its place) now
+    refused: bool = False  # refused for what the member sent: the cooldown still counts
 
 
 def _could_not_start(game_id: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -145,3 +146,32 @@ async def test_the_servers_games_a_day_hold_against_six_at_once(
     assert await games(arena) == 3
     assert len(refusals) == 3
     assert all("started 3 games today" in r for r in refusals)
+
+
+async def _refused_then_again(arena: Arena, alice: User, first: dict[str, Any]) -> list[str]:
+    """Alice's first /review is refused for what she sent; her next, sound, comes at once."""
+    twin = arena.twin
+    refused = await answered(twin, await twin.slash(alice, "review", **first), timeout=20)
+    again = await answered(twin, await twin.slash(alice, "review", code=CODE), timeout=20)
+    return [m.content for m in [*refused, *again] if m.visible_to == alice.id]
+
+
+@pytest.mark.parametrize("first", [
+    {"file": TwinFile("cart.py", b"\x00\x01binary\x00" * 64)},  # downloaded, then refused
+    {"code": "https://github.com/acme/shop/pull/404"},  # fetched, then refused
+], ids=["file", "link"])
+async def test_work_refused_after_admission_still_counts_for_the_cooldown(
+        arena: Arena, hosts: FakeHosts, first: dict[str, Any]) -> None:
+    """A download or a fetch was spent on it: freeing the member's cooldown with the refusal
+    let one member repeat a refused megabyte back to back (issue 25). The ticket then counts
+    until the cooldown ends, and no longer."""
+    await arena.twin.start_client(arena.make_bot(config(hosts, cooldown=60, cap=6)))
+    alice = arena.twin.seeded.humans["alice"]
+    told = await _refused_then_again(arena, alice, first)
+    assert len(told) == 2 and "start another game" not in told[0]
+    assert re.fullmatch(r"You can start another game in (5\d|60) s\.", told[1])
+    assert threads(arena) == 0
+    row = await arena.store.db.fetchone("SELECT admitted_at, held_until FROM admissions")
+    assert row is not None
+    held = datetime.fromisoformat(str(row[1])) - datetime.fromisoformat(str(row[0]))
+    assert timedelta(seconds=55) <= held <= timedelta(seconds=65)

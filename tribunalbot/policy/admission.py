@@ -128,6 +128,21 @@ class Admissions:
         """How long a ticket waits for its game to be stored: the longest fetch, and more."""
         return timedelta(seconds=self.config.pull_requests.deadline_seconds) + HOLD_MARGIN
 
+    async def refuse(self, game_id: str, now: datetime | None = None) -> None:
+        """The game was refused for what its member sent, after work was spent on it (a
+        download, a fetch, a parse): its ticket keeps counting until the member's cooldown
+        ends, so one member cannot repeat a refused megabyte back to back; then it no longer
+        counts at all. Never raises, as `release`."""
+        cooldown = timedelta(seconds=self.config.discord.user_cooldown_seconds)
+        until = (now or datetime.now(UTC)) + cooldown
+        try:
+            if await self.store.admissions.hold_until(game_id, until):
+                log.info("game %s: refused; its ticket counts for the cooldown", game_id)
+        except (StoreError, OSError) as exc:
+            log.error("game %s: could not keep its refused ticket: %s", game_id, exc)
+        except Exception:
+            log.exception("game %s: could not keep its refused ticket", game_id)
+
     async def release(self, game_id: str) -> None:
         """Free the place of a game refused after admission or failed: its cooldown and
         quota too. Never raises: a store that fails here is logged, and the ticket then

@@ -99,9 +99,13 @@ class GuildServices:
                         await self.member_quota(guild_id), await self.provider_for(guild_id))
         return await self.admissions.admit(game_id, guild_id, member_id, limits, now)
 
-    async def release(self, game_id: str) -> None:
-        """The game was refused after its admission, or failed: its place is free again."""
-        await self.admissions.release(game_id)
+    async def release(self, game_id: str, refused: bool = False) -> None:
+        """The game failed after its admission: its place is free again. `refused`: it was
+        refused for what its member sent, which keeps counting until the cooldown ends."""
+        if refused:
+            await self.admissions.refuse(game_id)
+        else:
+            await self.admissions.release(game_id)
 
     async def usage_line(self, game_id: str) -> str:
         return await self.budget.game_usage(game_id)

@@ -15,7 +15,8 @@ transaction that no other admission can interleave with, in this process or anot
 
 A ticket is the id of the game it admits. Until that game is stored, the ticket alone holds
 its place; one that never becomes a game (a refused download, a crash) stops counting at
-`held_until`. Deleting a ticket frees the member's cooldown and quota (a refusal, a failure).
+`held_until`. Deleting a ticket frees the member's cooldown and quota (a failure of ours); a
+refusal of what the member sent keeps it until the cooldown ends (`hold_until`).
 """
 
 from __future__ import annotations
@@ -165,6 +166,14 @@ class AdmissionRepo:
     async def release(self, ticket: str) -> bool:
         """The ticket no longer counts: its game was refused or failed. True if it was held."""
         return await self._db.execute("DELETE FROM admissions WHERE ticket = ?", (ticket,)) > 0
+
+    async def hold_until(self, ticket: str, until: datetime) -> bool:
+        """The ticket, whose game was refused after work was spent on it, counts until
+        `until` and no longer; True if it was held."""
+        return await self._db.execute(
+            "UPDATE admissions SET held_until = ? WHERE ticket = ? AND NOT EXISTS "
+            "(SELECT 1 FROM games g WHERE g.id = admissions.ticket)",
+            (iso(until), ticket)) > 0
 
     async def held(self, ticket: str) -> bool:
         return await self._db.fetchone(
