@@ -28,7 +28,6 @@ CITATION = re.compile(r"(?<![\w/.:-])((?:[\w-]+/)*[\w-]*\.[\w.-]*\w|(?:[\w.-]+/)
 _MARK = {"context": " ", "added": "+", "removed": "-"}
 
 
-
 @dataclass(frozen=True)
 class Line:
     kind: LineKind

@@ -2,20 +2,22 @@
 
 DESIGN §2.8: an honest mistake is what the text demonstrably gets wrong, nothing else. Every
 sentence of a review or an accusation that cites a line (`line 12` of a plain file, `path:12`
-of a change's new version) is checked against the code the players were shown, for two faults:
+of a change's new version) is checked against the code the players were shown, for three faults:
 
 - the cited line does not exist;
 - code quoted right at the citation ("line 12: `eval(x)`", "`eval(x)` on line 12") is real
   code of this change, found elsewhere, but not on the cited lines (nor within two lines of
-  them, since a statement spans lines and reviewers cite where it starts).
+  them, since a statement spans lines and reviewers cite where it starts);
+- the review is one of other code: two or more of the quotes at its citations name nothing
+  the code has anywhere (`NannyNag` in a review of a JavaScript file), and each is charged.
 
 What a quote at a citation may also be is never charged: a name cited with its range or its
 definition ("`report()` (lines 206-229)", a body's lines under its `def`), a call example
 ("`dircmp('/no/such', b)` (line 124)" at the definition), proposed code ("needs one clause at
-line 102, `and isinstance(v, str)`") and words found nowhere in the code. Another player's
-words quoted in an accusation are theirs, not the accuser's: citations inside them are skipped,
-and the public text is never altered to judge it. Quotes are compared without white space or
-case.
+line 102, `and isinstance(v, str)`") and words found nowhere in the code, once in a review
+(an example input at its line). Another player's words quoted in an accusation are theirs, not
+the accuser's: citations inside them are skipped, and the public text is never altered to
+judge it. Quotes are compared without white space or case.
 
 Only honest players make honest errors. The Troublemaker's wrong citations are its business
 (planted or not, they are not honest), and a sentence that repeats a planted claim belongs to
