@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from tribunalbot.diffs import CITATION, Change
 from tribunalbot.engine import events as ev
@@ -51,6 +52,7 @@ _QUOTE_AFTER = re.compile(
 # ... or right before it: "`x` on line 12", "`x` (line 12)", "`x` at `a.py:12`".
 _QUOTE_BEFORE = re.compile(
     r"`([^`\n]+)`\s*[(,—–-]?\s*(?:(?:is\s+|sits\s+|appears\s+)?(?:on|at|in|from)\s+)?$", re.I)
+_IDENTIFIER = re.compile(r"(?<![\w$])[A-Za-z_$][\w$]*")
 _SPOKEN = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")  # another player's words, quoted
 _ELLIPSIS = re.compile(r"\.\.\.|…")
 SLACK = 2  # lines either side of a citation a quote may sit on
@@ -105,6 +107,15 @@ class Code:
             # An added file is shown whole; of a modified one only its hunks are.
             total = max(shown, default=0) if f.status == "added" else None
             self.files[f.path] = _File(f.path, shown, total)
+
+    @cached_property
+    def names(self) -> frozenset[str] | None:
+        """Every name the code holds, or None where some lines are unknown (a change's
+        unshown lines may hold any name)."""
+        if any(f.total is None for f in self.files.values()):
+            return None
+        return frozenset(n for f in self.files.values() for line in f.lines.values()
+                         for n in _IDENTIFIER.findall(line))
 
     def resolve(self, path: str | None, line: int) -> _File | None:
         """The file a citation names; None when it cannot be told (then it is not judged)."""
@@ -331,9 +342,6 @@ def _proposed(sentence: str, cited: _Cited, at: int) -> bool:
                 or _ABSENT.search(sentence[max(0, at - 16):at].rstrip("`")))
 
 
-_IDENTIFIER = re.compile(r"(?<![\w$])[A-Za-z_$][\w$]*")
-
-
 # Quotes naming nothing of the code that make a review one of other code: one is an example
 # (an input "`FOO.GZ` (line 50)"); a review of another file quotes its names again and again.
 OTHER_CODE_QUOTES = 2
@@ -354,15 +362,9 @@ def _reviews_other_code(code: Code, review: str) -> bool:
 def _names_nowhere(quote: str, code: Code) -> bool:
     """Quoted at a citation as what the lines hold, and not one of its names (three letters
     or more) is anywhere in the code: a review of other code (a model that mixed up its
-    inputs, or made the code up). Judged only where every line is known: a change's unshown
-    lines may hold any name."""
-    if any(f.total is None for f in code.files.values()):
-        return False
+    inputs, or made the code up). Judged only where every line is known."""
     names = {n for n in _IDENTIFIER.findall(quote) if len(n) >= 3}
-    if not names:
-        return False
-    text = "\n".join(line for f in code.files.values() for line in f.lines.values())
-    return not any(re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", text) for n in names)
+    return code.names is not None and bool(names) and not names & code.names
 
 
 def _found_elsewhere(quote: str, code: Code) -> tuple[_File, int] | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -135,23 +136,24 @@ class Admissions:
         counts at all. Never raises, as `release`."""
         cooldown = timedelta(seconds=self.config.discord.user_cooldown_seconds)
         until = (now or datetime.now(UTC)) + cooldown
-        try:
-            if await self.store.admissions.hold_until(game_id, until):
-                log.info("game %s: refused; its ticket counts for the cooldown", game_id)
-        except (StoreError, OSError) as exc:
-            log.error("game %s: could not keep its refused ticket: %s", game_id, exc)
-        except Exception:
-            log.exception("game %s: could not keep its refused ticket", game_id)
+        await _quietly(game_id, "keep its refused ticket for the cooldown",
+                       self.store.admissions.hold_until(game_id, until))
 
     async def release(self, game_id: str) -> None:
         """Free the place of a game refused after admission or failed: its cooldown and
         quota too. Never raises: a store that fails here is logged, and the ticket then
         stops counting when it expires (or at the game's end, for the cap)."""
-        try:
-            if await self.store.admissions.release(game_id):
-                log.info("game %s: its admission was released", game_id)
-        except (StoreError, OSError) as exc:
-            log.error("game %s: could not release its admission: %s", game_id, exc)
-        except Exception:
-            log.exception("game %s: could not release its admission", game_id)
+        await _quietly(game_id, "release its admission", self.store.admissions.release(game_id))
+
+
+async def _quietly(game_id: str, what: str, change: Awaitable[bool]) -> None:
+    """Await a change to a ticket and log how it went; a failing store is logged, never
+    raised: the member was already answered, and the ticket expires on its own."""
+    try:
+        if await change:
+            log.info("game %s: did %s", game_id, what)
+    except (StoreError, OSError) as exc:
+        log.error("game %s: could not %s: %s", game_id, what, exc)
+    except Exception:
+        log.exception("game %s: could not %s", game_id, what)
 
