@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
-from tribunalbot.llm.offline import OfflineLLM, evidence, fit, sabotage
+from tribunalbot.llm.offline import OfflineLLM, fit, sabotage
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import MODEL_ADVICE, contradictions
-from tribunalbot.llm.offline.findings import Analysis
+from tribunalbot.llm.offline.findings import READINGS_KEPT, Analysis
 from tribunalbot.llm.offline.judgment import REFUSE, say
+from tribunalbot.llm.offline.weakspots import spots
 
 from .selfplay import review_round
 
@@ -118,6 +119,19 @@ def test_a_reading_is_kept_per_analysis_and_bounded(analyses: list[Analysis]) ->
     again = contradictions(text, analysis)
     assert first == again and first is not again and first
     assert not dataclasses.replace(analysis, findings=()).readings
-    for n in range(evidence.READINGS_KEPT + 5):
+    for n in range(READINGS_KEPT + 5):
         contradictions(f"Line {n} is fine.", analysis)
-    assert len(analysis.readings) <= evidence.READINGS_KEPT
+    assert len(analysis.readings) <= READINGS_KEPT
+
+
+def test_a_reviews_weak_spots_are_read_once_per_analysis(analyses: list[Analysis]) -> None:
+    """Every juror reads every review again at each turn: its weak spots are kept with the
+    analysis too (the same answer, a fresh list), apart from the review's contradictions."""
+    analysis = next(a for a in analyses if a.findings)
+    text = f"At line {analysis.findings[0].line}, I would move that work onto a message bus."
+    first = spots(text, analysis, "architecture")
+    again = spots(text, analysis, "architecture")
+    assert first == again and first is not again and first
+    assert spots(text, analysis, "security") is not None
+    keys = [k for k in analysis.readings if text in k]
+    assert len(keys) == 3 and text in keys  # its contradictions, and two readings of spots

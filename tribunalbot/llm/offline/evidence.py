@@ -196,16 +196,9 @@ def _should(analysis: Analysis, line: int) -> str:
     return "that this code has no defect worth a change, and say so in one sentence"
 
 
-READINGS_KEPT = 512  # texts whose reading an analysis keeps: a few games' worth
-
-
 def contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
     """Every claim of `statement` the code contradicts, any author's text."""
-    known = analysis.readings.get(statement)
-    if known is None:
-        if len(analysis.readings) >= READINGS_KEPT:  # a cached analysis outlives its games
-            analysis.readings.clear()
-        known = analysis.readings[statement] = tuple(_contradictions(statement, analysis))
+    known = analysis.reading(statement, lambda: _contradictions(statement, analysis))
     return cast(list[Contradiction], list(known))
 
 

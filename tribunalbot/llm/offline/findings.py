@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
@@ -58,6 +59,9 @@ class Finding:
 FEW_FINDINGS = 3
 
 
+READINGS_KEPT = 1024  # readings an analysis keeps: a few games' worth
+
+
 @dataclass(frozen=True)
 class Analysis:
     language: str
@@ -74,6 +78,15 @@ class Analysis:
     # field, so an analysis made from this one (dataclasses.replace) starts with its own.
     readings: dict[str, tuple[object, ...]] = field(default_factory=dict, init=False,
                                                     repr=False, compare=False)
+
+    def reading(self, key: str, read: Callable[[], Iterable[object]]) -> tuple[object, ...]:
+        """What `read` finds, once per `key` (a text, and what it is read for)."""
+        known = self.readings.get(key)
+        if known is None:
+            if len(self.readings) >= READINGS_KEPT:  # a cached analysis outlives its games
+                self.readings.clear()
+            known = self.readings[key] = tuple(read())
+        return known
 
     @property
     def found_little(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.evidence import (
@@ -148,8 +149,18 @@ def minor_dismissals(statement: str, analysis: Analysis) -> list[Spot]:
     return out
 
 
+SPOTS_KEY = "\0spots\0"  # a reading's key: never a review's first characters
+
+
 def spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
-    """Every weak spot of one review, heaviest first."""
+    """Every weak spot of one review, heaviest first. Every juror reads every review again
+    at each turn, and a reading never changes: it is kept with the analysis."""
+    known = analysis.reading(f"{SPOTS_KEY}{domain}\0{statement}",
+                             lambda: _spots(statement, analysis, domain))
+    return cast(list[Spot], list(known))
+
+
+def _spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
     out: list[Spot] = []
     for c in contradictions(statement, analysis):
         family, term = _family(c)
