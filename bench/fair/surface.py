@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.sparse import csr_matrix, hstack
@@ -44,6 +45,24 @@ class Rows:
     labels: np.ndarray  # 1 for the Troublemaker's row
     game_of: np.ndarray  # index into games, per row
     extra: np.ndarray  # behaviour rates per row (no columns for `review`)
+
+    @cached_property
+    def _counted(self) -> tuple[csr_matrix, np.ndarray]:
+        vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
+                                     binary=True)
+        present = vectorizer.fit_transform(self.texts).tocsr()
+        return present, vectorizer.get_feature_names_out()
+
+    @property
+    def present(self) -> csr_matrix:
+        """Row by n-gram (words and marks, one to three in a row, lower-cased): 1 where the
+        row's text has it. Counted once: every fold fits on most rows again, and counting
+        them afresh was four fifths of the cross-validation's time."""
+        return self._counted[0]
+
+    @property
+    def ngrams(self) -> np.ndarray:
+        return self._counted[1]
 
 
 def review_text(game: Game, seat: int) -> str:
@@ -106,23 +125,22 @@ def _blocks(keys: list[object], folds: int) -> dict[object, int]:
 class Reader:
     """The vectorizer, the behaviour scaler and the model, fitted on some rows."""
 
-    vectorizer: CountVectorizer
+    columns: np.ndarray  # the n-grams it reads: those at least two training rows have
     scaler: StandardScaler | None
     model: LogisticRegression
 
     @classmethod
     def fit(cls, data: Rows, train: np.ndarray) -> Reader:
-        vectorizer = CountVectorizer(ngram_range=(1, 3), token_pattern=r"\w+|[^\w\s]",
-                                     binary=True, min_df=2)
-        vectorizer.fit(np.array(data.texts, dtype=object)[train])
+        rows_with = np.asarray(data.present[train].sum(axis=0)).ravel()
+        columns = np.flatnonzero(rows_with >= 2)
         scaler = StandardScaler().fit(data.extra[train]) if data.extra.shape[1] else None
-        reader = cls(vectorizer, scaler, LogisticRegression(C=1.0, max_iter=2000,
-                                                            solver="liblinear"))
+        reader = cls(columns, scaler, LogisticRegression(C=1.0, max_iter=2000,
+                                                         solver="liblinear"))
         reader.model.fit(reader.features(data, train), data.labels[train])
         return reader
 
     def features(self, data: Rows, which: np.ndarray) -> csr_matrix:
-        words = self.vectorizer.transform(np.array(data.texts, dtype=object)[which])
+        words = data.present[which][:, self.columns]
         if self.scaler is None:
             return words
         return hstack([words, csr_matrix(self.scaler.transform(data.extra[which]))]).tocsr()
@@ -172,11 +190,11 @@ def tells(data: Rows, count: int, common: float = 0.05
     its weight and, for the Troublemaker's rows and the honest rows, the share that have it
     (a behaviour, in brackets: its mean value)."""
     reader = Reader.fit(data, np.arange(len(data.texts)))
-    present = (reader.vectorizer.transform(np.array(data.texts, dtype=object)) > 0)
+    present = data.present[:, reader.columns]
     tm = data.labels == 1
     tm_share = np.asarray(present[tm].mean(axis=0)).ravel()
     honest_share = np.asarray(present[~tm].mean(axis=0)).ravel()
-    names = list(reader.vectorizer.get_feature_names_out())
+    names = list(data.ngrams[reader.columns])
     if reader.scaler is not None:
         names += [f"[{b}]" for b in BEHAVIOUR]
         tm_share = np.concatenate([tm_share, data.extra[tm].mean(axis=0)])
