@@ -237,7 +237,8 @@ TIERS: tuple[tuple[str, frozenset[str]], ...] = (
         "tribunalbot", "tribunalbot.config", "tribunalbot.languages", "tribunalbot.ids",
         "tribunalbot.wording", "tribunalbot.diffs", "tribunalbot.logs",
         "tribunalbot.config_errors", "tribunalbot.stopping", "tribunalbot.pyparse",
-        "tribunalbot.cpu", "tribunalbot.private", "tribunalbot.tokens", "tribunalbot.codelang"})),
+        "tribunalbot.cpu", "tribunalbot.private", "tribunalbot.tokens", "tribunalbot.codelang",
+        "tribunalbot.secretfiles"})),
     ("the contract with the models", frozenset({"tribunalbot.llm"})),
     ("the game", frozenset({"tribunalbot.engine"})),
     ("what a game is fed, kept and told with", frozenset({

@@ -30,10 +30,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO, cast
-from urllib.parse import unquote, urlsplit
 
 from tribunalbot.config import Config, LoggingSettings
 from tribunalbot.private import open_private, private_dir
+from tribunalbot.secretfiles import secret_values
 
 HIDDEN = "***"
 MIN_SECRET = 6  # a shorter "secret" would hide common words; no real token is that short
@@ -134,19 +134,8 @@ CHATTY_LOGGERS = ("httpx", "httpcore")
 
 
 def secrets_of(config: Config, environ: dict[str, str] | None = None) -> list[str]:
-    """Every secret this process can know of: the values of the variables the config names
-    (the bot token, API keys, pull request tokens), $PGPASSWORD and a password in the
-    storage URL."""
-    env = dict(os.environ if environ is None else environ)
-    names = [config.discord.token_env, config.pull_requests.github_token_env,
-             config.pull_requests.gitlab_token_env, "PGPASSWORD",
-             *(p.api_key_env for p in config.providers.values() if p.api_key_env)]
-    found = [env[name].strip() for name in names if env.get(name, "").strip()]
-    if config.storage.url:
-        password = urlsplit(config.storage.url).password
-        if password:
-            found += [password, unquote(password)]
-    return found
+    """Every secret this process can know of (tribunalbot/secretfiles.py says which)."""
+    return secret_values(config, dict(os.environ if environ is None else environ))
 
 
 def configure_logging(settings: LoggingSettings, secrets: Iterable[str] = (), *,

@@ -13,6 +13,7 @@ from tribunalbot import __version__
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.leaderboard import Board, Season
 from tribunalbot.logs import configure_logging, secrets_of
+from tribunalbot.secretfiles import load_secret_files
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
 
 PACE_HELP = ("seconds between two posts, so the game unfolds as in a thread (default: 1 on "
@@ -176,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         config = load_config(args.config)
+        load_secret_files(config, os.environ)
     except ConfigError as exc:
         return fail(str(exc), EXIT_USAGE)
     if args.command != "bot":  # the bot configures its own, at logging.level
