@@ -24,6 +24,7 @@ from tests.deploy.files import (
     variables_the_code_reads,
 )
 from tribunalbot.config import Config, load_config
+from tribunalbot.secretfiles import FILE_SUFFIX, secret_names
 
 BOT, DB = "bot", "db"
 
@@ -83,7 +84,6 @@ def test_the_database_service_is_the_one_the_storage_url_names() -> None:
     assert url.scheme == "postgresql" and url.hostname == DB and url.password is None
     assert (url.username, url.path.lstrip("/")) == (db["environment"]["POSTGRES_USER"],
                                                    db["environment"]["POSTGRES_DB"])
-    assert db["environment"]["POSTGRES_PASSWORD"].startswith("${PGPASSWORD")
     assert "pgvector" in db["image"]
     assert service(BOT)["depends_on"][DB]["condition"] == "service_healthy"
 
@@ -94,11 +94,42 @@ def read_by_the_bot(config: Config) -> set[str]:
 
 def test_every_variable_compose_gives_the_bot_is_one_the_bot_reads() -> None:
     bot = service(BOT)
-    assert bot["env_file"] == ".env"  # made from deploy/env.example, never committed
-    assert ".env" in (ROOT / ".gitignore").read_text().split()
-    assert ".env" in (ROOT / ".dockerignore").read_text().split()
-    given = set(bot["environment"]) | env_template()[0]
-    assert given - read_by_the_bot(mounted_config()) == set()
+    assert ".env" in (ROOT / ".gitignore").read_text().split()  # compose reads it; never
+    assert ".env" in (ROOT / ".dockerignore").read_text().split()  # committed nor built in
+    plain = {n for n in bot["environment"] if not n.endswith(FILE_SUFFIX)}
+    assert plain - read_by_the_bot(mounted_config()) == set()
+
+
+def test_the_secrets_reach_the_bot_as_files_never_as_its_variables() -> None:
+    """`docker inspect` lists a container's variables to whoever may run it: the bot gets no
+    env_file, and each secret of .env as a file under /run/secrets that NAME_FILE names."""
+    bot, config = service(BOT), mounted_config()
+    assert "env_file" not in bot
+    names = set(secret_names(config))
+    assert names & set(bot["environment"]) == set()
+    sources = {name: spec["environment"] for name, spec in compose()["secrets"].items()}
+    files = {n.removesuffix(FILE_SUFFIX): v for n, v in bot["environment"].items()
+             if n.endswith(FILE_SUFFIX)}
+    assert {config.discord.token_env, "PGPASSWORD"} <= set(files) <= names
+    for name, path in files.items():
+        secret = path.removeprefix("/run/secrets/")
+        assert secret in bot["secrets"] and sources[secret] == name
+    assert set(sources.values()) <= env_template()[0]  # each one a line of the template
+
+
+def test_the_database_takes_its_password_from_the_same_secret() -> None:
+    db = service(DB)
+    assert "POSTGRES_PASSWORD" not in db["environment"]
+    assert db["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/pgpassword"
+    assert db["secrets"] == ["pgpassword"] and "pgpassword" in service(BOT)["secrets"]
+
+
+def test_the_bot_runs_read_only_without_capabilities() -> None:
+    bot = service(BOT)
+    assert bot["read_only"] is True and bot["cap_drop"] == ["ALL"]
+    assert "no-new-privileges:true" in bot["security_opt"]
+    # What it writes: its volume (the database, a log) and scratch in /tmp.
+    assert "/data" in mounts(BOT) and bot["tmpfs"] == ["/tmp"]
 
 
 def test_the_env_template_holds_the_secrets_the_config_needs() -> None:
