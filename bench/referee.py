@@ -14,6 +14,12 @@ size. Then over the corpus:
     metric verdict_fragments N
     metric ai_jury_catch_rate X           games whose Troublemaker the AI jury eliminated
     metric ai_jury_round1_share X         games it caught in round 1 (a game is no game at 1.0)
+    metric round1_accusers_share X        of the honest seats' round-1 accusations, the share
+                                          naming the Troublemaker
+    metric round1_voters_share X          the same for the honest seats' round-1 votes
+
+The last two are what a subtler brief can move while every game still ends in round 1: the
+round alone says only that a plurality found the plant, not by how much.
 
     python bench/referee.py
 """
@@ -28,13 +34,26 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.referee.corpus import GAMES, SPAN, Replayed, plant_spans, replay, spans  # noqa: E402
+from tribunalbot.engine import events as ev  # noqa: E402
 
 _CONNECTIVE = re.compile(r"(?i)(?:but|and|also|ebenso|zudem|so|then)\b")
+
+
+def round1_shares(game: Replayed) -> tuple[float, float]:
+    """Of the honest seats' round-1 accusations and votes, the shares naming the Troublemaker."""
+    plant = game.revealed.troublemaker
+    accused = [e.target for e in game.result.events
+               if isinstance(e, ev.Accusation) and e.round == 1 and e.seat != plant]
+    voted = [v.target for e in game.result.events
+             if isinstance(e, ev.AIVotes) and e.round == 1 for v in e.votes if v.seat != plant]
+    return (sum(t == plant for t in accused) / max(1, len(accused)),
+            sum(t == plant for t in voted) / max(1, len(voted)))
 
 
 def row(game: Replayed) -> dict[str, object]:
     revealed = game.revealed
     theirs = plant_spans(game)
+    accusers, voters = round1_shares(game)
     return {
         "game": game.name, "input": game.setup.language, "disguise": revealed.strategy,
         "caught": revealed.caught_round or "never",
@@ -44,6 +63,7 @@ def row(game: Replayed) -> dict[str, object]:
         "fragments": sum(1 for v in revealed.verdict
                          if len(v.split()) < SPAN or _CONNECTIVE.match(v)),
         "items": len(revealed.verdict),
+        "r1_accusers": f"{accusers:.2f}", "r1_voters": f"{voters:.2f}",
     }
 
 
@@ -59,6 +79,10 @@ def main() -> None:
         print(f"metric {name} {sum(int(str(r[key])) for r in rows)}")
     print(f"metric ai_jury_catch_rate {len(caught) / len(rows):.2f}")
     print(f"metric ai_jury_round1_share {sum(c == 1 for c in caught) / len(rows):.2f}")
+    for key, name in (("r1_accusers", "round1_accusers_share"),
+                      ("r1_voters", "round1_voters_share")):
+        mean = sum(float(str(r[key])) for r in rows) / len(rows)
+        print(f"metric {name} {mean:.2f}")
 
 
 if __name__ == "__main__":
