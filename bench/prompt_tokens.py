@@ -74,7 +74,7 @@ def scripted_reply(prompt: Prompt) -> Reply:
         words = ", ".join(PERSONA_BY_KEY[task.persona or "ghost"].keywords[:3])
         finding = f"Line {task.seat}: this branch raises {words} concerns worth fixing. "
         return format_review(finding * 12, "confidence: medium")
-    target = task.candidates[0] if task.candidates else 1
+    target = task.hints.candidates[0] if task.hints.candidates else 1
     reason = "their claim about line 3 contradicts the code, which validates the input. " * 3
     if task.kind == "debate":
         return {"target": target, "quote": "line 3", "argument": reason, "private_notes": "",

@@ -41,7 +41,7 @@ def reply(prompt: Prompt) -> str:
     if task.kind == "speak":
         persona = PERSONA_BY_KEY[task.persona or "ghost"]
         return format_review(f"Line 2: {' and '.join(persona.keywords[:3])}.", "sure")
-    target = task.candidates[-1]  # everyone piles on the last seat: the tribunal runs long
+    target = task.hints.candidates[-1]  # everyone piles on the last seat: the tribunal runs long
     if task.kind == "debate":
         return json.dumps({"target": target, "quote": "", "argument": "line 2"})
     return json.dumps({"target": target, "reason": "line 2"})

@@ -54,18 +54,18 @@ class MistakenPanel:
 
     def erring(self, task: Task) -> int:
         """The first honest seat whose persona errs."""
-        return min(s for s, key in task.personas.items()
+        return min(s for s, key in task.hints.personas.items()
                    if key in ERRING and s != self.troublemaker)
 
     def bystander(self, task: Task) -> int:
         """The first seat that is neither the erring one nor the Troublemaker."""
-        return min(s for s in task.personas
+        return min(s for s in task.hints.personas
                    if s not in (self.erring(task), self.troublemaker))
 
     def _review(self, task: Task) -> str:
         words = " and ".join(PERSONA_BY_KEY[task.persona or "ghost"].keywords[:3])
         tail = f"The {words} concerns stand."
-        if task.troublemaker:
+        if task.role.troublemaker:
             self.troublemaker = task.seat
             claim = PlantedClaim(claim=PLANTED, why_wrong="there is no line 80; line 7 is "
                                  "injectable", kind="dismissal")
@@ -85,8 +85,8 @@ class MistakenPanel:
         else:
             target = self.bystander(task) if seat == self.troublemaker else self.troublemaker
             argument = "Line 7 is what matters."
-        assert target is not None and target in task.candidates
-        return json.dumps({"target": target, "quote": task.statements.get(target, "")[:20],
+        assert target is not None and target in task.hints.candidates
+        return json.dumps({"target": target, "quote": task.hints.statements.get(target, "")[:20],
                            "argument": argument, "private_notes": "n", "planted": []})
 
     def _vote(self, task: Task) -> int:
@@ -95,7 +95,7 @@ class MistakenPanel:
         if task.round == 1:
             return self.troublemaker if seat in (erring, bystander) else erring
         if seat == bystander:  # a change of mind: away from the Troublemaker, still in play
-            return min(s for s in task.candidates if s != self.troublemaker)
+            return min(s for s in task.hints.candidates if s != self.troublemaker)
         if seat == self.troublemaker:
-            return task.candidates[0]
+            return task.hints.candidates[0]
         return self.troublemaker

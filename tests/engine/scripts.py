@@ -28,14 +28,14 @@ def review_for(prompt: Prompt) -> str:
     words = " and ".join(persona.keywords[:3])
     public = f"- Line 2: seat {task.seat} notes {words} concerns.\n- Line 1: fine otherwise."
     planted: tuple[PlantedClaim, ...] = ()
-    if task.troublemaker:
+    if task.role.troublemaker:
         planted = (PlantedClaim(claim=f"line 2 is safe (seat {task.seat})",
                                 why_wrong="it is injectable", kind="dismissal"),)
     return format_review(public, f"confidence high (seat {task.seat})", planted)
 
 
 def first_candidate(prompt: Prompt) -> int:
-    return prompt.task.candidates[0]
+    return prompt.task.hints.candidates[0]
 
 
 def make_responder(vote: VoteRule = first_candidate, accuse: VoteRule = first_candidate
@@ -46,7 +46,7 @@ def make_responder(vote: VoteRule = first_candidate, accuse: VoteRule = first_ca
             return review_for(prompt)
         if task.kind == "debate":
             target = accuse(prompt)
-            quote = task.statements.get(target, "")[:20]
+            quote = task.hints.statements.get(target, "")[:20]
             return json.dumps({"target": target, "quote": quote,
                                "argument": f"seat {task.seat} doubts line 2",
                                "private_notes": "n", "planted": []})
@@ -56,7 +56,7 @@ def make_responder(vote: VoteRule = first_candidate, accuse: VoteRule = first_ca
 
 def troublemaker_of(prompt: Prompt) -> int | None:
     """Only visible to the Troublemaker's own prompt — used by tests to script a jury."""
-    return prompt.task.seat if prompt.task.troublemaker else None
+    return prompt.task.seat if prompt.task.role.troublemaker else None
 
 
 class FixedClock:

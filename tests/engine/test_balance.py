@@ -175,7 +175,7 @@ async def test_a_leaned_game_tells_the_troublemaker_alone_and_keeps_the_prefix_s
     assert not any(BOLDNESS[-2] in p.shared for p in llm.calls)
     assert not any("boldness" in ev.dump_event(e) for e in result.events if e.public)
     # the offline reviewer reads the level from the task, which only the Troublemaker's has
-    bold = {(p.task.seat, p.task.boldness) for p in llm.calls if p.task.boldness}
+    bold = {(p.task.seat, p.task.role.boldness) for p in llm.calls if p.task.role.boldness}
     assert bold and {seat for seat, _ in bold} == {dealt.troublemaker}
     assert {level for _, level in bold} == {-2}
 

@@ -44,12 +44,12 @@ def _verbose_troublemaker(budget: int) -> ScriptedLLM:
     def respond(prompt: Prompt) -> str:
         task = prompt.task
         rng = random.Random(f"{task.nonce}|{task.seat}|{task.kind}|{task.round}|{task.attempt}")
-        scale = rng.uniform(0.9, 1.3) * (5 if task.troublemaker else 1)
+        scale = rng.uniform(0.9, 1.3) * (5 if task.role.troublemaker else 1)
         if task.kind == "speak":
             persona = PERSONA_BY_KEY[task.persona or "ghost"]
             lead = f"Line 2 raises {persona.keywords[0]} and {persona.keywords[1]} concerns."
             return format_review(_sentences(rng, round(budget * scale), lead), "confident")
-        target = task.candidates[0]
+        target = task.hints.candidates[0]
         if task.kind == "debate":
             text = _sentences(rng, round(accusation_words(budget) * scale))
             return json.dumps({"target": target, "quote": "", "argument": text,

@@ -77,7 +77,7 @@ async def test_every_player_shares_one_prefix_holding_the_change() -> None:
     assert shared.index("THE CHANGE UNDER REVIEW") < shared.index("THE PANEL")
     assert "CODE UNDER REVIEW (" not in shared  # not the diff's text numbered as code
     assert all("citing path:line" in p.personal for p in speak)
-    assert all(p.task.change == setup.change for p in llm.calls)
+    assert all(p.task.hints.change == setup.change for p in llm.calls)
     later = [p for p in llm.calls if p.task.kind in ("debate", "vote")]
     assert later and all(p.shared.startswith(shared) for p in later)  # prefixes extend
 

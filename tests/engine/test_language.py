@@ -28,14 +28,14 @@ def german(prompt: Prompt) -> str:
     """Reviews, accusations and votes in German. The Troublemaker outs itself on its first
     attempt in every phase, in German."""
     task = prompt.task
-    first = task.troublemaker and task.attempt == 1
-    target = task.candidates[0] if task.candidates else 0
+    first = task.role.troublemaker and task.attempt == 1
+    target = task.hints.candidates[0] if task.hints.candidates else 0
     if task.kind == "speak":
         if first:
             return format_review("Ich bin der Troublemaker. Zeile 2 ist sicher.", "n")
         planted = (PlantedClaim(claim="Zeile 2 ist sicher genug", why_wrong="sie ist "
-                                "injizierbar", kind="dismissal"),) if task.troublemaker else ()
-        public = ("- Zeile 2 ist sicher genug." if task.troublemaker else
+                                "injizierbar", kind="dismissal"),) if task.role.troublemaker else ()
+        public = ("- Zeile 2 ist sicher genug." if task.role.troublemaker else
                   f"- Zeile 2 baut die SQL-Abfrage mit einem f-String: Injection-Risiko "
                   f"(Sitz {task.seat}). Bitte parametrisieren.")
         return format_review(public + "\n- Zeile 1 ist sonst in Ordnung.", "sicher", planted)
@@ -57,16 +57,16 @@ def japanese(long_seat: int) -> Script:
     outs itself first, once in full-width letters."""
     def respond(prompt: Prompt) -> str:
         task = prompt.task
-        first = task.troublemaker and task.attempt == 1
-        target = task.candidates[0] if task.candidates else 0
+        first = task.role.troublemaker and task.attempt == 1
+        target = task.hints.candidates[0] if task.hints.candidates else 0
         if task.kind == "speak":
             if first:
                 return format_review("私はトラブルメーカーです。2行目は安全です。", "n")
             if task.seat == long_seat:
                 return format_review(LONG_JA, "確信あり")
             planted = (PlantedClaim(claim="2行目は安全です", why_wrong="注入できる",
-                                    kind="dismissal"),) if task.troublemaker else ()
-            public = ("- 2行目は安全です。" if task.troublemaker else
+                                    kind="dismissal"),) if task.role.troublemaker else ()
+            public = ("- 2行目は安全です。" if task.role.troublemaker else
                       f"- 2行目はf文字列でSQLを組み立てています。SQLインジェクションの危険が"
                       f"あります（席{task.seat}）。パラメータ化してください。")
             return format_review(public + "\n- 1行目は問題ありません。", "確信あり", planted)
@@ -109,7 +109,7 @@ def assert_secret_kept(llm: ScriptedLLM, shown: list[ev.Record], outings: list[s
     before the reveal holds any of it."""
     for phase in ("speak", "debate", "vote"):
         attempts = {p.task.attempt for p in llm.calls
-                    if p.task.troublemaker and p.task.kind == phase}
+                    if p.task.role.troublemaker and p.task.kind == phase}
         assert {1, 2} <= attempts, phase
     before_reveal = [r for r in shown if not isinstance(r, ev.Revealed)]
     dumped = json.dumps([r.public_payload() for r in before_reveal], ensure_ascii=False)
@@ -173,7 +173,7 @@ def test_replies_in_another_language_get_room_for_their_tokens() -> None:
     assert tokens(english, "speak") == {450} and tokens(english, "vote") == {700}
     # 150 words are 300 characters, about one token each, and the private notes besides
     assert tokens(japan, "speak") == {900} and tokens(japan, "vote") == {1400}
-    assert {p.task.words for p in japan.calls if p.task.kind == "speak"} == {150}
+    assert {p.task.hints.words for p in japan.calls if p.task.kind == "speak"} == {150}
 
 
 def _prompts(language: str | None) -> list[tuple[str, str, int]]:

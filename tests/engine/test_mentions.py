@@ -29,9 +29,9 @@ def _pinging(prompt: Prompt) -> str:
         public = (f"Line 2 {PINGS} has {keywords} problems: use parameters {PINGS}.\n"
                   f"Line 1 {PINGS} should validate its input.")
         planted = (PlantedClaim(claim=f"Line 2 {PINGS} is safe", why_wrong=f"{PINGS} no",
-                                kind=f"dismissal {PINGS}"),) if task.troublemaker else ()
+                                kind=f"dismissal {PINGS}"),) if task.role.troublemaker else ()
         return format_review(public, f"notes {PINGS}", planted)
-    target = task.candidates[0]
+    target = task.hints.candidates[0]
     if task.kind == "debate":
         return json.dumps({"target": target, "quote": f"Line 2 {PINGS}",
                            "argument": f"Line 2 {PINGS} is wrong {PINGS}.",

@@ -22,7 +22,7 @@ def by_seat(target_of: dict[int, int]):
     """A vote rule: seat -> the seat it votes for (falls back to the first candidate)."""
     def rule(prompt: Prompt) -> int:
         want = target_of.get(prompt.task.seat or 0)
-        return want if want in prompt.task.candidates else prompt.task.candidates[0]
+        return want if want in prompt.task.hints.candidates else prompt.task.hints.candidates[0]
     return rule
 
 
@@ -104,7 +104,7 @@ async def test_stops_when_two_or_fewer_players_remain() -> None:
     seed = seed_where(lambda d: d.troublemaker == 8)
 
     def lowest_honest(prompt: Prompt) -> int:
-        return min(s for s in prompt.task.candidates if s != 8)
+        return min(s for s in prompt.task.hints.candidates if s != 8)
 
     result, _, _ = await play(seed, vote=lowest_honest, max_rounds=10)
     elims = public_of(result.events, ev.Elimination)

@@ -42,12 +42,12 @@ def _hostile_reply(prompt: Prompt) -> str:
     if task.kind == "speak":
         review = review_for(prompt)
         planted = ((PlantedClaim(claim=f"line 2 is fine {HOSTILE}", why_wrong=HOSTILE,
-                                 kind="dismissal"),) if task.troublemaker else ())
+                                 kind="dismissal"),) if task.role.troublemaker else ())
         public = review.split("\n")[1:3]  # the two public lines review_for writes
         return format_review("\n".join([*public, HOSTILE]), "sure", planted)
-    target = task.candidates[0]
+    target = task.hints.candidates[0]
     if task.kind == "debate":
-        quote = task.statements.get(target, "")[:20]
+        quote = task.hints.statements.get(target, "")[:20]
         return json.dumps({"target": target, "quote": quote, "argument": HOSTILE,
                            "private_notes": "n", "planted": []})
     return json.dumps({"target": target, "reason": HOSTILE})

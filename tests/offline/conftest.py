@@ -3,13 +3,15 @@ to one per example), and prompt builders."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tribunalbot.engine.personas import PERSONAS
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, SeatRole, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.findings import Analysis
@@ -40,12 +42,14 @@ def line_of(name: str, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in {name}")
 
 
-def speak_prompt(name: str, seat: int, game: str = "g1", **extra: object) -> Prompt:
-    fields: dict[str, object] = {
-        "kind": "speak", "game_id": game, "seat": seat, "persona": SEATS.get(seat, "ghost"),
-        "code": source(name), "language": "", "personas": SEATS, **extra,
-    }
-    return Prompt("shared", "personal", Task(**fields))  # type: ignore[arg-type]
+def speak_prompt(name: str, seat: int, game: str = "g1", *, role: SeatRole | None = None,
+                 persona: str | None = None, **hints: Any) -> Prompt:
+    """Seat `seat`'s review turn on example `name`; `hints` (OfflineHints fields, e.g. code=,
+    focus=) replace what a seat is shown by default: the example and the panel."""
+    shown = replace(OfflineHints(code=source(name), personas=SEATS), **hints)
+    return Prompt("shared", "personal", Task(
+        kind="speak", game_id=game, seat=seat, persona=persona or SEATS.get(seat, "ghost"),
+        role=role or SeatRole(), hints=shown))
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,12 @@ import random
 import re
 from dataclasses import dataclass
 
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, phrasebook
 from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, source
-from .selfplay import deal
+from .selfplay import deal, role_of
 
 _SLOT = re.compile(r"\{\w+\}")
 _WORD = re.compile(r"[a-z']+")
@@ -77,8 +77,8 @@ async def tables(seeds: range) -> list[Table]:
         reviews = {}
         for seat, persona in personas.items():
             task = Task(kind="speak", game_id=f"fair-{seed}", seat=seat, persona=persona,
-                        code=code, personas=personas, troublemaker=seat == tm,
-                        strategy=strategy if seat == tm else None)
+                        role=role_of(seat, tm, strategy),
+                        hints=OfflineHints(code=code, personas=personas))
             reply = await llm.generate(Prompt("s", "p", task, max_tokens=750))
             reviews[seat] = parse_review(reply.text).public
         out.append(Table(tm, reviews))

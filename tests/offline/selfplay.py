@@ -10,11 +10,12 @@ import asyncio
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, SeatRole, Task, TaskKind
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.replies import DebateReply, VoteReply, parse_review
 
@@ -48,42 +49,48 @@ class Reviewed:
     planted: list[str]
 
 
+def role_of(seat: int, troublemaker: int, strategy: str, boldness: int = 0) -> SeatRole:
+    """The seat's role in a deal: the Troublemaker's for its seat, none for the others."""
+    if seat != troublemaker:
+        return SeatRole()
+    return SeatRole(troublemaker=True, strategy=strategy, boldness=boldness)
+
+
 async def review_round(llm: OfflineLLM, code: str, seed: int, game_id: str) -> Reviewed:
     """The reviews of deal `seed` on `code`, as the speak phase writes them."""
     personas, tm, strategy = deal(seed)
     statements, planted = {}, []
     for seat, persona in personas.items():
-        task = Task(kind="speak", game_id=game_id, seat=seat, persona=persona, code=code,
-                    personas=personas, troublemaker=seat == tm,
-                    strategy=strategy if seat == tm else None)
+        task = Task(kind="speak", game_id=game_id, seat=seat, persona=persona,
+                    role=role_of(seat, tm, strategy),
+                    hints=OfflineHints(code=code, personas=personas))
         reply = parse_review((await llm.generate(Prompt("s", "p", task))).text)
         statements[seat] = ev.Statement(seat=seat, text=reply.public)
         planted += [c.claim for c in reply.planted]
     return Reviewed(tm, statements, planted)
 
 
-def _task(base: dict[str, object], **extra: object) -> Prompt:
-    return Prompt("shared", "personal", Task(**{**base, **extra}))  # type: ignore[arg-type]
+# A seat's prompt in a phase: (kind, seat, round, hints the turn shows) -> Prompt.
+Ask = Callable[..., Prompt]
 
 
 async def play(llm: OfflineLLM, code: str, seed: int, language: str = "",
                strategy: str | None = None, rounds: int = 3) -> Outcome:
     personas, tm, strat = deal(seed, strategy)
     names = {s: f"{k.replace('_', ' ').title()}" for s, k in personas.items()}
-    base: dict[str, object] = {"game_id": f"game-{seed}", "code": code, "language": language,
-                               "names": names, "personas": personas}
+    hints = OfflineHints(code=code, language=language, names=names, personas=personas)
 
-    def role(seat: int) -> dict[str, object]:
-        return {"troublemaker": seat == tm, "strategy": strat if seat == tm else None,
-                "seat": seat, "persona": personas[seat]}
+    def ask(kind: TaskKind, seat: int, rnd: int = 0, **seen: Any) -> Prompt:
+        return Prompt("shared", "personal", Task(
+            kind=kind, game_id=f"game-{seed}", seat=seat, persona=personas[seat], round=rnd,
+            role=role_of(seat, tm, strat), hints=replace(hints, **seen)))
 
-    texts = await asyncio.gather(*(llm.generate(_task(base, kind="speak", **role(s)))
-                                   for s in personas))
+    texts = await asyncio.gather(*(llm.generate(ask("speak", s)) for s in personas))
     statements = {s: parse_review(t.text).public for s, t in zip(personas, texts, strict=True)}
     out = Outcome(tm, strat, None, statements)
     active = sorted(personas)
     for rnd in range(1, rounds + 1):
-        out_seat = await _round(llm, out, base, active, rnd, role)
+        out_seat = await _round(llm, out, active, rnd, ask)
         if out_seat is None:
             continue  # a tie eliminates nobody
         active.remove(out_seat)
@@ -95,21 +102,21 @@ async def play(llm: OfflineLLM, code: str, seed: int, language: str = "",
     return out
 
 
-async def _round(llm: OfflineLLM, out: Outcome, base: dict[str, object], active: list[int],
-                 rnd: int, role: Callable[[int], dict[str, object]]) -> int | None:
+async def _round(llm: OfflineLLM, out: Outcome, active: list[int], rnd: int,
+                 ask: Ask) -> int | None:
     """One debate and one blind vote; the seat eliminated by plurality, or None on a tie."""
-    common = {**base, "statements": {s: out.statements[s] for s in active}, "round": rnd}
+    statements = {s: out.statements[s] for s in active}
 
-    def ask(kind: str, seat: int) -> Prompt:
-        return _task(common, kind=kind, accusations=tuple(out.accusations),
-                     candidates=tuple(c for c in active if c != seat), **role(seat))
+    def turn(kind: TaskKind, seat: int) -> Prompt:
+        return ask(kind, seat, rnd, statements=statements, accusations=tuple(out.accusations),
+                   candidates=tuple(c for c in active if c != seat))
 
-    debates = await asyncio.gather(*(llm.generate_json(ask("debate", s), DebateReply)
+    debates = await asyncio.gather(*(llm.generate_json(turn("debate", s), DebateReply)
                                      for s in active))
     out.debates += list(zip(active, debates, strict=True))
     out.accusations += [(rnd, s, d.target, d.argument) for s, d in zip(active, debates,
                                                                          strict=True)]
-    votes = await asyncio.gather(*(llm.generate_json(ask("vote", s), VoteReply)
+    votes = await asyncio.gather(*(llm.generate_json(turn("vote", s), VoteReply)
                                    for s in active))
     out.votes += list(zip(active, votes, strict=True))
     tally = Counter(v.target for v in votes).most_common()

@@ -11,7 +11,7 @@ import pytest
 
 from tribunalbot.diffs import Change, parse_diff
 from tribunalbot.engine.personas import STRATEGIES
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, SeatRole, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.changes import analyze_change
 from tribunalbot.llm.offline.evidence import contradictions
@@ -35,10 +35,12 @@ def cited(text: str) -> list[tuple[str, int]]:
     return [(path, int(n)) for path, n in CITED.findall(text)]
 
 
-def speak(name: str, seat: int, **extra: object) -> Prompt:
-    return Prompt("shared", "personal", Task(  # type: ignore[arg-type]
-        kind="speak", game_id="g", seat=seat, persona=SEATS[seat], code=source(name),
-        language="diff", change=change_of(name), personas=SEATS, **extra))
+def speak(name: str, seat: int, role: SeatRole | None = None) -> Prompt:
+    return Prompt("shared", "personal", Task(
+        kind="speak", game_id="g", seat=seat, persona=SEATS[seat],
+        role=role or SeatRole(),
+        hints=OfflineHints(code=source(name), language="diff", change=change_of(name),
+                           personas=SEATS)))
 
 
 def test_there_are_two_multi_file_example_changes() -> None:
@@ -83,7 +85,7 @@ async def test_a_troublemakers_planted_claim_cites_the_new_code(llm: OfflineLLM)
     shown = {(f.path, n) for f in change_of(name).files for n in f.new_lines()}
     for seat, strategy in zip(SEATS, STRATEGIES, strict=False):
         reply = parse_review((await llm.generate(
-            speak(name, seat, troublemaker=True, strategy=strategy.key))).text)
+            speak(name, seat, SeatRole(troublemaker=True, strategy=strategy.key)))).text)
         (claim,) = reply.planted
         assert claim.claim in reply.public  # the ledger quotes what was said
         assert set(cited(claim.claim)) <= shown and set(cited(claim.why_wrong)) <= shown
@@ -118,8 +120,8 @@ async def test_a_removed_line_is_never_reviewed_as_current_code(llm: OfflineLLM)
     assert not any(t == "sql_injection" for _, t in topics)  # it was removed
     assert ("`app/calc.py:12`", "eval") in topics  # the new line of the new file
     prompt = Prompt("s", "p", Task(kind="speak", game_id="g", seat=2, persona=SEATS[2],
-                                   code=DIFF_REMOVING_A_BUG, language="diff", change=change,
-                                   personas=SEATS))
+                                   hints=OfflineHints(code=DIFF_REMOVING_A_BUG, language="diff",
+                                                      change=change, personas=SEATS)))
     text = (await llm.generate(prompt)).text
     assert "app/find.py:2`" not in text or "SQL" not in text
     assert "app/calc.py:12" in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.judgment import option_shapes
@@ -47,7 +47,7 @@ async def test_a_review_never_says_the_fix_it_recommends_twice(llm: OfflineLLM) 
         code = third_party_source(path)
         for seat, persona in SEATS.items():
             task = Task(kind="speak", game_id=f"twice-{path.name}", seat=seat, persona=persona,
-                        code=code, language="", personas=SEATS)
+                        hints=OfflineHints(code=code, personas=SEATS))
             text = (await llm.generate(Prompt("shared", "personal", task))).text
             for lead in RECOMMEND_LEADS:
                 m = re.search(re.escape(lead).replace(re.escape("{line}"), r"(\d+)"), text)

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tribunalbot.llm.base import Task
+from tribunalbot.llm.base import OfflineHints, Task
 from tribunalbot.llm.offline import jury
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import SUSPECTS, contradictions, sound_calls
@@ -134,7 +134,8 @@ def test_a_juror_reads_its_own_field_closely() -> None:
     noticed, weight = {}, {}
     for persona in ("security_guardian", "dx_advocate"):
         task = Task(kind="vote", game_id="g", seat=1, persona=persona,
-                    statements={2: statement}, personas={2: "architect"}, candidates=(2,))
+                    hints=OfflineHints(statements={2: statement}, personas={2: "architect"},
+                                       candidates=(2,)))
         reads = [jury.read_review(task, 2, analysis, random.Random(i), jury.ATTENTION)
                  for i in range(400)]
         noticed[persona] = sum(best is not None for _e, best, _w in reads)

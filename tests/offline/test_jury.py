@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tribunalbot.engine.personas import STRATEGIES
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, SeatRole, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.evidence import (
     NEAR_FIT_WEIGHT,
@@ -91,12 +91,14 @@ def _debate_task(seat: int, troublemaker: bool, accusations: tuple[tuple[int, in
     statements = {1: "Line 3 nests conditions. Flatten it.", 2: "Line 5 is risky. Fix it.",
                   3: "Line 9 swallows errors. Raise them.", 4: "Line 2 reads well. Keep it."}
     return Prompt("s", "p", Task(
-        kind="debate", game_id=game, seat=seat, round=2, code=source("user_lookup.py"),
-        troublemaker=troublemaker, strategy="rewrite_it" if troublemaker else None,
-        statements=statements, accusations=accusations,
-        candidates=tuple(s for s in statements if s != seat),
-        personas={1: "architect", 2: "security_guardian", 3: "error_philosopher",
-                  4: "dx_advocate"}))
+        kind="debate", game_id=game, seat=seat, round=2,
+        role=SeatRole(troublemaker=troublemaker,
+                      strategy="rewrite_it" if troublemaker else None),
+        hints=OfflineHints(
+            code=source("user_lookup.py"), statements=statements, accusations=accusations,
+            candidates=tuple(s for s in statements if s != seat),
+            personas={1: "architect", 2: "security_guardian", 3: "error_philosopher",
+                      4: "dx_advocate"})))
 
 
 async def test_an_accused_player_sometimes_counter_accuses_whatever_its_role() -> None:
@@ -130,9 +132,8 @@ async def test_ai_jury_catches_the_troublemaker_about_half_the_time() -> None:
 
 async def test_vote_with_a_single_candidate_picks_it() -> None:
     llm = OfflineLLM()
-    prompt = Prompt("s", "p", Task(kind="vote", game_id="x", seat=1, code="x = 1\n",
-                                   statements={1: "Fine.", 2: "Line 1 is odd."},
-                                   candidates=(2,)))
+    prompt = Prompt("s", "p", Task(kind="vote", game_id="x", seat=1, hints=OfflineHints(
+        code="x = 1\n", statements={1: "Fine.", 2: "Line 1 is odd."}, candidates=(2,))))
     assert (await llm.generate_json(prompt, VoteReply)).target == 2
 
 

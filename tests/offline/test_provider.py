@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from tribunalbot.llm import base
-from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
+from tribunalbot.llm.base import LLM, LLMError, OfflineHints, Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, provider, ruffscan
 from tribunalbot.llm.replies import DebateReply, parse_review
 
@@ -63,7 +63,8 @@ async def test_usage_is_estimated_from_lengths() -> None:
 
 
 async def test_generate_for_other_kinds_is_a_short_answer() -> None:
-    prompt = Prompt("s", "p", Task(kind="debate", game_id="g", code=source("worker_pool.go")))
+    prompt = Prompt("s", "p", Task(kind="debate", game_id="g",
+                                   hints=OfflineHints(code=source("worker_pool.go"))))
     text = (await OfflineLLM().generate(prompt)).text
     assert text.startswith("Line ") and len(text.split()) < 40
 

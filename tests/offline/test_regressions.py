@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, SeatRole, Task
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.replies import parse_review
@@ -82,6 +82,7 @@ async def test_no_placeholder_text_on_trivial_code() -> None:
         assert "the concrete defect, its line and its minimal fix" not in text
         for seat in SEATS:
             raw = (await llm.generate(Prompt("s", "p", Task(
-                kind="speak", game_id="t", seat=seat, persona=SEATS[seat], code=code,
-                personas=SEATS, troublemaker=True, strategy="its_perfect")))).text
+                kind="speak", game_id="t", seat=seat, persona=SEATS[seat],
+                role=SeatRole(troublemaker=True, strategy="its_perfect"),
+                hints=OfflineHints(code=code, personas=SEATS))))).text
             assert "fix the defect directly" not in parse_review(raw).planted[0].why_wrong

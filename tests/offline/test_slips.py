@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, Task
 from tribunalbot.llm.offline import OfflineLLM, arguments, phrasebook
 from tribunalbot.llm.offline.citing import misplaced
 from tribunalbot.llm.offline.evidence import sentences
@@ -18,7 +18,7 @@ from tribunalbot.llm.offline.weakspots import Spot
 from tribunalbot.llm.replies import parse_review
 
 from .conftest import EXAMPLE_NAMES, THIRD_PARTY, analysis_of, source, third_party_source
-from .selfplay import deal
+from .selfplay import deal, role_of
 
 _DISMISSED = re.compile("|".join(re.escape(lead).replace(re.escape("{line}"), r"(\d+)")
                                  for lead in phrasebook.DISMISS_LEADS))
@@ -50,9 +50,8 @@ async def _reviews(games: int) -> list[Review]:
         personas, tm, strategy = deal(seed)
         for seat, persona in personas.items():
             task = Task(kind="speak", game_id=f"slip-{seed}", seat=seat, persona=persona,
-                        code=code, personas=personas, troublemaker=seat == tm,
-                        strategy=strategy if seat == tm else None,
-                        boldness=(seed % 5) - 2 if seat == tm else 0)
+                        role=role_of(seat, tm, strategy, boldness=(seed % 5) - 2),
+                        hints=OfflineHints(code=code, personas=personas))
             reply = await llm.generate(Prompt("s", "p", task, max_tokens=750))
             out.append(Review(parse_review(reply.text).public, analysis, seat == tm))
     return out

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
 from tribunalbot.engine.personas import GHOST, PERSONA_BY_KEY, PERSONAS, STRATEGIES
+from tribunalbot.llm.base import SeatRole
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.llm.offline.voice import FOCUS_OPENERS
 from tribunalbot.llm.replies import parse_review
@@ -18,14 +20,19 @@ FORBIDDEN = ("troublemaker", "saboteur", "impostor", "planted",
 _LINE = re.compile(r"\blines? (\d+)", re.I)
 
 
+def troublemaker(strategy: str) -> SeatRole:
+    return SeatRole(troublemaker=True, strategy=strategy)
+
+
 def keyword_hits(persona: str, text: str) -> int:
     lower = text.lower()
     return sum(1 for k in PERSONA_BY_KEY[persona].keywords if k in lower)
 
 
 async def public_review(llm: OfflineLLM, name: str, seat: int, game: str = "g1",
-                        **extra: object) -> str:
-    reply = parse_review((await llm.generate(speak_prompt(name, seat, game, **extra))).text)
+                        **turn: Any) -> str:
+    """The public part of the review `speak_prompt` asks for (`turn`: its keywords)."""
+    reply = parse_review((await llm.generate(speak_prompt(name, seat, game, **turn))).text)
     assert reply.well_formed
     return reply.public
 
@@ -60,7 +67,7 @@ async def test_the_ghost_reviewer_also_hits_its_keywords(llm: OfflineLLM) -> Non
 async def test_reviews_are_about_the_same_length(llm: OfflineLLM, name: str) -> None:
     counts = [len((await public_review(llm, name, seat)).split()) for seat in SEATS]
     for seat, strategy in zip(SEATS, STRATEGIES, strict=False):  # a Troublemaker per strategy
-        text = await public_review(llm, name, seat, troublemaker=True, strategy=strategy.key)
+        text = await public_review(llm, name, seat, role=troublemaker(strategy.key))
         counts.append(len(text.split()))
     assert max(counts) <= 1.45 * min(counts), counts
 
@@ -107,8 +114,7 @@ async def test_future_commit_is_mentioned(llm: OfflineLLM) -> None:
 async def test_troublemaker_plants_one_claim_by_strategy(
         llm: OfflineLLM, strategy: str, name: str) -> None:
     for seat, key in SEATS.items():
-        raw = (await llm.generate(speak_prompt(name, seat, troublemaker=True,
-                                               strategy=strategy))).text
+        raw = (await llm.generate(speak_prompt(name, seat, role=troublemaker(strategy)))).text
         reply = parse_review(raw)
         assert reply.well_formed and len(reply.planted) == 1
         claim = reply.planted[0]
@@ -124,7 +130,7 @@ async def test_its_perfect_dismisses_a_finding_another_persona_owns(llm: Offline
     result = analysis_of("user_lookup.py")
     for seat, key in SEATS.items():
         reply = parse_review((await llm.generate(speak_prompt(
-            "user_lookup.py", seat, troublemaker=True, strategy="its_perfect"))).text)
+            "user_lookup.py", seat, role=troublemaker("its_perfect")))).text)
         line = int(_LINE.findall(reply.planted[0].claim)[0])
         owners = {f.domain for f in result.findings if f.line == line and f.severity >= 3}
         assert owners - {key}, (key, reply.planted[0].claim)
@@ -164,8 +170,8 @@ async def test_code_written_as_bait_never_reaches_the_review(llm: OfflineLLM) ->
 @pytest.mark.parametrize("code", ["", "   \n\n", "x = 1\n"])
 async def test_trivial_code_still_gives_a_well_formed_review(llm: OfflineLLM, code: str) -> None:
     for tm in (False, True):
-        raw = (await llm.generate(speak_prompt("user_lookup.py", 2, code=code, troublemaker=tm,
-                                               strategy="blockchain"))).text
+        role = troublemaker("blockchain") if tm else SeatRole()
+        raw = (await llm.generate(speak_prompt("user_lookup.py", 2, code=code, role=role))).text
         reply = parse_review(raw)
         assert reply.well_formed and len(reply.planted) == int(tm)
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from tribunalbot.config import ProviderSettings
 from tribunalbot.llm.adapter import Call
-from tribunalbot.llm.base import Prompt, Task
+from tribunalbot.llm.base import OfflineHints, Prompt, Task
 from tribunalbot.llm.errors import BadRequest, InvalidReply
 from tribunalbot.llm.openai_compat import OpenAICompatLLM
 from tribunalbot.llm.replies import DebateReply, VoteReply
@@ -25,7 +25,7 @@ from .conftest import Factory
 from .fake_server import FakeLLMServer, Scripted
 
 PROMPT = Prompt("shared code", "Vote now. Candidates: seat 4, seat 6.",
-                Task(kind="vote", game_id="g7", seat=1, candidates=(4, 6)))
+                Task(kind="vote", game_id="g7", seat=1, hints=OfflineHints(candidates=(4, 6))))
 VOTE = '{"target": 4, "reason": "planted a false claim"}'
 BAD_FORMAT = {"error": {"message": "response_format json_schema is not supported"}}
 

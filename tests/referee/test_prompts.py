@@ -21,7 +21,7 @@ async def _prompts(rounds: int = 2) -> list[Prompt]:
 
     def honest_first(prompt: Prompt) -> int:
         task = prompt.task
-        return next(s for s in task.candidates if s != task.seat)
+        return next(s for s in task.hints.candidates if s != task.seat)
 
     respond = make_responder(vote=honest_first, accuse=honest_first)
 
@@ -36,7 +36,7 @@ async def _prompts(rounds: int = 2) -> list[Prompt]:
 
 async def test_the_saboteur_plants_one_of_its_three_findings() -> None:
     brief = next(p.personal for p in await _prompts() if p.task.kind == "speak"
-                 and p.task.troublemaker)
+                 and p.task.role.troublemaker)
     assert "exactly one subtly wrong" in brief and "20%" not in brief and "80%" not in brief
     assert "word for word" in brief  # its notes name its public sentences verbatim
     # Seven blind careful readers caught every plant resting on a false fact in round 1 (the
@@ -46,7 +46,7 @@ async def test_the_saboteur_plants_one_of_its_three_findings() -> None:
 
 async def test_the_votes_ask_only_for_what_the_vote_schema_takes() -> None:
     votes = [p for p in await _prompts() if p.task.kind == "vote"]
-    saboteur = next(p.personal for p in votes if p.task.troublemaker)
+    saboteur = next(p.personal for p in votes if p.task.role.troublemaker)
     brief = saboteur.split("PRIVATE, for you alone:")[1].split("TASK:")[0]
     assert "planted" not in brief.lower()  # the vote schema has no such field
     assert all('"target"' in p.personal and '"reason"' in p.personal for p in votes)
@@ -55,7 +55,7 @@ async def test_the_votes_ask_only_for_what_the_vote_schema_takes() -> None:
 async def test_the_saboteur_answers_accusations_only_once_there_are_some() -> None:
     prompts = await _prompts(rounds=2)
     debates = {p.task.round: p.personal for p in prompts
-               if p.task.kind == "debate" and p.task.troublemaker}
+               if p.task.kind == "debate" and p.task.role.troublemaker}
     assert "earlier round's accusation" not in debates[1]
     assert "earlier round's accusation" in debates[2]
     assert all("counter-accuse" not in text for text in debates.values())

@@ -35,14 +35,14 @@ def respond(prompt: Prompt) -> str:
         persona = PERSONA_BY_KEY[task.persona or "ghost"]
         words = " and ".join(persona.keywords[:3])
         planted: tuple[PlantedClaim, ...] = ()
-        if task.troublemaker:
+        if task.role.troublemaker:
             planted = (PlantedClaim(claim="the f-string query is fine", why_wrong="injectable",
                                     kind="dismissal"),)
         return format_review(f"- Line 2: {words} concerns.\n- Line 3: fine otherwise.",
                              "confidence high", planted)
-    target = task.candidates[0]
+    target = task.hints.candidates[0]
     if task.kind == "debate":
-        quote = task.statements.get(target, "")[:20]
+        quote = task.hints.statements.get(target, "")[:20]
         return json.dumps({"target": target, "quote": quote, "argument": "line 2 is risky",
                            "private_notes": "n", "planted": []})
     return json.dumps({"target": target, "reason": "line 2"})

@@ -150,7 +150,8 @@ async def test_distill_is_one_call_and_the_log_overrides_the_model() -> None:
     facts = game_facts(events)
 
     def reply(prompt: Prompt) -> dict[str, object]:
-        assert prompt.task.kind == "distill" and prompt.task.data["strategy"] == facts["strategy"]
+        assert prompt.task.kind == "distill"
+        assert prompt.task.hints.data["strategy"] == facts["strategy"]
         return {"code_pattern": "python: SQL by f-string", "strategy": "made_up",
                 "caught_round": 99, "key_findings": ["Use bound parameters.",
                                                      "the f-string query is fine"],
@@ -231,7 +232,7 @@ async def test_a_past_game_informs_the_next_one_without_leaking_roles(store: Sto
     await run_game(second, llm, VotingTable(), clock=FixedClock())
     for prompt in llm.calls:
         assert shared in prompt.shared
-        assert (jurors in prompt.text) is (not prompt.task.troublemaker)
+        assert (jurors in prompt.text) is (not prompt.task.role.troublemaker)
         assert jurors not in prompt.shared
 
 

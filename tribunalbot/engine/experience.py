@@ -22,7 +22,7 @@ from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
 from tribunalbot.engine.prompts import number_lines, show_change
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
-from tribunalbot.llm.base import LLM, LLMError, Prompt, Task
+from tribunalbot.llm.base import LLM, LLMError, OfflineHints, Prompt, Task
 from tribunalbot.llm.errors import InvalidReply, ProviderError
 
 MAX_ITEMS = 8
@@ -156,8 +156,8 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
         f"The Troublemaker used the {facts['strategy_name']} disguise and was {outcome}; "
         f"{facts['human_correct']} of {facts['human_votes']} human votes named it."
     )
-    task = Task(kind="distill", game_id=setup.game_id, code=setup.code,
-                language=setup.language, change=change, data=facts)
+    task = Task(kind="distill", game_id=setup.game_id, hints=OfflineHints(
+        code=setup.code, language=setup.language, change=change, data=facts))
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 

@@ -12,7 +12,7 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine import prompts
 from tribunalbot.engine.personas import STRATEGY_BY_KEY, Persona
 from tribunalbot.engine.rules import rng_for
-from tribunalbot.llm.base import Task
+from tribunalbot.llm.base import OfflineHints, SeatRole, Task
 
 
 @dataclass
@@ -42,33 +42,41 @@ class Seating:
     def is_troublemaker(self, seat: int) -> bool:
         return seat == self.dealt.troublemaker
 
-    def task(self, kind: str, seat: int, rnd: int, attempt: int, **extra: object) -> Task:
-        tm = self.is_troublemaker(seat)
+    def task(self, kind: str, seat: int, rnd: int, attempt: int, **seen: object) -> Task:
+        """The seat's task; `seen` is what the turn's prompt shows besides the game's facts
+        (the statements, accusations and candidates of a debate or vote, a word budget)."""
         seats = self.dealt.event_seats
         ally = None
         if self.dealt.event == "great_minds" and seat in seats:
             ally = next(s for s in seats if s != seat)
-        return Task(
-            kind=kind,  # type: ignore[arg-type]
-            game_id=self.game_id, nonce=self.nonce, seat=seat,
-            persona=self.personas[seat].key, round=rnd,
-            attempt=attempt, troublemaker=tm, strategy=self.dealt.strategy if tm else None,
-            boldness=self.boldness if tm else 0,
+        hints = OfflineHints(
             code=self.code, language=self.language, change=self.change,
             focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
             ally_seat=ally, future_commit=self.dealt.future_commit,
             names={s: p.name for s, p in self.personas.items()},
             personas={s: p.key for s, p in self.personas.items()},
-            **extra,  # type: ignore[arg-type]
+            **seen,  # type: ignore[arg-type]
+        )
+        return Task(
+            kind=kind,  # type: ignore[arg-type]
+            game_id=self.game_id, nonce=self.nonce, seat=seat,
+            persona=self.personas[seat].key, round=rnd, attempt=attempt,
+            role=self.role(seat), hints=hints,
         )
 
+    def role(self, seat: int) -> SeatRole:
+        if not self.is_troublemaker(seat):
+            return SeatRole()
+        return SeatRole(troublemaker=True, strategy=self.dealt.strategy,
+                        boldness=self.boldness)
+
     def stand_in_task(self, kind: str, seat: int, rnd: int, cover: bool,
-                      **extra: object) -> Task:
+                      **seen: object) -> Task:
         """The offline reviewer's task for a failed turn: the seat's own, one attempt past the
         last, and with `cover` (a Troublemaker whose model outed it) an honest one."""
-        task = self.task(kind, seat, rnd, self.settings.persona_attempts + 1, **extra)
-        return replace(task, troublemaker=False, strategy=None, boldness=0) if cover else task
+        task = self.task(kind, seat, rnd, self.settings.persona_attempts + 1, **seen)
+        return replace(task, role=SeatRole()) if cover else task
 
     def personal(self, seat: int, phase: str, task_text: str, retry_note: str,
                  cover: bool = False, rnd: int = 0) -> str:

@@ -3,8 +3,9 @@
 A `Prompt` is cache-friendly by construction: `shared` is identical for every player of a game
 phase (rules, the code, experience context, earlier phases) and comes first; `personal` (persona
 card, private instructions, the phase task) comes last. Adapters map `shared` to each provider's
-prompt caching. `task` is structured metadata about the call that network providers ignore; the
-offline provider plays from it, and usage accounting reads it.
+prompt caching. `task` is structured metadata about the call that network providers ignore:
+its first fields name the call (usage accounting, limits, recording and replay read them); its
+`role` and `hints` are what the offline provider plays from, as it reads no prompt.
 """
 
 from __future__ import annotations
@@ -22,24 +23,23 @@ TaskKind = Literal["speak", "debate", "vote", "distill", "probe"]
 
 
 @dataclass(frozen=True)
-class Task:
-    """What a call is for, in structured form (never sent to a network provider as such)."""
+class SeatRole:
+    """The Troublemaker's part, told only to the seat that plays it (in its prompt's words,
+    and here for the offline player). Every other seat, and a stand-in's honest cover, has
+    the default: no role."""
 
-    kind: TaskKind
-    game_id: str = ""
-    # Derived from the game's seed (never the seed itself): a deterministic provider draws its
-    # randomness from it, so the same seed replays the same game under a new game id.
-    nonce: str = ""
-    seat: int | None = None
-    persona: str | None = None  # persona key, e.g. "security_guardian"; "ghost" for the ghost
-    round: int = 0
-    attempt: int = 1
-    # Role information is present only in the prompt of the player it belongs to.
     troublemaker: bool = False
     strategy: str | None = None
     # How bold the Troublemaker's plants are this game (the server's balance lean, from -2
-    # subtler to +2 bolder); 0 for every other seat and for games dealt without a lean.
+    # subtler to +2 bolder); 0 for games dealt without a lean.
     boldness: int = 0
+
+
+@dataclass(frozen=True)
+class OfflineHints:
+    """What the prompt tells a player in words, given as data to the offline player (which
+    reads no prompt). A hosted model never sees these; nothing is recorded of them."""
+
     code: str = ""
     language: str = ""
     change: Change | None = None  # when the code is a diff: its files, hunks and new lines
@@ -54,6 +54,25 @@ class Task:
     candidates: tuple[int, ...] = ()  # seats this player may accuse or vote for
     data: dict[str, object] = field(default_factory=dict)  # phase-specific extras (distill)
     words: int = 0  # a review's word budget (0: not a review, or not said)
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a call is for, in structured form (never sent to a network provider as such).
+    The first fields name the call (providers, metering, recording and replay read them);
+    `role` and `hints` are for the offline player only."""
+
+    kind: TaskKind
+    game_id: str = ""
+    # Derived from the game's seed (never the seed itself): a deterministic provider draws its
+    # randomness from it, so the same seed replays the same game under a new game id.
+    nonce: str = ""
+    seat: int | None = None
+    persona: str | None = None  # persona key, e.g. "security_guardian"; "ghost" for the ghost
+    round: int = 0
+    attempt: int = 1
+    role: SeatRole = SeatRole()
+    hints: OfflineHints = OfflineHints()
 
 
 @dataclass(frozen=True)

@@ -63,12 +63,12 @@ def _insights(data: dict[str, Any]) -> list[str]:
 
 
 def offline_distill(task: Task, schema: type[Model]) -> Model:
-    """Build `schema` (an ExperienceRecord) from the facts in `task.data`."""
-    data = task.data
+    """Build `schema` (an ExperienceRecord) from the facts in `task.hints.data`."""
+    data = task.hints.data
     verdict = [str(v) for v in _as_list(data.get("verdict"))]
     payload = {
         "code_pattern": _pattern(task),
-        "language": task.language,
+        "language": task.hints.language,
         "key_findings": verdict[:6],
         "troublemaker_persona": data.get("troublemaker_persona", ""),
         "troublemaker_seat": data.get("troublemaker_seat"),
@@ -83,9 +83,10 @@ def offline_distill(task: Task, schema: type[Model]) -> Model:
 
 
 def _pattern(task: Task) -> str:
-    if task.change is None:
-        return code_pattern(task.code, task.language)
-    return code_pattern(task.change.post_text(), task.change.language(), task.change.paths)
+    change = task.hints.change
+    if change is None:
+        return code_pattern(task.hints.code, task.hints.language)
+    return code_pattern(change.post_text(), change.language(), change.paths)
 
 
 def _as_list(value: object) -> list[Any]:

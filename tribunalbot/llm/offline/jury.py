@@ -92,7 +92,7 @@ def read_review(task: Task, seat: int, analysis: Analysis, rng: random.Random,
             continue
         seen = spot.weight * (FOCUS_GAIN if _focused(juror, spot) else 1.0)
         evidence += seen
-        if task.troublemaker and not spot.sound and rebuts_quote(spot):
+        if task.role.troublemaker and not spot.sound and rebuts_quote(spot):
             seen *= REBUT_GAIN  # how it would argue, not how much it holds against the seat
         if seen > best_seen:
             best, best_seen = spot, seen
@@ -103,11 +103,11 @@ def _readable(task: Task, seat: int, analysis: Analysis, attention: float
               ) -> list[tuple[Spot, float]]:
     """Each spot this juror may notice in `seat`'s review and the chance it does: the
     review's weak spots, and for the Troublemaker also its sound calls, to argue as plants."""
-    statement = task.statements.get(seat, "")
+    statement = task.hints.statements.get(seat, "")
     juror = task.persona or ""
     found = [(spot, FOCUS_ATTENTION if _focused(juror, spot) else attention)
-             for spot in spots(statement, analysis, task.personas.get(seat, ""))]
-    if task.troublemaker:
+             for spot in spots(statement, analysis, task.hints.personas.get(seat, ""))]
+    if task.role.troublemaker:
         found += [(spot, CONTEST_ATTENTION) for spot in contestable(statement, analysis)]
     return found
 
@@ -133,46 +133,46 @@ def credibility(text: str, statement: str, analysis: Analysis) -> float:
 def pressure(task: Task, seat: int, analysis: Analysis) -> float:
     """What the debate so far holds against `seat`: others' accusations, each by how sound
     its point is, less where the accused answered its accuser soundly."""
-    statements = task.statements
+    statements = task.hints.statements
     total = 0.0
-    for _rnd, accuser, target, text in task.accusations:
+    for _rnd, accuser, target, text in task.hints.accusations:
         if target != seat or accuser == task.seat:
             continue
         weight = ACCUSED_WEIGHT * (0.5 + credibility(text, statements.get(seat, ""), analysis))
         answers = [credibility(t, statements.get(accuser, ""), analysis)
-                   for _r, s, back, t in task.accusations if s == seat and back == accuser]
+                   for _r, s, back, t in task.hints.accusations if s == seat and back == accuser]
         total += weight * (ANSWERED if answers and max(answers) >= 1.0 else 1.0)
     return total
 
 
 def _accused_me(task: Task, seat: int) -> bool:
-    return any(s == seat and t == task.seat for _r, s, t, _x in task.accusations)
+    return any(s == seat and t == task.seat for _r, s, t, _x in task.hints.accusations)
 
 
 def _choices(task: Task) -> tuple[int, ...]:
     """Seats this player may name: never itself, whatever the candidate list says."""
-    others = tuple(s for s in task.candidates if s != task.seat)
-    return others or task.candidates
+    others = tuple(s for s in task.hints.candidates if s != task.seat)
+    return others or task.hints.candidates
 
 
 def cases(task: Task, analysis: Analysis, rng: random.Random, sway: float) -> list[Case]:
     """Every candidate as this juror judges it; `sway` is how much the debate counts."""
-    attention = DEFLECT_ATTENTION if task.troublemaker else ATTENTION
-    grudge = DEFLECT_GRUDGE.get(task.kind, 0.0) if task.troublemaker else GRUDGE
+    attention = DEFLECT_ATTENTION if task.role.troublemaker else ATTENTION
+    grudge = DEFLECT_GRUDGE.get(task.kind, 0.0) if task.role.troublemaker else GRUDGE
     out = []
     for seat in _choices(task):
         evidence, spot, seen = read_review(task, seat, analysis, rng, attention)
-        if task.troublemaker:
+        if task.role.troublemaker:
             seen *= OVERSTATE
         score = evidence + sway * pressure(task, seat, analysis) + rng.gauss(0.0, NOISE)
         score += grudge * _accused_me(task, seat)
-        score -= ALLY_BONUS * (seat == task.ally_seat)
+        score -= ALLY_BONUS * (seat == task.hints.ally_seat)
         out.append(Case(seat, score, spot, seen))
     return out
 
 
 def _name(task: Task, seat: int) -> str:
-    return task.names.get(seat, f"Seat {seat}")
+    return task.hints.names.get(seat, f"Seat {seat}")
 
 
 def _argued(task: Task, case: Case, analysis: Analysis) -> Spot:
@@ -180,16 +180,16 @@ def _argued(task: Task, case: Case, analysis: Analysis) -> Spot:
     heaviest spot is argued when the juror noticed none."""
     if case.spot is not None:
         return case.spot
-    statement = task.statements.get(case.seat, "")
-    found = spots(statement, analysis, task.personas.get(case.seat, ""))
-    if task.troublemaker:  # as in `read_review`: a rebuttal first
+    statement = task.hints.statements.get(case.seat, "")
+    found = spots(statement, analysis, task.hints.personas.get(case.seat, ""))
+    if task.role.troublemaker:  # as in `read_review`: a rebuttal first
         found.sort(key=lambda s: -s.weight * (REBUT_GAIN if rebuts_quote(s) else 1.0))
     return found[0] if found else fallback(statement, analysis)
 
 
 def _context(task: Task, seat: int) -> arguments.Context:
-    accusers = {s for _r, s, t, _x in task.accusations if t == seat and s != task.seat}
-    answered = any(s == seat and t in accusers for _r, s, t, _x in task.accusations)
+    accusers = {s for _r, s, t, _x in task.hints.accusations if t == seat and s != task.seat}
+    answered = any(s == seat and t in accusers for _r, s, t, _x in task.hints.accusations)
     return arguments.Context(_name(task, seat), task.persona or "", len(accusers), answered)
 
 
@@ -206,7 +206,7 @@ def _notes(spot: Spot, case: Case) -> str:
 
 
 def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
-    if not task.candidates:
+    if not task.hints.candidates:
         raise ValueError("debate needs at least one candidate")
     target = max(cases(task, analysis, rng, DEBATE_PRESSURE), key=lambda c: c.score)
     spot = _argued(task, target, analysis)
@@ -220,7 +220,7 @@ def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
 def _false_rebuttal(task: Task, seat: int, spot: Spot, argument: str) -> list[PlantedClaim]:
     """The sabotage ledger's entry when the Troublemaker argued a sound call as a plant,
     so the reveal names this lie as it names the review's."""
-    if not (task.troublemaker and spot.sound and spot.finding):
+    if not (task.role.troublemaker and spot.sound and spot.finding):
         return []
     f, name = spot.finding, _name(task, seat)
     if spot.family == "rejection":
@@ -234,7 +234,7 @@ def _false_rebuttal(task: Task, seat: int, spot: Spot, argument: str) -> list[Pl
 
 
 def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
-    if not task.candidates:
+    if not task.hints.candidates:
         raise ValueError("vote needs at least one candidate")
     target = max(cases(task, analysis, rng, 1.0), key=lambda c: c.score)
     spot = _argued(task, target, analysis)

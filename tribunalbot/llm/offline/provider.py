@@ -56,7 +56,7 @@ class OfflineLLM:
         return await off_loop(self._analyze_locked, key, code, language, change)
 
     async def analysis_for(self, task: Task) -> Analysis:
-        return await self.analysis(task.code, task.language, _change(task))
+        return await self.analysis(task.hints.code, task.hints.language, _change(task))
 
     def _analyze_locked(self, key: str, code: str, language: str,
                         change: Change | None) -> Analysis:
@@ -79,7 +79,7 @@ class OfflineLLM:
         if task.kind == "speak":
             # The engine says the word budget; else it is read from max_tokens (about 3 tokens
             # a word in English, which is all the offline reviewer writes).
-            words = task.words or request.max_tokens // 3
+            words = task.hints.words or request.max_tokens // 3
             # Writing a review is CPU work (the analysis read for a persona and a role): a
             # worker thread does it, so a bot's event loop stays free for its other games.
             text = await off_loop(write_review, task, analysis, rng, words=words)
@@ -104,7 +104,8 @@ class OfflineLLM:
             raise LLMError(f"offline provider cannot produce JSON for a {task.kind} task")
         places = analysis.places
         # The reviews cite path:line; the jury reads them on the analysis's number line.
-        read = replace(task, statements={s: places.uncite(t) for s, t in task.statements.items()})
+        uncited = {s: places.uncite(t) for s, t in task.hints.statements.items()}
+        read = replace(task, hints=replace(task.hints, statements=uncited))
         # The jury reads every review against the analysis: CPU work, done off the event loop.
         reply = _cited(await off_loop(play, read, analysis, rng), places)
         if not isinstance(reply, schema):
@@ -122,12 +123,12 @@ class OfflineLLM:
 
 def _change(task: Task) -> Change | None:
     """The task's change; a diff sent as plain code with no language is read as one too."""
-    if task.change is not None or task.language not in ("", "diff"):
-        return task.change
-    if not looks_like_diff(task.code):
+    if task.hints.change is not None or task.hints.language not in ("", "diff"):
+        return task.hints.change
+    if not looks_like_diff(task.hints.code):
         return None
     try:
-        return parse_diff(task.code)
+        return parse_diff(task.hints.code)
     except DiffError:
         return None
 

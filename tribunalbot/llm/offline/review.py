@@ -68,12 +68,12 @@ def _fresh(finding: Finding, chosen: list[Finding]) -> bool:
 
 
 def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
-    if task.focus and task.focus.lower() in FOCUS_DOMAINS:
-        focus = FOCUS_DOMAINS[task.focus.lower()]
+    if task.hints.focus and task.hints.focus.lower() in FOCUS_DOMAINS:
+        focus = FOCUS_DOMAINS[task.hints.focus.lower()]
         return [focus, *[d for d in voice.neighbours if d != focus]]
     own = task.persona if task.persona in VOICES and task.persona != "ghost" else None
     order = [own] if own else [f.domain for f in analysis.ranked()]
-    if task.hostile_author:
+    if task.hints.hostile_author:
         order = ["security_guardian", *order]
     rest = [*voice.neighbours, *(f.domain for f in analysis.ranked())]
     return list(dict.fromkeys(d for d in [*order, *rest] if d))
@@ -129,10 +129,10 @@ def true_of(texts: tuple[str, ...], analysis: Analysis) -> tuple[str, ...]:
 
 
 def _opener(task: Task, voice: Voice, analysis: Analysis, rng: random.Random) -> str:
-    if task.focus:
-        return rng.choice(FOCUS_OPENERS).format(focus=task.focus,
-                                                Focus=task.focus[:1].upper() + task.focus[1:])
-    if task.hostile_author:
+    focus = task.hints.focus
+    if focus:
+        return rng.choice(FOCUS_OPENERS).format(focus=focus, Focus=focus[:1].upper() + focus[1:])
+    if task.hints.hostile_author:
         return HOSTILE_OPENER
     return rng.choice(true_of(voice.openers, analysis))
 
@@ -158,13 +158,13 @@ def items_for(words: int) -> int:
 def _judgment(task: Task, analysis: Analysis, rng: random.Random,
               dismiss: bool = True) -> Judgment:
     """The one judgment call in every review, a plant or an honest one."""
-    if not task.troublemaker:
+    if not task.role.troublemaker:
         # Under Ultra Focus an aside about another aspect's line would leave the focus.
-        chosen = honest.choose(analysis, rng, cite=not task.focus, dismiss=dismiss)
+        chosen = honest.choose(analysis, rng, cite=not task.hints.focus, dismiss=dismiss)
         return honest.overreach(chosen, analysis, rng)
-    others = set(task.personas.values()) - {task.persona or ""}
-    return sabotage.choose(task.strategy or "its_perfect", task.persona or "ghost", analysis,
-                           others, rng, task.boldness, dismiss=dismiss)
+    others = set(task.hints.personas.values()) - {task.persona or ""}
+    return sabotage.choose(task.role.strategy or "its_perfect", task.persona or "ghost", analysis,
+                           others, rng, task.role.boldness, dismiss=dismiss)
 
 
 def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
@@ -195,7 +195,7 @@ def _judged(task: Task, analysis: Analysis, count: int,
 def _worded(task: Task, judgment: Judgment, analysis: Analysis,
             rng: random.Random) -> tuple[str, tuple[PlantedClaim, ...]]:
     sentence, option = say(judgment, analysis, rng, task.seat or 1)
-    if not task.troublemaker:
+    if not task.role.troublemaker:
         return sentence, ()
     return sentence, (sabotage.ledger(judgment, sentence, option, analysis),)
 
@@ -230,9 +230,10 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, analysis, rng), *items]
-    if task.future_commit and picks:
-        parts.append(_future(task.future_commit, picks, task.seat or 1, rng))
-    special = bool(task.focus or task.hostile_author)  # the opener says what the event asked
+    if task.hints.future_commit and picks:
+        parts.append(_future(task.hints.future_commit, picks, task.seat or 1, rng))
+    # The opener says what the event asked.
+    special = bool(task.hints.focus or task.hints.hostile_author)
     # The persona's stock closer sums up its own field's findings; with none, a quiet one.
     own_field = any(f.domain == task.persona for f in picks)
     closers = (voice.closers if own_field else
