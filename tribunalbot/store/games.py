@@ -94,6 +94,24 @@ def decode_event(public: str | None, private: str | None) -> ev.Record:
     return ev.load_event(json.dumps(merged))
 
 
+async def read_game(db: Db, game_id: str) -> StoredGame:
+    """A game's row and log. Its one door out of the store is `Store.load_game`."""
+    row = await db.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise StoreError(f"no game {game_id} in {db.path}")
+    rows = await db.fetchall(
+        "SELECT public_payload, private_payload FROM events WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    )
+    return StoredGame(
+        game_id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3],
+        starter_id=row[4], status=row[5], phase=row[6], code=row[7], language=row[8],
+        seed=row[9], settings=GameSettings.model_validate_json(row[10]),
+        context_shared=row[11], context_jurors=row[12],
+        events=[decode_event(pub, priv) for pub, priv in rows],
+    )
+
+
 class GameRepo:
     def __init__(self, db: Db) -> None:
         self._db = db
@@ -131,23 +149,6 @@ class GameRepo:
         rows = await self._db.fetchall("SELECT seat, name FROM players WHERE game_id = ?",
                                        (game_id,))
         return {int(r[0]): str(r[1]) for r in rows}
-
-    async def load(self, game_id: str) -> StoredGame:
-        row = await self._db.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
-                                      (game_id,))
-        if row is None:
-            raise StoreError(f"no game {game_id} in {self._db.path}")
-        rows = await self._db.fetchall(
-            "SELECT public_payload, private_payload FROM events WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        )
-        return StoredGame(
-            game_id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3],
-            starter_id=row[4], status=row[5], phase=row[6], code=row[7], language=row[8],
-            seed=row[9], settings=GameSettings.model_validate_json(row[10]),
-            context_shared=row[11], context_jurors=row[12],
-            events=[decode_event(pub, priv) for pub, priv in rows],
-        )
 
     async def unfinished(self, guild: str | None = None) -> list[str]:
         """Ids of games that were created or running when the process stopped, oldest first."""
