@@ -54,3 +54,11 @@ async def virtual_clock() -> AsyncIterator[VirtualClockLoop]:
         yield loop
     finally:
         loop.skip_idle = False
+
+
+@pytest.fixture(autouse=True)
+def no_inherited_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Output is laid out to $COLUMNS when set: a test sees the same layout whatever the shell
+    that ran the suite exported (a test about the width sets its own)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)

@@ -1,6 +1,7 @@
-"""`play --pace SECONDS`: the game unfolds post by post, a heading with the post under it; no
-pause when the output is not a terminal unless asked; Ctrl-C during a pause leaves the game
-resumable, as during a model call. Every pause here is a fake one: no test sleeps."""
+"""The game unfolds post by post, a heading with the post under it: on a terminal each post
+stays the newest for its reading time, with `--pace SECONDS` for that fixed gap; no pause when
+the output is not a terminal unless asked; Ctrl-C during a pause leaves the game resumable, as
+during a model call. Every pause here is a fake one: no test sleeps."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.terminal import pace
 from tribunalbot.terminal.cli import main
 from tribunalbot.terminal.exits import EXIT_INTERRUPTED
-from tribunalbot.terminal.pace import TERMINAL_PACE, Pacer, chosen_pace
+from tribunalbot.terminal.pace import TERMINAL_PACE, Pacer, ReadingPace, chosen_pace
 from tribunalbot.terminal.screen import TerminalTable
 from tribunalbot.terminal.shown import CONTINUED, RECAP
 
@@ -93,11 +94,51 @@ async def test_the_pace_is_a_least_gap_not_an_added_wait() -> None:
     assert fake.pauses == [pytest.approx(0.6)]
 
 
-def test_the_default_pace_is_one_second_on_a_terminal_and_none_elsewhere(
+def test_the_default_is_reading_time_on_a_terminal_and_no_pause_elsewhere(
         pty_stream: io.TextIOWrapper) -> None:  # noqa: F811
-    assert chosen_pace(None, pty_stream) == TERMINAL_PACE == 1.0
+    assert chosen_pace(None, pty_stream) == TERMINAL_PACE == ReadingPace(250, 1.5, 15)
     assert chosen_pace(None, io.StringIO()) == 0.0
+    # --pace given keeps its meaning, on a terminal too: that gap, reading time aside
     assert chosen_pace(0.0, pty_stream) == 0.0 and chosen_pace(2.5, io.StringIO()) == 2.5
+
+
+async def test_a_post_waits_its_reading_time_between_a_floor_and_a_cap() -> None:
+    fake = FakeTime()
+    pacer = Pacer(ReadingPace(), sleep=fake.sleep, clock=fake.clock)
+    for words in (50, 100, 3, 0):
+        pacer.posted(words)
+        await pacer.before_post()
+    # 50 words at 250 a minute: 12 s; 100 words would be 24 s: the cap; a line: the floor
+    assert fake.pauses == [pytest.approx(12.0), 15.0, 1.5, 1.5]
+    fixed = Pacer(2.5, sleep=fake.sleep, clock=fake.clock)
+    for words in (500, 1):  # --pace SECONDS: the same gap whatever the length
+        fixed.posted(words)
+        await fixed.before_post()
+    none = Pacer(0.0, sleep=fake.sleep, clock=fake.clock)  # --pace 0: no pause at all
+    none.posted(500)
+    await none.before_post()
+    assert fake.pauses[4:] == [2.5, 2.5]
+
+
+async def test_a_whole_game_gives_each_post_its_own_reading_time() -> None:
+    out = io.StringIO()
+    fake = FakeTime(out)
+    reading = ReadingPace()
+    table = TerminalTable(out, vote="2", colour=False, width=80,
+                          pacer=Pacer(reading, sleep=fake.sleep, clock=fake.clock))
+    setup = GameSetup(game_id="read", code=EXAMPLE.read_text(), language="python", seed=5,
+                      settings=GameSettings.model_validate({"event_chance": 0.0}))
+    await run_game(setup, OfflineLLM(), table, clock=FixedClock())
+    text = out.getvalue()
+    starts = [*fake.printed_before[:-1]]
+    chunks = [text[a:b] for a, b in zip([0, *starts], fake.printed_before, strict=True)]
+    # the pause before a post is the reading time of the post before it (a heading's words
+    # aside: the post under a heading comes with it)
+    read = [sum(len(line.split()) for line in chunk.splitlines() if not line.startswith("── "))
+            for chunk in chunks]
+    assert fake.pauses == [pytest.approx(reading.gap(words)) for words in read]
+    assert min(fake.pauses) == 1.5 and max(fake.pauses) == 15.0  # one-liners and reviews
+    assert [p for p in fake.pauses if 1.5 < p < 15.0]  # and a short post its own time
 
 
 def test_play_pauses_only_when_asked_off_a_terminal(
@@ -132,6 +173,13 @@ def test_a_bad_pace_is_refused_before_anything_runs(
     assert not (tmp_path / "t.db").exists()
 
 
+def saved_command(printed: str) -> str:
+    """The resume command printed when a game stopped, on a line of its own and whole
+    (`TerminalTable.saved`), however narrow the terminal: a copy of that line runs."""
+    (line,) = [s for s in printed.splitlines() if s.lstrip().startswith("tribunalbot resume ")]
+    return line.strip()
+
+
 # The real command, each pause told on standard output as it starts, so the test knows the
 # game is waiting there when it presses Ctrl-C. The first pause (before the Reviews heading)
 # is skipped, so nobody waits for it.
@@ -152,7 +200,7 @@ sys.exit(main(sys.argv[1:]))
 def test_ctrl_c_during_a_pause_leaves_the_game_resumable(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "t.db"
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80"}
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "60"}  # narrower than the command
     proc = subprocess.Popen(
         [sys.executable, "-c", MARKED, "play", str(EXAMPLE), "--vote", "none", "--seed", "3",
          "--db", str(db), "--pace", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -169,7 +217,7 @@ def test_ctrl_c_during_a_pause_leaves_the_game_resumable(
     assert "interrupted" in err and "Traceback" not in err
     printed = "".join(seen) + rest
     assert not [s for s in printed.splitlines() if s.startswith("  [2] ")]
-    saved = printed.split("continue it with `")[1].split("`")[0]
+    saved = saved_command(printed)
     assert saved.startswith("tribunalbot resume ") and f"--db {db}" in saved
 
     assert main(shlex.split(saved)[1:]) == 0  # the command exactly as it was printed

@@ -35,7 +35,7 @@ def test_the_ninth_seat_counts_when_the_ghost_sits_in(capsys: pytest.CaptureFixt
     assert main(["play", EXAMPLE, "--vote", "9", "--seed", str(NINE), "--rounds", "1",
                  "--no-db"]) == 0
     out = capsys.readouterr().out
-    assert "Ghost Reviewer" in out and "(your vote is in: " in out
+    assert "Ghost Reviewer" in out and "Your vote: seat 9, " in out
     assert "your vote does not count" not in out
 
 

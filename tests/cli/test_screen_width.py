@@ -19,9 +19,9 @@ from tests.engine.scripts import FixedClock
 from tribunalbot.config import GameSettings
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup, run_game
-from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.llm.offline import OfflineLLM
 from tribunalbot.terminal.layout import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, measure_width
+from tribunalbot.terminal.palette import terminal_colour
 from tribunalbot.terminal.screen import TerminalTable, wants_colour
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "user_lookup.py"
@@ -83,7 +83,7 @@ async def test_colour_codes_take_no_room_and_colour_each_name_whole() -> None:
     assert max(columns(line) for line in text.splitlines()) <= 40
     started = next(e for e in events if isinstance(e, ev.GameStarted))
     for player in started.players:
-        rgb = PERSONA_BY_KEY[player.persona].colour
+        rgb = terminal_colour(player.persona)  # the terminal's readable colour
         code = f"\x1b[1;38;2;{rgb >> 16};{(rgb >> 8) & 0xFF};{rgb & 0xFF}m"
         assert f"{code}{player.name}\x1b[0m" in text, player.name
     assert "\u00a0" not in text  # the no-break spaces holding names together are gone

@@ -14,7 +14,8 @@ class Persona:
     keywords: tuple[str, ...]
     rules: str
     example: str
-    colour: int  # 0xRRGGBB, for embeds and terminal colour
+    colour: int  # 0xRRGGBB: Discord's (embeds, avatars, the page); the terminal's own, readable
+    # on light and dark backgrounds alike, is in terminal/palette.py
     avatar: str  # a PNG shipped in tribunalbot/avatars (and under avatar_base_url if set)
 
 

@@ -25,13 +25,19 @@ NBSP = "\u00a0"  # textwrap breaks only at ASCII white space, so this holds a na
 def measure_width(stream: TextIO) -> int:
     """The width to wrap `stream`'s lines to: $COLUMNS when set (as `shutil` reads it), else
     the terminal's own width, else `DEFAULT_WIDTH`; never more than `MAX_WIDTH`."""
+    return fit_width(terminal_columns(stream) or DEFAULT_WIDTH)
+
+
+def terminal_columns(stream: TextIO) -> int | None:
+    """$COLUMNS when set, else the width of the terminal `stream` writes to; None for a pipe
+    or a file, where no width is known (a table then keeps its one line a row, for grep)."""
     columns = _env_columns()
     if columns is None and _isatty(stream):
         try:
             columns = os.get_terminal_size(stream.fileno()).columns
         except (OSError, ValueError):
             columns = None
-    return fit_width(columns or DEFAULT_WIDTH)
+    return columns
 
 
 def fit_width(columns: int) -> int:

@@ -16,10 +16,11 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_mentions
+from tribunalbot.terminal import ballot_screen as said
 from tribunalbot.terminal.layout import NBSP, Painter, measure_width, name_token, rule, wrap
 from tribunalbot.terminal.pace import Pacer
+from tribunalbot.terminal.palette import terminal_colour
 from tribunalbot.terminal.reveal_screen import reveal_lines
 from tribunalbot.wording import plural
 
@@ -79,6 +80,9 @@ class TerminalTable:
         self.committed_at: datetime | None = None
         self.stopped_early = False  # the last elimination ended the tribunal before its time
         self._rounds_left = self._in_play = 0
+        self.out_in_round: dict[int, int] = {}  # seat -> the round the AI jury voted it out
+        self.first_out_at: datetime | None = None  # when the early bonus ended (DESIGN §2.6)
+        self._words = 0  # words printed since the last post began: its reading time
 
     @property
     def width(self) -> int:
@@ -100,6 +104,7 @@ class TerminalTable:
         # Every printed line passes here: neutralizing it here, not field by field, leaves no
         # renderer that can forget a field (terminal output gets pasted into Discord).
         for line in lines:
+            self._words += len(line.split())
             print(self.painter.line(neutralize_mentions(line), bold), file=self.out, flush=True)
 
     def _say(self, text: str = "", indent: str = "  ", hanging: str | None = None,
@@ -118,8 +123,17 @@ class TerminalTable:
         self._say(text)
 
     def command(self, text: str) -> None:
-        """A command to copy: on a line of its own and never wrapped, so a copy of it runs."""
+        """A command to copy: on a line of its own and never wrapped or cut, so a copy of it
+        runs, even when it is wider than the terminal (which then folds it on screen but
+        copies it whole)."""
         print(f"    {neutralize_mentions(text)}", file=self.out, flush=True)
+
+    def saved(self, resume: str) -> None:
+        """A game stopped before its end (Ctrl-C, a provider failing): how to continue it,
+        the `resume` command on a line of its own."""
+        self._blank()
+        self._say("The game is saved. Continue it with:")
+        self.command(resume)
 
     @contextmanager
     def unpaced(self) -> Iterator[None]:
@@ -134,11 +148,12 @@ class TerminalTable:
         if render is None:
             return
         await self.pacer.before_post()
+        self._words = 0
         render(event)
         if isinstance(event, ev.PhaseStarted):
             self.pacer.heading()
         else:
-            self.pacer.posted()
+            self.pacer.posted(self._words)
 
     async def open_ballot(self, ballot: ev.Ballot) -> None:
         """The ballot opens after the reviews, as on Discord: asking only at the end would let
@@ -147,19 +162,19 @@ class TerminalTable:
         if self.vote == "none":
             return
         await self.pacer.before_post()
+        self._words = 0
         if self.vote == "ask":
             self._blank()
-            self._say("The ballot is open: who do you suspect? A vote cast now and kept to "
-                      "the end scores a bonus point. Enter a seat number, or just Enter to "
-                      "decide later.", indent="", hanging="", bold=True)
-            self.choice = await asyncio.to_thread(self._ask_seat, seats, "Your vote: ", None)
+            self._say(said.OPENING, indent="", hanging="", bold=True)
+            self.choice = await asyncio.to_thread(self._ask_seat, seats, None, False)
         elif int(self.vote) in seats:
             self.choice = int(self.vote)
-            self._say(f"(your vote is in: {self._name(self.choice)})")
+            self._say(said.given_up_front(self.choice, self._name))
         else:
             self._say(f"(there is no seat {self.vote} at this table: your vote does not "
                       "count)")
-        self.pacer.posted()
+        # an asked ballot was read while choosing: after the answer, only the least gap
+        self.pacer.posted(0 if self.vote == "ask" else self._words)
         if self.choice is not None:
             self.committed_at = self.clock()
 
@@ -168,17 +183,13 @@ class TerminalTable:
         if self.vote == "ask":
             await self.pacer.before_post()
             kept = self.choice
-            question = ("Keep your vote (Enter) or type another seat; changing it now loses "
-                        "the early bonus." if kept else
-                        "Your vote: a seat number, or Enter to abstain.")
             self._blank()
-            self._say(f"The tribunal is over. Your verdict? {question}", indent="",
+            self._say(said.closing_question(kept, self._name, self._early()), indent="",
                       hanging="", bold=True)
             if self.stopped_early:  # DESIGN §2.6: the stop gave the answer away
-                self._say("It stopped early: a vote cast or changed now scores no point.",
-                          indent="", hanging="")
-            self.choice = await asyncio.to_thread(self._ask_seat, seats, "Your vote: ", kept)
-            self.pacer.posted()
+                self._say(said.STOPPED_EARLY, indent="", hanging="")
+            self.choice = await asyncio.to_thread(self._ask_seat, seats, kept, True)
+            self.pacer.posted()  # read while choosing: the next post needs only the least gap
             if self.choice != kept:
                 self.committed_at = self.clock()
         if self.choice is None or self.committed_at is None:
@@ -186,10 +197,22 @@ class TerminalTable:
         return [ev.HumanVote(user_id=self.user, user_name=self.user, seat=self.choice,
                              at=self.committed_at)]
 
-    def _ask_seat(self, seats: list[int], question: str, current: int | None) -> int | None:
-        """Ask until a valid seat; Enter (or end of input) keeps `current`."""
-        for seat in seats:
-            self._say(f"{seat}. {self._name(seat)}")
+    def _early(self) -> bool:
+        """The vote as it stands was cast before the first elimination: it has the bonus."""
+        return self.committed_at is not None and (self.first_out_at is None
+                                                  or self.committed_at < self.first_out_at)
+
+    def _ask_seat(self, seats: list[int], current: int | None, closing: bool) -> int | None:
+        """Show the seats, ask until a valid one; Enter (or end of input) keeps `current`.
+        The answer is said back, so the player sees what was recorded."""
+        for line in said.seat_lines(seats, self._name, self.out_in_round, current):
+            self._say(line, hanging="     ")
+        choice = self._read_seat(seats, said.prompt(seats, current, closing), current)
+        self._say(said.confirmation(choice, current, self._name, closing, self._early()),
+                  indent="", hanging="")
+        return choice
+
+    def _read_seat(self, seats: list[int], question: str, current: int | None) -> int | None:
         while True:
             try:
                 answer = self.ask(question).strip()
@@ -205,7 +228,7 @@ class TerminalTable:
 
     def _show_game_started(self, e: ev.GameStarted) -> None:
         for p in e.players:
-            self.names[p.seat] = (p.name, PERSONA_BY_KEY[p.persona].colour)
+            self.names[p.seat] = (p.name, terminal_colour(p.persona))
         self.painter = Painter({name: rgb for name, rgb in self.names.values()}, self.colour)
         self._say(f"⚖  The Tribunal is in session: {len(e.players)} reviewers, "
                   f"{plural(e.code_lines, 'line')} of {e.language}, up to "
@@ -253,6 +276,9 @@ class TerminalTable:
         tally = ", ".join(f"{self._name(s)} {n}" for s, n in e.tally.items())
         self._rounds_left -= 1
         self._in_play -= e.seat is not None
+        if e.seat is not None:
+            self.out_in_round[e.seat] = e.round
+            self.first_out_at = self.first_out_at or e.at
         # Only the Troublemaker's elimination ends the tribunal while rounds and players remain.
         self.stopped_early = e.seat is not None and self._rounds_left > 0 and self._in_play > 2
         self._blank()
