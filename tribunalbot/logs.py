@@ -164,6 +164,36 @@ def configure_logging(settings: LoggingSettings, secrets: Iterable[str] = (), *,
     return handler
 
 
+ERROR_PREFIX = "tribunalbot: error: "
+# The logger of the record that ends a command in JSON mode (report_fatal).
+FATAL_LOGGER = "tribunalbot"
+
+
+def json_logging() -> bool:
+    """Whether the log configure_logging set up writes JSON lines."""
+    handler = _ours()
+    return handler is not None and isinstance(handler.formatter, JsonLines)
+
+
+def report_fatal(message: str, *, exc_info: bool = False) -> None:
+    """The error that ends a command. In JSON mode it is a CRITICAL record, redacted like
+    every record: a collector that reads the log one JSON object a line meets no plain
+    line it cannot parse. A JSON log kept in a file gets the record, and standard error
+    still gets the plain line, for whoever started the command; in text mode only the
+    plain line is written, as before."""
+    as_json = json_logging()
+    if as_json:
+        logging.getLogger(FATAL_LOGGER).critical(message, exc_info=exc_info)
+    if not as_json or isinstance(_ours(), logging.FileHandler):
+        print(f"{ERROR_PREFIX}{message}", file=sys.stderr)
+
+
+def _ours() -> logging.Handler | None:
+    """The root logger's handler configure_logging added, if any."""
+    return next((h for h in logging.getLogger().handlers if getattr(h, "tribunal", False)),
+                None)
+
+
 class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     """Whatever sys.stderr is when a record is written (a test's capture, a redirect)."""
 

@@ -4,6 +4,8 @@ decide the exit status. It passes on the shipped example config in a fresh clone
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 
 from tribunalbot.config import Config
 from tribunalbot.terminal.cli import main
-from tribunalbot.terminal.doctor import check_token, run_doctor
+from tribunalbot.terminal.doctor import check_storage, check_token, run_doctor
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456"
@@ -85,3 +87,40 @@ async def test_a_failing_provider_fails_the_doctor_only_when_games_need_it(
                             sleep=no_wait, max_attempts=1) == code
     (far,) = [line for line in lines if " far:" in line]
     assert far.startswith(mark) and "not reachable" in far
+
+
+def test_a_database_folder_that_cannot_be_created_fails_the_doctor(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: a database under a file passed (the first start then failed)."""
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    (tmp_path / "notes").write_text("a file, not a folder\n")
+    database = tmp_path / "notes" / "games" / "t.db"
+    assert main(["doctor", "--db", str(database)]) == 1
+    (storage,) = [line for line in capsys.readouterr().out.splitlines() if " storage:" in line]
+    assert storage == (f"FAIL storage: SQLite {database}: its folder {database.parent} cannot "
+                       f"be created: {tmp_path / 'notes'} is a file, not a folder")
+
+
+def test_a_missing_folder_that_can_be_created_passes_and_is_not_created(
+        tmp_path: Path) -> None:
+    database = tmp_path / "new" / "deeper" / "t.db"
+    mark, line = asyncio.run(check_storage(Config(), database))
+    assert mark == "ok  " and "does not exist yet" in line
+    assert list(tmp_path.iterdir()) == []  # the first start creates it, not the doctor
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write in any folder")
+@pytest.mark.parametrize("below", [(), ("new",)], ids=["the folder", "its parent"])
+def test_a_read_only_folder_fails_the_doctor(tmp_path: Path, below: tuple[str, ...]) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        mark, line = asyncio.run(check_storage(Config(), locked.joinpath(*below, "t.db")))
+    finally:
+        locked.chmod(0o755)
+    assert mark == "FAIL"
+    assert line.endswith(f"{locked} is not writable by this user" if below else
+                         "is not writable by this user, and the database and its journal "
+                         "are written there")

@@ -1,4 +1,4 @@
-"""Command line: `tribunalbot play | history | stats | export | doctor | bot | invite |
+"""Command line: `tribunalbot init | play | history | stats | export | doctor | bot | invite |
 migrate-store`."""
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from pathlib import Path
 from tribunalbot import __version__
 from tribunalbot.config import Config, ConfigError, load_config
 from tribunalbot.engine.leaderboard import Board, Season
-from tribunalbot.logs import configure_logging, secrets_of
+from tribunalbot.logs import configure_logging, json_logging, report_fatal, secrets_of
 from tribunalbot.secretfiles import load_secret_files
-from tribunalbot.terminal.exits import EXIT_INTERRUPTED, EXIT_USAGE, fail
+from tribunalbot.terminal.exits import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, fail
+from tribunalbot.terminal.init import add_parser as add_init_parser
+from tribunalbot.terminal.init import init_command
 
-PACE_HELP = ("seconds between two posts, so the game unfolds as in a thread (default: 1 on "
-             "a terminal, 0 otherwise; 0: all at once)")
+PACE_HELP = ("fixed seconds between two posts (default on a terminal: each post's reading "
+             "time, about 250 words a minute, 1.5-15 s; 0 otherwise; 0: all at once)")
 DB_HELP = ("database file (default: storage.url or storage.database, else the user data "
            "directory)")
 
@@ -53,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                             help="exit 0 when the running bot is healthy (a HEALTHCHECK)")
     health.add_argument("--db", type=Path, help=DB_HELP)
     health.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (5)")
+    add_init_parser(sub)
     invite = sub.add_parser("invite", parents=[common],
                             help="print the URL that adds the bot to a server")
     invite.add_argument("--client-id", metavar="APPLICATION_ID",
@@ -175,40 +178,19 @@ def _env_path(name: str) -> Path | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "init":  # it writes the config: none is read, $TRIBUNAL_CONFIG or not
+        return init_command(args)
     try:
         config = load_config(args.config)
         load_secret_files(config, os.environ)
     except ConfigError as exc:
         return fail(str(exc), EXIT_USAGE)
-    if args.command != "bot":  # the bot configures its own, at logging.level
-        configure_logging(config.logging, secrets_of(config),
-                          level=config.logging.terminal_level)
+    # The bot configures its own again at start; set here, its flags' errors are written
+    # as its log is (one JSON object a line in JSON mode).
+    configure_logging(config.logging, secrets_of(config), level=None if args.command == "bot"
+                      else config.logging.terminal_level)
     try:
-        if args.command == "play":
-            from tribunalbot.terminal.play import play_command
-
-            return play_command(args, config)
-        if args.command == "resume":
-            from tribunalbot.terminal.play import resume_command
-
-            return resume_command(args, config)
-        if args.command == "bot":
-            return _bot(args, config)
-        if args.command == "migrate-store":
-            from tribunalbot.config import default_db_path
-            from tribunalbot.terminal.migrate_store import migrate_store_command, sqlite_source
-
-            source = sqlite_source(args.db, config.storage, default_db_path())
-            return asyncio.run(migrate_store_command(source, args.to))
-        if args.command == "healthcheck":
-            from tribunalbot.terminal.healthcheck import healthcheck_command
-
-            return asyncio.run(healthcheck_command(config, args.db, args.timeout))
-        if args.command == "invite":
-            from tribunalbot.terminal.invite import invite_command
-
-            return invite_command(args.client_id, config)
-        return asyncio.run(_other(args, config))
+        return _run(args, config)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:
@@ -216,6 +198,41 @@ def main(argv: list[str] | None = None) -> int:
         # from complaining again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as exc:
+        if not json_logging():  # plain mode: Python's own traceback, as ever
+            raise
+        # A traceback's many plain lines would break a log read one JSON object a line.
+        report_fatal(f"stopped on an unexpected error: {type(exc).__name__}: {exc}",
+                     exc_info=True)
+        return EXIT_FAILURE
+
+
+def _run(args: argparse.Namespace, config: Config) -> int:
+    if args.command == "play":
+        from tribunalbot.terminal.play import play_command
+
+        return play_command(args, config)
+    if args.command == "resume":
+        from tribunalbot.terminal.play import resume_command
+
+        return resume_command(args, config)
+    if args.command == "bot":
+        return _bot(args, config)
+    if args.command == "migrate-store":
+        from tribunalbot.config import default_db_path
+        from tribunalbot.terminal.migrate_store import migrate_store_command, sqlite_source
+
+        source = sqlite_source(args.db, config.storage, default_db_path())
+        return asyncio.run(migrate_store_command(source, args.to))
+    if args.command == "healthcheck":
+        from tribunalbot.terminal.healthcheck import healthcheck_command
+
+        return asyncio.run(healthcheck_command(config, args.db, args.timeout))
+    if args.command == "invite":
+        from tribunalbot.terminal.invite import invite_command
+
+        return invite_command(args.client_id, config)
+    return asyncio.run(_other(args, config))
 
 
 def _bot(args: argparse.Namespace, config: Config) -> int:

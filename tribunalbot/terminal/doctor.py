@@ -82,13 +82,17 @@ def check_token(config: Config, environ: Mapping[str, str]) -> tuple[Mark, str]:
 
 async def check_storage(config: Config, db: Path | str | None = None) -> tuple[Mark, str]:
     """Open the store the bot would open, read its schema version, close it. A SQLite file
-    that does not exist yet is not created: the first start does that."""
+    that does not exist yet is not created (the first start does that), but its folder must
+    exist or be creatable, and be writable."""
     try:
         target = store_target(db or config.storage.location() or default_db_path())
     except StoreError as exc:
         return "FAIL", f"storage: {exc}"
     shown = describe_target(target)
     kind = "PostgreSQL" if isinstance(target, str) else "SQLite"
+    problem = folder_problem(target) if isinstance(target, Path) else None
+    if problem is not None:
+        return "FAIL", f"storage: SQLite {shown}: {problem}"
     if isinstance(target, Path) and not target.exists():
         return "ok  ", (f"storage: SQLite {shown} does not exist yet; the first game or "
                         f"`tribunalbot bot` creates it (schema version {LATEST})")
@@ -109,6 +113,40 @@ async def check_storage(config: Config, db: Path | str | None = None) -> tuple[M
         return "ok  ", (f"storage: {kind} {shown}, schema version {version} of {LATEST}: the "
                         "next start migrates it")
     return "ok  ", f"storage: {kind} {shown}, schema version {version} (current)"
+
+
+def folder_problem(database: Path) -> str | None:
+    """Why the bot could not create or write `database` in its folder (SQLite writes its
+    journal beside the file), else None. Nothing is created: a missing folder is judged by
+    the nearest one that exists, which the bot's first start would create it in."""
+    folder = database.parent
+    existing = folder
+    while not _exists(existing):
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"its folder {folder} cannot be created: {existing} is a file, not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        if existing == folder:
+            return (f"its folder {folder} is not writable by this user, and the database "
+                    "and its journal are written there")
+        return f"its folder {folder} cannot be created: {existing} is not writable by this user"
+    if database.is_dir():
+        return "is a folder, not a database file: name a file in it, such as tribunal.db"
+    if _exists(database) and not os.access(database, os.W_OK):
+        return "is read-only for this user, and the bot writes to it"
+    return None
+
+
+def _exists(path: Path) -> bool:
+    """Whether anything is at `path`; a folder this user may not look into counts as there
+    (what is in it is then not for this user to create)."""
+    try:
+        path.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True
 
 
 async def check_provider(name: str, settings: ProviderSettings,

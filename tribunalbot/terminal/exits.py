@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import sys
 
+from tribunalbot.logs import report_fatal
+
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
 def fail(message: str, code: int = EXIT_FAILURE) -> int:
-    """Print one error line and return the exit code, for `return fail(...)`."""
-    print(f"tribunalbot: error: {message}", file=sys.stderr)
+    """Say the error that ends the command and return the exit code, for `return
+    fail(...)`: one plain line, or one JSON record when the log is JSON lines."""
+    report_fatal(message)
     return code
 
 
