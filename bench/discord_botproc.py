@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # this tree's tribunalbot and cogs, whatever is installed
+sys.path.insert(0, str(ROOT))  # this tree's tribunalbot, whatever is installed
 
 from discord_fleet import exit_with_parent  # noqa: E402
 from discord_load import client_options, load_config, point_discord_py  # noqa: E402

@@ -24,7 +24,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 LOGGED_PROBLEM = re.compile(r"\[(WARNING|ERROR|CRITICAL)\s*\]")  # discord.utils.setup_logging
-TAKEN_OVER = "was taken over by another process"  # cogs/runner.py, when a lease is lost
+TAKEN_OVER = "was taken over by another process"  # discordbot/runner.py, when a lease is lost
 MAX_LIFETIME = 170.0  # seconds: a child outliving the bench (two minutes) is the bench's bug
 
 

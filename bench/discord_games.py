@@ -1,7 +1,7 @@
 """Load: whole games through Discord, one at a time and many at once, in one bot process;
 then the same load by two bot processes (shards 0 and 1 of 2) on PostgreSQL, against one.
 
-The real bot (discord.py, the cogs, the offline provider, a real SQLite store) plays against
+The real bot (discord.py, its extensions, the offline provider, a real SQLite store) plays against
 the Discord twin. The twin and its humans run in a child process (bench/discord_humans.py),
 so the event-loop lag and peak RSS measured here are the bot's alone: the twin checks every
 request and reply against Discord's OpenAPI spec (about 2 ms of CPU each), which in the same

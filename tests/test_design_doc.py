@@ -16,7 +16,7 @@ _HEADING = re.compile(r"^#{2,4}\s+(\d+(?:\.\d+)?)\s", re.M)
 
 def cited_sections() -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for folder in ("tribunalbot", "cogs", "tests", "bench"):
+    for folder in ("tribunalbot", "tests", "bench"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             for m in _CITED.finditer(path.read_text(encoding="utf-8")):
                 for number in _NUMBER.findall(m.group(1)):

@@ -10,7 +10,6 @@ import hashlib
 import json
 import logging
 import os
-import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,14 +18,15 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from cogs.base import TribunalClient
-from cogs.buttons import CloseBallotButton, VoteButton
-from cogs.runner import GameRunner
 from tribunalbot.config import Config
 from tribunalbot.cpu import stop_worker, tune_thread_switching
+from tribunalbot.discordbot.base import TribunalClient
+from tribunalbot.discordbot.buttons import CloseBallotButton, VoteButton
+from tribunalbot.discordbot.cogs import EXTENSIONS
+from tribunalbot.discordbot.runner import GameRunner
 from tribunalbot.engine.events import Clock, utc_now
 from tribunalbot.llm.registry import provider_problem
-from tribunalbot.logs import configure_logging, secrets_of
+from tribunalbot.logs import configure_logging, report_fatal, secrets_of
 from tribunalbot.metrics import BotMetrics, Health, MetricsError, MetricsService, discord_trace
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.stopping import STOP
@@ -35,7 +35,6 @@ from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
 from tribunalbot.tokens import token_problem
 
 log = logging.getLogger(__name__)
-EXTENSIONS = ("cogs.review", "cogs.tribunal")
 PURGE_EVERY_SECONDS = 24 * 3600.0
 # The collector's thresholds while the bot runs (CPython's defaults: 700, 10, 10). Hundreds of
 # games waiting on their models keep hundreds of thousands of objects alive, and each
@@ -144,7 +143,7 @@ class TribunalBot(TribunalClient):
     async def _heard(self, message: discord.Message) -> None:
         # Only others' messages: the bot's own and its webhook's are counted as they are sent.
         if message.webhook_id is None and message.author != self.user:
-            self.runner.heard(message.channel.id)
+            self.runner.humans.heard(message.channel.id)
 
     async def _removed(self, guild: discord.abc.Snowflake) -> None:
         # discord.py fires this only when the bot was removed (kicked, banned, the server
@@ -217,18 +216,18 @@ def run_bot(config: Config, db: Path | None, sync_guild: int | None,
         return 0
     token = os.environ.get(config.discord.token_env, "").strip()
     if not token:
-        print(f"tribunalbot: error: set the environment variable {config.discord.token_env} "
-              "to your bot token", file=sys.stderr)
+        report_fatal(f"set the environment variable {config.discord.token_env} to your bot "
+                     "token")
         return 2
     # Refused here, as `doctor` would, before a connection is tried and fails (exit 1).
     if (problem := token_problem(token, config.discord.token_env)) is not None:
-        print(f"tribunalbot: error: {problem}", file=sys.stderr)
+        report_fatal(problem)
         return 2
     # Every game builds the default provider (and the persona routes): a bot that could not
     # build it would accept /review and then fail every game.
     problem = provider_problem(config)
     if problem is not None:
-        print(f"tribunalbot: error: {problem}", file=sys.stderr)
+        report_fatal(problem)
         return 2
     tune_garbage_collector()
     tune_thread_switching()
@@ -254,7 +253,11 @@ async def _open_and_run(config: Config, db: Path | None, sync_guild: int | None,
 
     path = store_target(db or config.storage.location() or default_db_path())
     if isinstance(path, Path):
-        await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+        try:
+            await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+        except OSError as exc:  # said as what it is, not as Discord being out of reach
+            report_fatal(f"cannot create the database folder {path.parent}: {exc.strerror}")
+            return 1
     metrics = BotMetrics(config)
     timed = metrics.statement if config.metrics.enabled else None
     try:
@@ -269,14 +272,13 @@ async def _open_and_run(config: Config, db: Path | None, sync_guild: int | None,
                             **client_options) as bot:
                 await _until_stopped(bot, token, stop)
     except (StoreError, MetricsError) as exc:
-        print(f"tribunalbot: error: {exc}", file=sys.stderr)
+        report_fatal(str(exc))
         return 1
     except discord.LoginFailure:
-        print(f"tribunalbot: error: Discord refused the token in {config.discord.token_env}",
-              file=sys.stderr)
+        report_fatal(f"Discord refused the token in {config.discord.token_env}")
         return 1
     except (aiohttp.ClientError, OSError) as exc:
-        print(f"tribunalbot: error: cannot reach Discord: {exc}", file=sys.stderr)
+        report_fatal(f"cannot reach Discord: {exc}")
         return 1
     return 0
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.poster import FALLBACK_DEFAULT, FALLBACK_HOSTED, NO_ROOM, NOTICE_PREFIX
-from cogs.webhooks import DEFAULT_AVATAR_URL
 from tests.bot.conftest import Arena, fast_config
 from tests.samples import CODE
 from tests.twin.model import Message, User, new_token
@@ -17,6 +15,8 @@ from tests.twin.rest_webhooks import remove_webhook
 from tests.twin.twin import Twin
 from tests.twin.webhook_avatars import shown_avatar
 from tribunalbot.avatars import avatar_image
+from tribunalbot.discordbot.poster import FALLBACK_DEFAULT, FALLBACK_HOSTED, NO_ROOM, NOTICE_PREFIX
+from tribunalbot.discordbot.webhooks import DEFAULT_AVATAR_URL
 from tribunalbot.engine.personas import GHOST, PERSONAS, Persona
 
 pytestmark = pytest.mark.twin

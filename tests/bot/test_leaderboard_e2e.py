@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from cogs import render
 from tests.bot.conftest import Arena, answered
 from tests.store.store_helpers import reveal_game
+from tribunalbot.discordbot import render
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.leaderboard import Season
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import io
 
-from cogs.render import FIELD_VALUE, Roster, reveal_embed, transcript_markdown
 from tests.export.pagecheck import parse
+from tribunalbot.discordbot.render import FIELD_VALUE, Roster, reveal_embed, transcript_markdown
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONAS
 from tribunalbot.page.build import build_page

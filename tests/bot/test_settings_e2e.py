@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from cogs.settings import key_choices, value_choices
 from tests.bot.conftest import Arena, answered, fast_config
 from tests.bot.test_commands_e2e import moderator
 from tests.samples import CODE
@@ -17,6 +16,7 @@ from tests.twin.humans import TwinFile
 from tests.twin.model import PUBLIC_THREAD
 from tests.twin.twin import Twin
 from tribunalbot.config import Config
+from tribunalbot.discordbot.settings import key_choices, value_choices
 from tribunalbot.policy.server_settings import KEYS
 
 pytestmark = pytest.mark.twin

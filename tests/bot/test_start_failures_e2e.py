@@ -17,12 +17,12 @@ from typing import Any
 import discord
 import pytest
 
-from cogs.poster import ThreadPoster
 from tests.bot.conftest import Arena, answered, fast_config
 from tests.samples import CODE
 from tests.twin.model import PUBLIC_THREAD
 from tribunalbot.bot import TribunalBot
 from tribunalbot.config import Config
+from tribunalbot.discordbot.poster import ThreadPoster
 from tribunalbot.llm.base import LLMError
 from tribunalbot.policy.admission import Admissions
 from tribunalbot.store import StoreError
@@ -158,7 +158,7 @@ async def test_a_failure_at_any_step_is_told_logged_and_frees_the_games_place(
     twin = arena.twin
     bot = arena.make_bot(strict_config())
     await twin.start_client(bot)
-    review = sys.modules["cogs.review"]  # as load_extension executed it
+    review = sys.modules["tribunalbot.discordbot.cogs.review"]  # as load_extension executed it
     monkeypatch.setattr(review, "new_game_id", lambda: GAME)
     with monkeypatch.context() as injected:
         step.inject(injected, bot, arena)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogs.text import clip, code_from_message, safe_username, split_message
+from tribunalbot.discordbot.text import clip, code_from_message, safe_username, split_message
 
 
 @given(st.text(min_size=0, max_size=120))

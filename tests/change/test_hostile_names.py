@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from cogs.render import announcement
 from tribunalbot.diffs import parse_diff
+from tribunalbot.discordbot.render import announcement
 
 TITLE = "\x1b]0;owned\x07"  # sets a terminal's title; \x1b[2J would clear its screen
 

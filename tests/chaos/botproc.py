@@ -97,14 +97,14 @@ def point_discord_py_at(env: Env) -> None:
 
 
 def fix_identity(env: Env) -> None:
-    """The game id and seed the test expects (no game id: each game its own). cogs.review
-    imports both names at load time (load_extension executes it afresh), so the source
-    module is what must change."""
+    """The game id and seed the test expects (no game id: each game its own). The `/review`
+    extension imports both names at load time (load_extension executes it afresh), so the
+    source module is what must change."""
     if not env.game_id:
         return
     ids.new_game_id = lambda: env.game_id
     ids.new_seed = lambda: env.seed
-    review = sys.modules.get("cogs.review")
+    review = sys.modules.get("tribunalbot.discordbot.cogs.review")
     if review is not None:
         review.new_game_id = ids.new_game_id  # type: ignore[attr-defined]
         review.new_seed = ids.new_seed  # type: ignore[attr-defined]

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from signal import SIGKILL, SIGTERM, Signals
 
-from cogs.text import safe_username
 from tests.chaos.faults import Seen, Stage, Step, Vote
 from tests.chaos.harness import SEED
+from tribunalbot.discordbot.text import safe_username
 from tribunalbot.engine import rules
 
 WEBHOOK_EXECUTE = "/webhooks/{webhook_id}/{webhook_token}"

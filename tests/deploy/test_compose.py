@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from cogs.runner import SHUTDOWN_GRACE
+from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tests.deploy.files import (
     LIBRARY_READS,
     ROOT,

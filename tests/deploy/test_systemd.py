@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cogs.runner import SHUTDOWN_GRACE
+from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tests.deploy.files import (
     LIBRARY_READS,
     UNIT,

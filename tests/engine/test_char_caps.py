@@ -13,8 +13,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cogs.render import Roster, posts_for
-from cogs.text import MESSAGE_LIMIT, split_message
+from tribunalbot.discordbot.render import Roster, posts_for
+from tribunalbot.discordbot.text import MESSAGE_LIMIT, split_message
 from tests.engine.scripts import FixedClock, RecordingTable, setup
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.budget import (
@@ -48,11 +48,11 @@ def flood(review: str) -> ScriptedLLM:
         task = prompt.task
         if task.kind == "speak":
             planted = tuple(PlantedClaim(claim=LONG_WORD, why_wrong=LONG_WORDS)
-                            for _ in range(50)) if task.troublemaker else ()
+                            for _ in range(50)) if task.role.troublemaker else ()
             return format_review(review, "notes", planted)
-        target = task.candidates[0]
+        target = task.hints.candidates[0]
         if task.kind == "debate":
-            return json.dumps({"target": target, "quote": task.statements.get(target, ""),
+            return json.dumps({"target": target, "quote": task.hints.statements.get(target, ""),
                                "argument": ONE_WORD, "private_notes": "", "planted": [
                                    {"claim": LONG_WORDS, "why_wrong": LONG_WORD}] * 50})
         return json.dumps({"target": target, "reason": MANY_WORDS})

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cogs.render import Roster, reveal_fields
+from tribunalbot.discordbot.render import Roster, reveal_fields
 from tests.engine.scripts import FixedClock, RecordingTable, setup
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game

@@ -53,7 +53,7 @@ def test_the_troublemakers_real_findings_stand_only_when_its_plant_is_named_word
 
 
 def test_the_embed_shows_findings_by_whole_sentences_and_counts_the_rest() -> None:
-    from cogs.render import FIELD_VALUE, verdict_text
+    from tribunalbot.discordbot.render import FIELD_VALUE, verdict_text
     from tests.referee.corpus import replay
 
     revealed = replay("bandit-diff-seed5").revealed

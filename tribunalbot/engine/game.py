@@ -66,6 +66,24 @@ async def run_game(setup: GameSetup, llm: LLM, table: Table, *,
     return GameResult(game.log, game.state.revealed)
 
 
+async def abort_game(reason: str, logged: int,
+                     sinks: Sequence[ev.EventSink]) -> tuple[int, ev.GameAborted]:
+    """Close a game that cannot go on (it failed, was ended, or lost its thread): its
+    `GameAborted` is written after the `logged` records its log holds, through `sinks`, as
+    the game loop writes every record. Whoever stops a game, the engine writes its log.
+    Returns the record's place in the log and the record as written."""
+    # The reason may quote a member's name: the loop's net holds here too, nothing pings.
+    record = neutralize_model(ev.GameAborted(reason=reason))
+    await _write(sinks, logged, record)
+    return logged, record
+
+
+async def _write(sinks: Sequence[ev.EventSink], seq: int, record: ev.Record) -> None:
+    """Give a record its place `seq` in the game's log: every sink, in the caller's order."""
+    for sink in sinks:
+        await sink(seq, record)
+
+
 class _Game:
     def __init__(self, setup: GameSetup, llm: LLM, table: Table, sinks: list[ev.EventSink],
                  clock: ev.Clock, prior: list[ev.Record]) -> None:
@@ -95,8 +113,7 @@ class _Game:
         seq = len(self.log)
         self.log.append(record)
         self.state.apply(record)
-        for sink in self.sinks:
-            await sink(seq, record)
+        await _write(self.sinks, seq, record)
         if record.public:
             await self.table.show(record.public_view())
 

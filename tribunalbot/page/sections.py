@@ -1,4 +1,4 @@
-"""Each public record as HTML, in the words the Discord thread uses (cogs/render.py), but
+"""Each public record as HTML, in the words the Discord thread uses (discordbot/render.py), but
 without Discord's length limits: the page shows every review, argument and reason in full.
 Unlike the thread, no emoji: a reader without an emoji font would see empty boxes."""
 

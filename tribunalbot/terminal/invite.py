@@ -19,7 +19,7 @@ SCOPES = ("bot", "applications.commands")  # the bot user, and its slash command
 _SNOWFLAKE = re.compile(r"^[0-9]{17,20}$")
 
 # Each permission and what the bot does with it; `/review` checks the first six in the
-# channel before a game starts (cogs/review.py NEEDED).
+# channel before a game starts (discordbot/cogs/review.py NEEDED).
 USES: dict[str, tuple[str, str]] = {
     "send_messages": ("Send Messages", "a note in the channel when a game is closed"),
     "send_messages_in_threads": ("Send Messages in Threads",

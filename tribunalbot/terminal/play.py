@@ -5,28 +5,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import shlex
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from tribunalbot.config import Config, default_db_path
 from tribunalbot.engine import events as ev
-from tribunalbot.engine.balance import Lean
 from tribunalbot.engine.events import EventSink
-from tribunalbot.engine.experience import distill
 from tribunalbot.engine.game import GameSetup, run_game
 from tribunalbot.engine.rules import deal
 from tribunalbot.engine.table import Table
+from tribunalbot.games import NotRemembered, finish_game, prepare_game
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.inputs.pullrequest import PullRequestError, fetch_submission, parse_link
 from tribunalbot.inputs.submission import CodeInputError, Submission, check_code
 from tribunalbot.languages import check_language
 from tribunalbot.llm.base import LLM, LLMError
-from tribunalbot.llm.errors import excerpt
 from tribunalbot.llm.registry import build_llm
 from tribunalbot.llm.usage import CallRecord, OnCall, UsageLedger, prices_from_config
 from tribunalbot.page import page_file_name
@@ -46,8 +43,6 @@ from tribunalbot.terminal.recordings import (
 from tribunalbot.terminal.screen import TerminalTable, transcript_line
 from tribunalbot.terminal.shown import PrintedTable, catch_up
 from tribunalbot.wording import plural
-
-log = logging.getLogger(__name__)
 
 MAX_SEAT = 9
 
@@ -213,29 +208,15 @@ async def _play(args: argparse.Namespace, config: Config, sub: Submission, vote:
 
 async def _new_game(session: Session, sub: Submission, seed: int | None) -> int:
     store, config = session.store, session.config
-    shared = jurors = ""
-    if store is not None and config.storage.experience_top_k:
-        shared, jurors = await store.experience_context(TERMINAL_GUILD, sub.code, sub.language)
-    seed = new_seed() if seed is None else seed
-    lean = await _lean(store, config, seed)
-    setup = GameSetup(new_game_id(), sub.code, sub.language, seed, config.game, shared, jurors,
-                      lean)
+    # `--seed N` replays a game played here before: its deal leans as that game's did.
+    setup = await prepare_game(store, TERMINAL_GUILD, sub, game_id=new_game_id(),
+                               seed=new_seed() if seed is None else seed,
+                               settings=config.game, balance=config.balance,
+                               replays_seeds=True)
     write_about(session.llm, setup)
     if store is not None:
         await store.create_game(setup, TERMINAL_GUILD, "terminal", "you", starter_name="you")
     return await _finish(session, setup, [])
-
-
-async def _lean(store: Store | None, config: Config, seed: int) -> Lean | None:
-    """How the deal leans (engine/balance.py). A seed already played here deals with the lean
-    it was dealt with, so `--seed N` replays that game exactly; a new one leans by the
-    terminal's own statistics."""
-    if store is None or not config.balance.enabled:
-        return None
-    recorded = await store.balance.recorded_lean(TERMINAL_GUILD, seed)
-    if recorded is not None:
-        return recorded
-    return await store.balance.lean(TERMINAL_GUILD, config.balance)
 
 
 async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) -> int:
@@ -260,43 +241,17 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
         result = await run_game(setup, session.llm, table, sinks=sinks, prior=prior)
     except (LLMError, asyncio.CancelledError):
         if store is not None:
-            print(f"\n  The game is saved: continue it with `tribunalbot resume "
-                  f"{setup.game_id}{session.store_flags}`.", file=session.table.out)
+            session.table.saved(f"tribunalbot resume {setup.game_id}{session.store_flags}")
         raise
     if store is not None:  # distilled first, so the usage line counts that call too
-        await _remember(store, session.llm, setup, result.events)
+        try:
+            await finish_game(store, session.llm, TERMINAL_GUILD, setup, result.events)
+        except NotRemembered as exc:  # the game is over and stored: a note, not a failure
+            note(str(exc))
     _footer(session.table, setup, session.ledger, session.config, result.revealed)
     if store is not None:
         _how_to_share(session, setup.game_id)
     return 0
-
-
-async def _remember(store: Store, llm: LLM, setup: GameSetup,
-                    events: Sequence[ev.Record]) -> None:
-    """Distill the finished game for later games. Best effort: the game is already finished
-    and stored, so a failure here is a note on stderr, never a failed command."""
-    try:
-        record = await distill(llm, setup, events)
-    # Any Exception: whatever distill raises (provider, reply, a bug) must not undo a finished
-    # game. CancelledError and KeyboardInterrupt are not Exceptions: they still stop the game.
-    except Exception as exc:
-        log.debug("distilling game %s failed", setup.game_id, exc_info=True)
-        note(f"game {setup.game_id} is finished and stored, but it could not be distilled "
-             f"into experience for later games: {_reason(exc)}")
-        return
-    try:
-        await store.save_experience(TERMINAL_GUILD, record, code=setup.code,
-                                    game_id=setup.game_id)
-    except StoreError as exc:
-        note(f"game {setup.game_id} is finished and stored, but its experience could not be "
-             f"saved: {exc}")
-
-
-def _reason(exc: Exception) -> str:
-    """One redacted line: a provider's message is written for the operator; anything else is
-    named by its type, since it is a bug rather than a setup to fix."""
-    text = str(exc) if isinstance(exc, LLMError) else f"{type(exc).__name__}: {exc}"
-    return excerpt(text)
 
 
 def resume_command(args: argparse.Namespace, config: Config) -> int:

@@ -1,5 +1,5 @@
-"""Owns every running game: starts, resumes after a restart, and ends it (what humans do to
-a running game is `cogs.humans`, a part of the runner).
+"""Owns every running game: starts, resumes after a restart, and ends it. It keeps the
+register of live games, which it shares with the members' actions on them (`humans`).
 
 Each game runs in one task that this runner awaits or cancels; a failure is logged and told
 to the players in the thread, and the game is closed, never left stuck."""
@@ -13,15 +13,15 @@ from datetime import timedelta
 
 import discord
 
-from cogs.humans import HumanActions
-from cogs.live import LiveGame
-from cogs.poster import ThreadPoster
-from cogs.table import DiscordTable
-from cogs.text import clip
+from tribunalbot.discordbot.humans import HumanActions, may_steer
+from tribunalbot.discordbot.live import LiveGame, LiveGames
+from tribunalbot.discordbot.notices import note_in_channel, say_in_thread
+from tribunalbot.discordbot.poster import ThreadPoster
+from tribunalbot.discordbot.table import DiscordTable
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.events import Clock, EventSink, utc_now
-from tribunalbot.engine.experience import distill
-from tribunalbot.engine.game import GameResult, GameSetup, run_game
+from tribunalbot.engine.game import GameResult, GameSetup, abort_game, run_game
+from tribunalbot.games import finish_game, prepare_game
 from tribunalbot.inputs.submission import Submission
 from tribunalbot.llm.base import LLM, LLMError
 from tribunalbot.llm.errors import plain_words
@@ -40,7 +40,7 @@ def every_guild(guild_id: int) -> bool:
     return True
 
 
-class GameRunner(HumanActions):
+class GameRunner:
     def __init__(self, client: discord.Client, services: GuildServices, *,
                  owns: Callable[[int], bool] = every_guild,
                  metrics: BotMetrics | None = None, now: Clock = utc_now) -> None:
@@ -50,7 +50,8 @@ class GameRunner(HumanActions):
         # Wall time for ballot deadlines, leases and the outage notice; sleeps run on the
         # event loop's clock, which a test's virtual clock moves along with this one.
         self.now = now
-        self.live: dict[str, LiveGame] = {}
+        self.live = LiveGames()
+        self.humans = HumanActions(self.live, self.store, now)
         # Games `start` is storing and spawning: stored already, not yet live, and not for
         # `resume_all` (the lease watcher's) to start a second time.
         self._starting: set[str] = set()
@@ -97,12 +98,10 @@ class GameRunner(HumanActions):
 
     async def _setup(self, guild_id: int, submission: Submission, game_id: str,
                      seed: int) -> GameSetup:
-        settings = await self.services.game_settings(guild_id)
-        shared, jurors = await self.store.experience_context(
-            str(guild_id), submission.code, submission.language)
-        lean = await self.store.balance.lean(str(guild_id), self.services.config.balance)
-        return GameSetup(game_id, submission.code, submission.language, seed, settings,
-                         shared, jurors, lean)
+        return await prepare_game(self.store, str(guild_id), submission, game_id=game_id,
+                                  seed=seed,
+                                  settings=await self.services.game_settings(guild_id),
+                                  balance=self.services.config.balance)
 
     async def _failed_start(self, game_id: str, thread_id: int, stored: bool,
                             reason: str) -> None:
@@ -110,27 +109,15 @@ class GameRunner(HumanActions):
         place free. Each step is tried on its own: the store may be what failed."""
         if stored:
             try:
-                await self._append(game_id, ev.GameAborted(reason=reason))
+                await self._close_log(game_id, reason)
                 await self.store.outbox.mark_shown(game_id)  # told below, not by a table
             except Exception:
                 log.exception("game %s: could not close its record", game_id)
                 self._unclosed.add(game_id)
             await self._forget(game_id)
-        await self._say_in_thread(thread_id, game_id, f"⚠️ This game could not start: "
-                                  f"{reason}")
+        await say_in_thread(self.client, thread_id, game_id,
+                            f"⚠️ This game could not start: {reason}")
         await self.services.release(game_id)
-
-    async def _say_in_thread(self, thread_id: int, game_id: str, line: str) -> None:
-        try:
-            thread = (self.client.get_channel(thread_id)
-                      or await self.client.fetch_channel(thread_id))
-            if isinstance(thread, discord.Thread):
-                await thread.send(clip(line, 2000))
-                return
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not post in thread %s: %s", game_id, thread_id, exc)
-            return
-        log.warning("game %s: thread %s is not a thread", game_id, thread_id)
 
     async def _forget(self, game_id: str) -> None:
         """Drop this process's lease of a game that stopped here (never raises)."""
@@ -177,8 +164,19 @@ class GameRunner(HumanActions):
             return
         log.warning("game %s was taken over by another process; stopping it here", game_id)
         live.lost = True
-        live.task.cancel()
-        await asyncio.gather(live.task, return_exceptions=True)
+        await _cancel(live)
+
+    async def end(self, thread_id: int, user: discord.abc.User, moderator: bool) -> str:
+        """`/tribunal end`: the game's task stops first (nothing more is posted), then its
+        log and its thread say it was ended."""
+        live = self.live.in_thread(thread_id)
+        if live is None:
+            return "There is no running game in this thread."
+        if not may_steer(live, user, moderator):
+            return "Only the game's starter or a moderator can end it."
+        await _cancel(live)
+        await self._abort(live, f"ended by {user.display_name}", why="ended")
+        return "The game is ended."
 
     async def _resume(self, game: StoredGame) -> None:
         if game.thread_id is None:
@@ -188,7 +186,7 @@ class GameRunner(HumanActions):
             await self.client.fetch_channel(int(game.thread_id))
         except (discord.NotFound, discord.Forbidden):
             await self._close_unseen(game, "its thread is gone")
-            await self._note_in_channel(int(game.channel_id), game.game_id)
+            await note_in_channel(self.client, int(game.channel_id), game.game_id)
             return
         if not game.finished:
             self.metrics.game_resumed()
@@ -209,7 +207,7 @@ class GameRunner(HumanActions):
                               interval, lock, per_minute)
         table = DiscordTable(self.services, setup.game_id, poster, self.now)
         live = LiveGame(setup.game_id, guild_id, starter_id, thread_id, table)
-        self.live[setup.game_id] = live
+        self.live.add(live)
         live.task = asyncio.create_task(self._play(live, setup, prior),
                                         name=f"tribunal-{setup.game_id}")
 
@@ -240,7 +238,7 @@ class GameRunner(HumanActions):
             return
         finally:
             live.table.stop()
-            self.live.pop(setup.game_id, None)
+            self.live.drop(setup.game_id)
             if not live.lost and not self.closing:
                 await self._forget(setup.game_id)
         await self._remember(live, setup, result.events, llm)
@@ -248,9 +246,10 @@ class GameRunner(HumanActions):
     async def _sinks(self, live: LiveGame, setup: GameSetup) -> list[EventSink]:
         provider = await self.services.provider_for(live.guild_id)
         model = await self.services.model_for(live.guild_id)
-        return [self.store.game_sink(setup.game_id), live.table.sink(),
+        # The thread shows a record last, once the log, the route and the metrics have it.
+        return [self.store.game_sink(setup.game_id),
                 route_recorder(self.store, self.services.config, setup.game_id, provider,
-                               model), self._usage_for_reveal(live), self._count_reveal()]
+                               model), self._count_reveal(), live.table.sink()]
 
     async def _fail(self, live: LiveGame, reason: str, *, why: str) -> None:
         """A game that failed: closed in its log and told in its thread (directly, if the
@@ -260,17 +259,9 @@ class GameRunner(HumanActions):
         except Exception:
             log.exception("game %s: could not record that it stopped", live.game_id)
             self._unclosed.add(live.game_id)
-            await self._say_in_thread(live.thread_id, live.game_id,
-                                      f"⚠️ This game was stopped: {reason}")
+            await say_in_thread(self.client, live.thread_id, live.game_id,
+                                f"⚠️ This game was stopped: {reason}")
         await self.services.release(live.game_id)
-
-    def _usage_for_reveal(self, live: LiveGame) -> EventSink:
-        """A sink: the reveal is shown after every sink has run, so it carries the game's
-        usage up to that moment (the distillation after it is not yet counted)."""
-        async def note(seq: int, record: ev.Record) -> None:
-            if isinstance(record, ev.Revealed):
-                live.table.roster.usage = await self.services.usage_line(live.game_id)
-        return note
 
     def _count_reveal(self) -> EventSink:
         """A sink: a game is finished, for the metrics, when its reveal is recorded (once:
@@ -307,18 +298,15 @@ class GameRunner(HumanActions):
                         llm: LLM) -> None:
         """Distill off the critical path: the reveal is already posted."""
         try:
-            record = await distill(llm, setup, events)
-            await self.store.save_experience(str(live.guild_id), record, code=setup.code,
-                                                 game_id=setup.game_id)
+            await finish_game(self.store, llm, str(live.guild_id), setup, events)
         except Exception:
             log.exception("distilling game %s failed", setup.game_id)
 
     async def _abort(self, live: LiveGame, reason: str, *, why: str) -> None:
         """Close the game in its log, then show that in the thread like any record. `why`
         is the reason's kind for the metrics (ABORT_REASONS)."""
-        record = ev.GameAborted(reason=reason)
         self.metrics.game_aborted(why)
-        seq = await self._append(live.game_id, record)
+        seq, record = await self._close_log(live.game_id, reason)
         try:
             await live.table.show_at(seq, record)
             await self.store.outbox.mark_shown(live.game_id)
@@ -329,25 +317,15 @@ class GameRunner(HumanActions):
     async def _close_unseen(self, game: StoredGame, reason: str) -> None:
         """A game with no thread to show it in: closed in the log, nothing to post."""
         if not game.finished:
-            await self._append(game.game_id, ev.GameAborted(reason=reason))
+            await self._close_log(game.game_id, reason)
             self.metrics.game_aborted("thread_gone")
         await self.store.outbox.mark_shown(game.game_id)
 
-    async def _note_in_channel(self, channel_id: int, game_id: str) -> None:
-        """Tell the channel the game came from; a deleted channel simply hears nothing."""
-        try:
-            channel = (self.client.get_channel(channel_id)
-                       or await self.client.fetch_channel(channel_id))
-            if isinstance(channel, discord.TextChannel):
-                await channel.send(f"⚠️ Tribunal game `{game_id}` was closed after a restart: "
-                                   "its thread is gone.")
-        except discord.HTTPException:
-            log.info("could not tell channel %s that game %s was closed", channel_id, game_id)
-
-    async def _append(self, game_id: str, record: ev.Record) -> int:
-        seq = await self.store.games.event_count(game_id)
-        await self.store.game_sink(game_id)(seq, record)
-        return seq
+    async def _close_log(self, game_id: str, reason: str) -> tuple[int, ev.GameAborted]:
+        """End a stopped game's stored log: the engine writes it, after the records the
+        store holds (counted there: a game that failed or never began has no log here)."""
+        logged = await self.store.games.event_count(game_id)
+        return await abort_game(reason, logged, [self.store.game_sink(game_id)])
 
     async def shutdown(self) -> None:
         """Graceful stop: no new game, the post in flight finishes, then every game task is
@@ -379,6 +357,13 @@ def _failure(exc: Exception) -> str:
     if isinstance(exc, LLMError):
         return f"{plain_words(exc)}; the operator's log has the detail."
     return "an internal error stopped it (the operator's log says more)."
+
+
+async def _cancel(live: LiveGame) -> None:
+    """Stop a game's task and wait until it has (its `finally` drops it from the live games)."""
+    if live.task is not None:
+        live.task.cancel()
+        await asyncio.gather(live.task, return_exceptions=True)
 
 
 def _is_over(log: list[ev.Record]) -> bool:

@@ -11,11 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import settings as settings_ui
-from cogs.base import TribunalClient
-from cogs.buttons import is_moderator
-from cogs.info import about_embed, forgotten_text, help_embed, my_data_text
-from cogs.text import clip
+from tribunalbot.discordbot import settings as settings_ui
+from tribunalbot.discordbot.base import TribunalClient
+from tribunalbot.discordbot.buttons import is_moderator
+from tribunalbot.discordbot.info import about_embed, forgotten_text, help_embed, my_data_text
+from tribunalbot.discordbot.text import clip
 from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.leaderboard import Board
 from tribunalbot.engine.personas import persona_name, strategy_name

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import discord
 
-from cogs.discord_codes import MAX_WEBHOOKS
-from cogs.text import safe_username
 from tribunalbot.avatars import avatar_image
+from tribunalbot.discordbot.discord_codes import MAX_WEBHOOKS
+from tribunalbot.discordbot.text import safe_username
 from tribunalbot.engine.personas import Persona
 from tribunalbot.store import Store, Webhook
 from tribunalbot.store.ops import SHARED

@@ -13,15 +13,15 @@ import contextlib
 import io
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import discord
 
-from cogs import render
-from cogs.buttons import ballot_view
-from cogs.poster import ThreadPoster
-from cogs.text import safe_username, split_message
+from tribunalbot.discordbot import render
+from tribunalbot.discordbot.buttons import ballot_view
+from tribunalbot.discordbot.poster import ThreadPoster
+from tribunalbot.discordbot.text import safe_username, split_message
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.events import Clock, EventSink, utc_now
 from tribunalbot.engine.personas import PERSONA_BY_KEY
@@ -63,17 +63,18 @@ class DiscordTable:
         self.phase = "Reviews"
         self.deadline: datetime | None = None
         self._outbox = Shown()
-        self._seq = -1
         self._orphans: list[discord.Message] = []
         self._status_lock = asyncio.Lock()
         self._pending_refresh: asyncio.Task[None] | None = None
 
     def sink(self) -> EventSink:
-        """An engine sink that tells the table each public record's position in the log."""
-        async def note(seq: int, record: ev.Record) -> None:
+        """The thread as an engine sink: each public record is shown at its place in the log
+        (which the outbox keys its messages by) as the game writes it. The runner gives it
+        last, so that the log, the route and the metrics have a record before it is shown."""
+        async def show(seq: int, record: ev.Record) -> None:
             if record.public:
-                self._seq = seq
-        return note
+                await self.show_at(seq, record)
+        return show
 
     # ---- catching up after a restart -----------------------------------------------------
 
@@ -120,18 +121,21 @@ class DiscordTable:
     # ---- the Table protocol --------------------------------------------------------------
 
     async def show(self, event: ev.Record) -> None:
-        await self._present(self._seq, event, catching_up=False)
+        """The engine's call after its sinks have run: `sink` has shown the record already,
+        knowing its place in the log, which this call does not carry."""
 
     async def show_at(self, seq: int, record: ev.Record) -> None:
-        """Show a record the runner appended to the log itself (a game stopped)."""
+        """Show the record at place `seq` of the game's log (the game's, or the one that
+        closed it)."""
         await self._present(seq, record.public_view(), catching_up=False)
 
     async def _present(self, seq: int, record: ev.Record, *, catching_up: bool) -> None:
         self._absorb(record)
+        roster = await self._roster_for(record, catching_up=catching_up)
         done = self._outbox.parts_of(seq)
-        for part, message in enumerate(self._messages_for(record)):
+        for part, message in enumerate(self._messages_for(record, roster)):
             if part >= done:
-                message_id = await self._claim_or_send(message)
+                message_id = await self._claim_or_send(message, roster)
                 await self.store.outbox.add_part(self.game_id, seq, part, str(message_id))
                 self._outbox.parts.setdefault(seq, []).append(str(message_id))
         # While catching up only a missing status message is posted (where it stands in an
@@ -143,15 +147,23 @@ class DiscordTable:
     def _absorb(self, record: ev.Record) -> None:
         self.shown.append(record)
         if isinstance(record, ev.GameStarted):
-            self.roster = render.Roster.of(record)
-            self.roster.min_voters = self.services.config.leaderboard.min_human_voters
+            self.roster = render.Roster.of(
+                record, min_voters=self.services.config.leaderboard.min_human_voters)
         if isinstance(record, ev.PhaseStarted):
             self.phase = PHASES[record.phase] + (f", round {record.round}" if record.round
                                                  else "")
 
-    def _messages_for(self, record: ev.Record) -> list[Outgoing]:
+    async def _roster_for(self, record: ev.Record, *, catching_up: bool) -> render.Roster:
+        """The roster a record is drawn with. A reveal drawn as the game makes it carries the
+        game's model usage up to that moment (the distillation after it is not counted);
+        drawn again after a restart, it goes without."""
+        if isinstance(record, ev.Revealed) and not catching_up:
+            return replace(self.roster, usage=await self.services.usage_line(self.game_id))
+        return self.roster
+
+    def _messages_for(self, record: ev.Record, roster: render.Roster) -> list[Outgoing]:
         out: list[Outgoing] = []
-        for post in render.posts_for(record, self.roster):
+        for post in render.posts_for(record, roster):
             if post.seat is None:
                 out.append(Outgoing(post.content, post.embed))
             else:
@@ -160,42 +172,43 @@ class DiscordTable:
             out.append(Outgoing(transcript=True))
         return out
 
-    async def _claim_or_send(self, message: Outgoing) -> int:
+    async def _claim_or_send(self, message: Outgoing, roster: render.Roster) -> int:
         if self._orphans:
             orphan = self._orphans.pop(0)
-            if self._matches(orphan, message):
+            if self._matches(orphan, message, roster):
                 log.info("game %s: found a post the last run made without noting it",
                          self.game_id)
                 return orphan.id
             self._orphans = []  # not ours to claim: anything after it is not either
-        return await self._send(message)
+        return await self._send(message, roster)
 
-    def _matches(self, found: discord.Message, message: Outgoing) -> bool:
+    def _matches(self, found: discord.Message, message: Outgoing,
+                 roster: render.Roster) -> bool:
         if message.transcript:
             return found.content in (TRANSCRIPT_TEXT, NO_ATTACH_TEXT)
         if message.seat is not None:
-            name = safe_username(self.roster.name(message.seat))
+            name = safe_username(roster.name(message.seat))
             return (found.webhook_id is not None and found.author.name == name
                     and found.content.strip() == message.content.strip())
         titles = [e.title for e in found.embeds]
         wanted = [message.embed.title] if message.embed is not None else []
         return found.content.strip() == message.content.strip() and titles == wanted
 
-    async def _send(self, message: Outgoing) -> int:
+    async def _send(self, message: Outgoing, roster: render.Roster) -> int:
         if message.transcript:
-            return await self._post_transcript()
+            return await self._post_transcript(roster)
         if message.seat is None:
             sent = await self.poster.as_bot(message.content or None, embed=message.embed)
             return sent.id
-        persona = PERSONA_BY_KEY[self.roster.personas[message.seat]]
+        persona = PERSONA_BY_KEY[roster.personas[message.seat]]
         # The seat's persona (the Troublemaker's disguise included) picks the webhook, so the
         # webhook, like the face, says nothing about the role.
-        return await self.poster.as_persona(persona, self.roster.name(message.seat),
+        return await self.poster.as_persona(persona, roster.name(message.seat),
                                             self.services.avatar_url(persona.avatar),
                                             message.content)
 
-    async def _post_transcript(self) -> int:
-        text = render.transcript_markdown(self.shown, self.roster)
+    async def _post_transcript(self, roster: render.Roster) -> int:
+        text = render.transcript_markdown(self.shown, roster)
         file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
         files = [file, *await self._game_page()]  # one message, both files
         try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs.text import clip, lead_sentences
+from tribunalbot.discordbot.text import clip, lead_sentences
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.leaderboard import practice_text
 from tribunalbot.engine.personas import PERSONA_BY_KEY
@@ -43,13 +43,13 @@ class Post:
 class Roster:
     names: dict[int, str] = field(default_factory=dict)
     personas: dict[int, str] = field(default_factory=dict)
-    usage: str = ""  # the game's usage line, set by the runner just before the reveal
+    usage: str = ""  # the game's usage line, which its reveal shows
     min_voters: int = 0  # leaderboard.min_human_voters: a reveal below it says "practice"
 
     @classmethod
-    def of(cls, started: ev.GameStarted) -> Roster:
+    def of(cls, started: ev.GameStarted, *, min_voters: int = 0) -> Roster:
         return cls({p.seat: p.name for p in started.players},
-                   {p.seat: p.persona for p in started.players})
+                   {p.seat: p.persona for p in started.players}, min_voters=min_voters)
 
     def name(self, seat: int | None) -> str:
         return self.names.get(seat, "nobody") if seat is not None else "nobody"

@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.base import TribunalClient
-from cogs.render import announcement
-from cogs.text import clip, code_from_message
 from tribunalbot.cpu import off_loop
+from tribunalbot.discordbot.base import TribunalClient
+from tribunalbot.discordbot.render import announcement
+from tribunalbot.discordbot.text import clip, code_from_message
 from tribunalbot.ids import new_game_id, new_seed
 from tribunalbot.inputs.pullrequest import BUSY as FETCH_BUSY
 from tribunalbot.inputs.pullrequest import MEMBERS as FETCHING

@@ -1,5 +1,5 @@
-"""What every cog may use of the bot, declared below the cogs so that they never import the
-composition root (`tribunalbot.bot`), which imports them."""
+"""What the extensions (`cogs/`) and the answers they give may use of the bot, declared here
+so that they never import the composition root (`tribunalbot.bot`), which loads them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.runner import GameRunner
 from tribunalbot.config import Config
+from tribunalbot.discordbot.runner import GameRunner
 from tribunalbot.policy.services import GuildServices
 from tribunalbot.store import Store
 

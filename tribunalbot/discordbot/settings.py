@@ -9,8 +9,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.base import client_of
-from cogs.text import clip
+from tribunalbot.discordbot.base import client_of
+from tribunalbot.discordbot.text import clip
 from tribunalbot.policy.server_settings import HELP, KEYS, RESET, SettingError, SettingRules
 
 Interaction = discord.Interaction[Any]

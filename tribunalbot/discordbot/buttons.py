@@ -9,8 +9,8 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from cogs.discord_codes import ARCHIVED_THREAD
-from cogs.text import clip
+from tribunalbot.discordbot.discord_codes import ARCHIVED_THREAD
+from tribunalbot.discordbot.text import clip
 
 GAME_ID = r"(?P<game>[0-9a-f]{12})"
 VOTE_FAILED = "Your vote could not be recorded just now: please click again."
@@ -18,8 +18,8 @@ log = logging.getLogger(__name__)
 
 
 class BallotKeeper(Protocol):
-    """What a click needs of the game runner (declared here: the runner's module imports
-    this one, so this one cannot import it)."""
+    """What a click needs of the members' actions on a game, the runner's `humans` (declared
+    here: the runner's modules import this one, so this one cannot import them)."""
 
     async def cast_vote(self, game_id: str, user: discord.abc.User, seat: int) -> str: ...
     async def close_ballot_early(self, game_id: str, user: discord.abc.User,
@@ -27,11 +27,15 @@ class BallotKeeper(Protocol):
 
 
 class _HasKeeper(Protocol):
-    runner: BallotKeeper
+    humans: BallotKeeper
+
+
+class _HasRunner(Protocol):
+    runner: _HasKeeper
 
 
 def _keeper(interaction: discord.Interaction[Any]) -> BallotKeeper:
-    return cast(_HasKeeper, interaction.client).runner
+    return cast(_HasRunner, interaction.client).runner.humans
 
 
 class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -9,8 +9,8 @@ from importlib.metadata import PackageNotFoundError, version
 import discord
 
 import tribunalbot
-from cogs.base import TribunalClient
 from tribunalbot.config import LeaderboardSettings
+from tribunalbot.discordbot.base import TribunalClient
 from tribunalbot.store.privacy import FORGOTTEN, Forgotten
 from tribunalbot.wording import plural
 

@@ -1,5 +1,5 @@
 """Posting into a game's thread: each persona through its own webhook (one per persona per
-parent channel, made with its avatar, reused: cogs/webhooks.py), the bot itself for the
+parent channel, made with its avatar, reused: `webhooks`), the bot itself for the
 clerk's messages, paced, one message at a time, never pinging anyone.
 
 Every send returns the message id, so the table can write it down at once (the outbox)."""
@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
-from cogs.discord_codes import ARCHIVED_THREAD
-from cogs.text import safe_username
-from cogs.webhooks import DEFAULT_AVATAR_URL, ChannelFull, Chosen, PersonaWebhooks
+from tribunalbot.discordbot.discord_codes import ARCHIVED_THREAD
+from tribunalbot.discordbot.text import safe_username
+from tribunalbot.discordbot.webhooks import DEFAULT_AVATAR_URL, ChannelFull, Chosen, PersonaWebhooks
 from tribunalbot.engine.personas import Persona
 from tribunalbot.store import Store
 
