@@ -15,13 +15,16 @@ from urllib.parse import unquote, urlsplit
 from tribunalbot.config import Config, ConfigError
 
 FILE_SUFFIX = "_FILE"
+# The bearer token a scrape of `/metrics` must show (tribunalbot/metrics/server.py); unset,
+# the endpoint is open to whoever reaches its port.
+METRICS_TOKEN_ENV = "TRIBUNAL_METRICS_TOKEN"
 
 
 def secret_names(config: Config) -> list[str]:
     """The variables holding secrets: those the config names (the bot token, API keys, pull
-    request tokens) and $PGPASSWORD."""
+    request tokens), $PGPASSWORD and the metrics' bearer token."""
     return [config.discord.token_env, config.pull_requests.github_token_env,
-            config.pull_requests.gitlab_token_env, "PGPASSWORD",
+            config.pull_requests.gitlab_token_env, "PGPASSWORD", METRICS_TOKEN_ENV,
             *(p.api_key_env for p in config.providers.values() if p.api_key_env)]
 
 

@@ -5,6 +5,13 @@ them: a signal during the imports, while the store opens, while the bot connects
 one while it closes, is noted, never the default action (death by the signal, exit -15). What
 runs the bot asks `requested` at its start and `watch`es the signal from its event loop.
 
+A second signal is noted and does nothing more: the shutdown the first one started (the post
+in flight finishes, the games pause with their state written, the store closes) is what lets
+the next start lose nothing, and cutting it short would trade that for a second or two. A
+supervisor that will not wait has SIGKILL after its grace period (compose's
+stop_grace_period, systemd's TimeoutStopSec); tests/processes/test_signals_to_the_end.py
+signals the bot throughout its shutdown.
+
 asyncio's own `add_signal_handler` is not used: `remove_signal_handler`, and the loop's
 `close()`, put the default action back while the process still has teardown to do. Instead
 the loop is woken through `signal.set_wakeup_fd` (a signal delivered to another thread
@@ -14,17 +21,20 @@ event. Shared ground: no project import, and nothing slow to import.
 
 from __future__ import annotations
 
-import contextlib
-import logging
+# `signal` only (`os` and `sys` the interpreter has loaded already): `tribunalbot bot` installs
+# the handlers as soon as this is imported, and what is imported before is the window in
+# which a SIGTERM still kills. `logging` and `typing` alone took 14 ms of an idle machine's
+# CPU, several times that on a loaded one; what else this needs is imported when used.
 import os
 import signal
 import sys
-from types import FrameType
-from typing import TYPE_CHECKING, NoReturn
 
-if TYPE_CHECKING:  # imported when watched: installing the handlers must stay instant
+TYPE_CHECKING = False  # typing's own constant, without importing typing
+if TYPE_CHECKING:
     import asyncio
     import socket
+    from types import FrameType
+    from typing import NoReturn
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -53,6 +63,8 @@ class StopSignals:
         self.received.append(signal.Signals(signum).name)
         loop, event = self._loop, self._event
         if loop is not None and event is not None:
+            import contextlib  # loaded with asyncio already: a dictionary look-up
+
             # A closed loop: the run is over, the signal is only noted.
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(event.set)
@@ -100,6 +112,9 @@ def exit_now(code: int) -> NoReturn:
     default actions back (CPython's signal module, at its end), so a signal arriving
     during it, which may take a while with many modules loaded, would still kill the
     process. Logs and output are flushed first."""
+    import contextlib
+    import logging
+
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
@@ -109,6 +124,8 @@ def exit_now(code: int) -> NoReturn:
 
 def _drain(reader: socket.socket) -> None:
     """The wakeup bytes only wake the loop; the Python handler does the rest."""
+    import contextlib
+
     with contextlib.suppress(BlockingIOError, InterruptedError):
         while reader.recv(512):
             pass

@@ -3,7 +3,13 @@ process, on an OpenAI-compatible provider (the loopback fake server) answering t
 slowly. SIGTERM once the first review is posted: the calls still in flight are cut short,
 and the resumed game asks again for every review not yet in its log. Every request the
 provider received is a call the store counts, and the reveal's usage line counts all of them
-but the distillation that follows it, the cut-short ones named."""
+but the distillation that follows it, the cut-short ones named.
+
+Both stops come at a moment the test waits for, never one it hopes for. A call counts as sent
+once it holds one of the provider's slots, a moment before the server has read it: the first
+SIGTERM waits until every slot is seen busy at the server (none half-sent; each slow reply
+holds its slot for seconds), the last one until the distillation's experience is stored (its
+call answered and counted, none cut short after the reveal)."""
 
 from __future__ import annotations
 
@@ -30,7 +36,9 @@ pytestmark = [pytest.mark.chaos]
 __all__ = ["openai_validator"]  # the fixture, used below
 GAME = "e0e0e0e0e0e0"
 KEY = "TRIBUNAL_TEST_FAKE_KEY"
-# The first two reviews come back at once, the other six take seconds: in flight at the stop.
+CONCURRENCY = 4  # the provider's slots ([providers.fake] concurrency)
+# The first two reviews come back at once, the other six take seconds: the next two take the
+# freed slots, and four are in flight at the stop; two wait for a slot, never sent.
 DELAYS = (0.05, 0.05, *([4.0] * 6))
 
 
@@ -47,6 +55,7 @@ async def provider(openai_validator: Callable[[Any], list[str]]
 def settings(url: str) -> str:
     return (f'default_provider = "fake"\n\n[providers.fake]\nkind = "openai"\n'
             f'base_url = "{url}/v1"\nmodel = "test-model"\napi_key_env = "{KEY}"\n'
+            f"concurrency = {CONCURRENCY}\n"
             "price_input_per_mtok = 1.0\nprice_output_per_mtok = 1.0\n\n"
             "[game]\nvote_window_seconds = 2\nevent_chance = 0.0\nmax_rounds = 1\n\n"
             "[discord]\npost_interval_seconds = 0.3\nuser_cooldown_seconds = 0\n"
@@ -62,6 +71,17 @@ async def stored_calls(db: Path) -> list[tuple[str, str]]:
         rows = await store.db.fetchall(
             "SELECT phase, outcome FROM llm_calls WHERE game_id = ?", (GAME,))
     return [(str(p), str(o)) for p, o in rows]
+
+
+async def experience_stored(db: Path, timeout: float = 30) -> None:  # noqa: ASYNC109 (a plain seconds budget)
+    """Wait until the bot has stored the game's distilled experience (its database, read
+    beside the running bot)."""
+    async with open_store(db) as store:
+        for _ in range(int(timeout / 0.02)):
+            if await store.experiences.count():
+                return
+            await asyncio.sleep(0.02)
+    pytest.fail("the distilled experience was never stored")
 
 
 async def test_calls_cut_short_and_asked_again_after_a_restart_are_all_counted(
@@ -83,13 +103,14 @@ async def test_calls_cut_short_and_asked_again_after_a_restart_are_all_counted(
             started = await twin.slash(seeded.humans["alice"], "review", code=CODE)
             thread_id = started.original_message_id or 0
             await twin.wait_for(lambda: any(m.webhook_id for m in twin.messages(thread_id)), 30)
+            await twin.wait_for(lambda: provider.in_flight == CONCURRENCY, 30)
             in_flight = provider.in_flight
             life.send(signal.SIGTERM)
             assert (await life.wait_exit()).code == 0
             life = await launcher.spawn(frozenset(twin.hub.sessions))
             reveal = await twin.wait_for_message(thread_id, thread.is_reveal, timeout=60)
             await twin.wait_for_message(thread_id, thread.is_transcript, timeout=30)
-            await asyncio.sleep(0)  # the distillation follows the reveal: let it be asked
+            await experience_stored(tmp_path / "bot.db")  # the distillation follows the reveal
             await twin.wait_for(lambda: provider.in_flight == 0, 30)
             life.send(signal.SIGTERM)
             assert (await life.wait_exit()).code == 0
@@ -101,7 +122,7 @@ async def test_calls_cut_short_and_asked_again_after_a_restart_are_all_counted(
     usage = next(f["value"] for f in reveal.embeds[0]["fields"] if f["name"] == "Model usage")
     shown = int(re.match(r"(\d+) calls", usage).group(1))  # type: ignore[union-attr]
     cut = sum(1 for _, outcome in calls if outcome == "cancelled")
-    assert in_flight >= 3, "the stop did not come while reviews were being asked"
-    assert len(calls) == chat_requests(provider), (calls, chat_requests(provider))
+    assert in_flight == CONCURRENCY, "the stop did not come while reviews were being asked"
+    assert len(calls) == chat_requests(provider), f"{calls}, {chat_requests(provider)} received"
     assert shown == sum(1 for phase, _ in calls if phase != "distill"), usage
     assert cut >= 3 and f"{cut} cut short" in usage, usage

@@ -8,14 +8,20 @@ millisecond, so it is done inline.
 aiohttp's server on its own waits for a half-sent request without end and keeps an idle
 connection for an hour: 296 such sockets once left a 256-descriptor bot unable to open its
 database. Here a connection lives `CONNECTION_SECONDS` at most (a scrape takes milliseconds;
-Prometheus simply reconnects), and beyond `MAX_CONNECTIONS` a new one is closed at once."""
+Prometheus simply reconnects), and beyond `MAX_CONNECTIONS` a new one is closed at once.
+
+With $TRIBUNAL_METRICS_TOKEN set (or its `_FILE`, like every secret), `/metrics` answers only
+a request bearing it (`Authorization: Bearer <token>`, Prometheus' `authorization:` scrape
+setting); anything else is a bare 401. `/healthz` stays open: see `MetricsService.app`."""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable
+import os
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -23,12 +29,16 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from tribunalbot.config import MetricsSettings
 from tribunalbot.metrics.registry import BotMetrics
+from tribunalbot.secretfiles import METRICS_TOKEN_ENV
 
 log = logging.getLogger(__name__)
 LAG_SAMPLE_SECONDS = 0.5  # how often the loop-lag sampler wakes
 MAX_CONNECTIONS = 32
 CONNECTION_SECONDS = 10.0
 KEEPALIVE_SECONDS = 5.0
+# RFC 6750's challenge, with no error code: a scraper is told to bring a token, never why the
+# one it brought failed.
+CHALLENGE = 'Bearer realm="tribunal-metrics"'
 
 
 class MetricsError(Exception):
@@ -55,8 +65,11 @@ class MetricsService:
 
     def __init__(self, metrics: BotMetrics, settings: MetricsSettings, health: Health, *,
                  lag_every: float = LAG_SAMPLE_SECONDS,
-                 connection_seconds: float = CONNECTION_SECONDS) -> None:
+                 connection_seconds: float = CONNECTION_SECONDS,
+                 environ: Mapping[str, str] = os.environ) -> None:
         self.metrics, self.settings, self.health = metrics, settings, health
+        token = environ.get(METRICS_TOKEN_ENV, "").strip()
+        self._expected = f"Bearer {token}".encode() if token else None
         self.lag_every, self.connection_seconds = lag_every, connection_seconds
         self._runner: web.AppRunner | None = None
         self._sampler: asyncio.Task[None] | None = None
@@ -65,6 +78,9 @@ class MetricsService:
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
+        # /healthz needs no token: Docker's and Kubernetes' probes and `tribunalbot
+        # healthcheck` carry no credentials, and it says only "ok" or which of the gateway
+        # and the database is down, nothing a scrape's counters would tell.
         app.router.add_get("/healthz", self._healthz)
         return app
 
@@ -86,12 +102,14 @@ class MetricsService:
         self.port = int(runner.addresses[0][1])
         self._sampler = asyncio.create_task(sample_loop_lag(self.metrics.lag, self.lag_every),
                                             name="tribunal-loop-lag")
-        log.info("metrics on http://%s:%d/metrics, health on /healthz", self.settings.host,
-                 self.port)
-        if not is_loopback(self.settings.host):
+        log.info("metrics on http://%s:%d/metrics (%s), health on /healthz",
+                 self.settings.host, self.port,
+                 f"bearer token from ${METRICS_TOKEN_ENV}" if self._expected else "open")
+        if not is_loopback(self.settings.host) and self._expected is None:
             log.warning("metrics are served on %s, beyond this machine: anyone who can reach "
                         "the port reads the bot's counters (games, guild counts, costs); "
-                        "publish it to the host's loopback or firewall it", self.settings.host)
+                        "publish it to the host's loopback, firewall it or set %s",
+                        self.settings.host, METRICS_TOKEN_ENV)
 
     async def stop(self) -> None:
         if self._sampler is not None:
@@ -103,8 +121,20 @@ class MetricsService:
             self._runner = None
 
     async def _metrics(self, request: web.Request) -> web.Response:
+        if not self._authorized(request):
+            return web.Response(status=401, headers={"WWW-Authenticate": CHALLENGE})
         body = generate_latest(self.metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    def _authorized(self, request: web.Request) -> bool:
+        if self._expected is None:
+            return True
+        scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+        # The scheme is case-insensitive (RFC 9110); the token is compared in constant time,
+        # so the time a refusal takes tells nothing of how much of a guess was right.
+        given = (f"Bearer {token.strip()}".encode(errors="surrogateescape")
+                 if scheme.lower() == "bearer" else b"")
+        return hmac.compare_digest(given, self._expected)
 
     async def _healthz(self, request: web.Request) -> web.Response:
         healthy, body = await self.health.report()

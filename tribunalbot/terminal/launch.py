@@ -28,12 +28,29 @@ def command_of(argv: list[str]) -> str | None:
 
 
 def main() -> int:
-    bot = command_of(sys.argv[1:]) == "bot"
-    if bot:
-        STOP.install()
-    from tribunalbot.terminal.cli import main as run
+    if command_of(sys.argv[1:]) != "bot":
+        from tribunalbot.terminal.cli import main as run
 
-    code = run()
-    if bot:  # its handlers stay to the very end
-        exit_now(code)
-    return code
+        return run()
+    STOP.install()
+    exit_now(_bot_exit_code())  # its handlers stay to the very end
+
+
+def _bot_exit_code() -> int:
+    """The bot's exit status, whatever ends it. Raised through, an exception would end the
+    process in Python's own finalization, which puts the default actions back first: a
+    SIGTERM then would kill the bot (-15) while it prints the traceback or tears down."""
+    try:
+        from tribunalbot.terminal.cli import main as run
+
+        return run()
+    except SystemExit as exc:  # argparse: `bot --help` (0), an unknown option (2)
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(exc.code, file=sys.stderr)  # what Python itself does with a message
+        return 1
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        return 1
