@@ -67,7 +67,7 @@ def test_a_bot_on_every_address_is_asked_on_the_loopback(host: str, url: str) ->
 
 def test_bot_metrics_port_overrides_the_configs_port_for_one_process(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Processes of one host share a config (README, Several processes): each needs a port."""
+    """Processes of one host share a config (docs/storage.md): each needs a port."""
     import tribunalbot.bot
 
     started: list[Config] = []

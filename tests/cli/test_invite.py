@@ -37,13 +37,13 @@ def test_the_url_asks_for_exactly_the_permissions_the_bot_uses(
     assert granted == discord.Permissions(**dict.fromkeys(USED, True))
 
 
-def test_the_permissions_cover_what_review_checks_and_the_readme_lists() -> None:
-    from cogs.review import NEEDED
+def test_the_permissions_cover_what_review_checks_and_the_discord_page_lists() -> None:
+    from tribunalbot.discordbot.cogs.review import NEEDED
     from tribunalbot.terminal.invite import BOT_PERMISSIONS, permission_names
 
     assert discord.Permissions(**dict.fromkeys(NEEDED, True)) <= BOT_PERMISSIONS
-    readme = " ".join((ROOT / "README.md").read_text().split())  # lines wrap anywhere
-    discord_section = readme[readme.index("## Running it on Discord"):]
+    page = " ".join((ROOT / "docs" / "discord.md").read_text().split())  # lines wrap anywhere
+    discord_section = page[page.index("## 3. Add the bot to a server"):]
     for label in permission_names():
         assert label in discord_section, label
     assert "tribunalbot invite" in discord_section

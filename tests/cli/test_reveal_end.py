@@ -1,5 +1,6 @@
 """The terminal reveal ends with the game's id and the exact command that makes its page, when
-the game was stored; and the README's command list names every option of play and resume."""
+the game was stored; and the command reference (docs/terminal.md) names every option of play and
+resume."""
 
 from __future__ import annotations
 
@@ -61,13 +62,13 @@ def test_a_store_named_by_the_config_is_named_in_the_command(
     assert (tmp_path / "p.html").exists()
 
 
-def test_the_readme_lists_every_option_of_play_and_resume() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = readme.split("## Commands", 1)[1].split("```", 2)[1]
+def test_the_command_reference_lists_every_option_of_play_and_resume() -> None:
+    reference = (ROOT / "docs" / "terminal.md").read_text(encoding="utf-8")
+    commands = reference.split("## Commands", 1)[1].split("```", 2)[1]
     parser = build_parser()
     subcommands = next(a for a in parser._actions if a.dest == "command").choices
     for name in ("play", "resume"):
         options = {o for action in subcommands[name]._actions for o in action.option_strings
                    if o.startswith("--") and o not in ("--help", "--config", "--no-color")}
         missing = sorted(o for o in options if o not in commands)
-        assert not missing, f"README's Commands list does not say {name} {missing}"
+        assert not missing, f"docs/terminal.md's Commands list does not say {name} {missing}"
