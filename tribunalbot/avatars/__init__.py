@@ -7,6 +7,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+__all__ = ["avatar_image"]
+
 
 @cache  # nine small files, read once each: the poster asks on every webhook it creates
 def avatar_image(file_name: str) -> bytes:

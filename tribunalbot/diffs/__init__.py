@@ -3,6 +3,7 @@
 from tribunalbot.diffs.model import (
     CITATION,
     DIFF_LANGUAGE,
+    OMITTED_PREFIX,
     Change,
     FileChange,
     Hunk,
@@ -11,6 +12,6 @@ from tribunalbot.diffs.model import (
 from tribunalbot.diffs.parse import DiffError, change_of, looks_like_diff, parse_diff
 from tribunalbot.diffs.size import ChangeTooLarge, fit
 
-__all__ = ["CITATION", "DIFF_LANGUAGE", "Change", "ChangeTooLarge", "DiffError",
-           "FileChange", "Hunk", "Line", "change_of", "fit", "looks_like_diff",
+__all__ = ["CITATION", "DIFF_LANGUAGE", "OMITTED_PREFIX", "Change", "ChangeTooLarge",
+           "DiffError", "FileChange", "Hunk", "Line", "change_of", "fit", "looks_like_diff",
            "parse_diff"]

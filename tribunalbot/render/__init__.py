@@ -1,2 +1,18 @@
 """Plain text that every table tells alike (the Discord thread, the terminal, the game page):
 each renderer adds its own markup around it."""
+
+from tribunalbot.render.reveal import (
+    FAIR_CATCH,
+    cover_line,
+    fair_catch_lines,
+    mind_changes,
+    outcome,
+    said_where,
+    score_note,
+    story_grid,
+    votes_by_target,
+    with_stand_ins,
+)
+
+__all__ = ["FAIR_CATCH", "cover_line", "fair_catch_lines", "mind_changes", "outcome",
+           "said_where", "score_note", "story_grid", "votes_by_target", "with_stand_ins"]

@@ -18,17 +18,19 @@ from typing import Any
 from tribunalbot.config import StorageSettings
 from tribunalbot.engine.events import EventSink, HumanVote
 from tribunalbot.engine.experience import ExperienceRecord, build_context
-from tribunalbot.store.admissions import AdmissionRepo
+from tribunalbot.store.admissions import AdmissionRepo, Hold, Standing
 from tribunalbot.store.balance import BalanceRepo
 from tribunalbot.store.db import Database, Db, StoreError, Transaction
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo, Retrieved
-from tribunalbot.store.games import GameRepo, SetupLike, StoredGame
+from tribunalbot.store.games import GameRepo, SetupLike, StoredGame, read_game
 from tribunalbot.store.leases import LeaseRepo
-from tribunalbot.store.migrations import migrate
-from tribunalbot.store.ops import CallLike, OpsRepo, UsageTotals, Webhook
-from tribunalbot.store.outbox import OutboxRepo, Shown
+from tribunalbot.store.migrations import LATEST, migrate, schema_version
+from tribunalbot.store.ops import SHARED, CallLike, OpsRepo, Spend, UsageTotals, Webhook
+from tribunalbot.store.outbox import OutboxRepo, Shown, public_records
 from tribunalbot.store.postgres import PgDatabase, is_postgres_url, redact
+from tribunalbot.store.privacy import FORGOTTEN, BotStateRepo, Forgotten, PrivacyRepo
 from tribunalbot.store.timing import StatementObserver, TimedDb
+from tribunalbot.store.transfer import copy_sqlite_to_postgres
 from tribunalbot.store.votes import (
     CatchRates,
     GameSummary,
@@ -37,26 +39,14 @@ from tribunalbot.store.votes import (
     VoteRepo,
 )
 
+# What the rest of the project uses (tests/test_public_faces.py holds the list to it).
 __all__ = [
-    "CatchRates",
-    "EventSink",
-    "GameSummary",
-    "LeaderboardRow",
-    "Retrieved",
-    "Shown",
-    "Store",
-    "StoreError",
-    "StoredGame",
-    "UsageTotals",
-    "VoteRejected",
-    "Webhook",
-    "connect_store",
-    "describe_target",
-    "open_database",
-    "open_store",
-    "probe_store",
-    "store_exists",
-    "store_target",
+    "FORGOTTEN", "LATEST", "SHARED", "BotStateRepo", "CatchRates", "EventSink", "Forgotten",
+    "GameSummary", "Hold", "LeaderboardRow", "LeaseRepo", "PrivacyRepo", "Retrieved", "Shown",
+    "Spend", "Standing", "Store", "StoreError", "StoredGame", "UsageTotals", "VoteRejected",
+    "Webhook", "connect_store", "copy_sqlite_to_postgres", "describe_target", "is_postgres_url",
+    "open_database", "open_store", "probe_store", "public_records", "schema_version",
+    "store_exists", "store_target",
 ]
 
 Target = Path | str  # a SQLite file, `sqlite:///PATH`, or `postgresql://...`
@@ -99,7 +89,7 @@ async def open_database(target: Target) -> Db:
 
 class Store:
     """Facade over the repositories; `store.games`, `.votes`, `.ops`, `.experiences` give the
-    full surface, the methods here are the common paths."""
+    full surface, the methods here are the common paths. A game is loaded here only."""
 
     def __init__(self, db: Db, *, share_experience_across_guilds: bool = False,
                  experience_top_k: int = 5, on_statement: StatementObserver | None = None,
@@ -135,10 +125,12 @@ class Store:
         return self.games.sink(game_id)
 
     async def load_game(self, game_id: str) -> StoredGame:
-        return await self.games.load(game_id)
+        """The game's row and whole log; raises `StoreError` naming a game it does not hold.
+        The store's one way to load a game (`store.games` has none of its own)."""
+        return await read_game(self.db, game_id)
 
     async def unfinished_games(self, guild: str | None = None) -> list[StoredGame]:
-        return [await self.games.load(g) for g in await self.games.unfinished(guild)]
+        return [await self.load_game(g) for g in await self.games.unfinished(guild)]
 
     # ---- votes ---------------------------------------------------------------------------
 
