@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.trees import write_tree
 from tribunalbot.wording import plural
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -307,15 +308,8 @@ def test_the_tier_checker_sees_an_arrow_up_and_an_unplaced_package() -> None:
     assert upward_arrows({"a": {"c"}, "c": set()}, tiers) == ["c is in no tier"]
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
 def test_the_cycle_checker_sees_every_kind_of_import(tmp_path: Path) -> None:
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "pkg/__init__.py": "", "pkg/sub/__init__.py": "",
         "pkg/a.py": "from pkg import b\n",
         "pkg/b.py": "def f():\n    from .sub import c\n",
@@ -330,7 +324,7 @@ def test_the_cycle_checker_sees_every_kind_of_import(tmp_path: Path) -> None:
 
 
 def test_the_cycle_checker_sees_two_packages_in_a_ring(tmp_path: Path) -> None:
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "app/__init__.py": "", "app/low/__init__.py": "", "app/high/__init__.py": "",
         "app/low/x.py": "from app.high.y import thing\n",
         "app/high/z.py": "import app.low.w\n", "app/low/w.py": "",

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.trees import write_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 IMPORTERS = ("tribunalbot",)  # the code that uses the packages; tests/ and bench/ aside
 # The front doors: only `tribunalbot.__main__` enters the terminal and only `tribunalbot.bot`
@@ -110,15 +112,8 @@ def test_each_layer_imports_first_in_a_fresh_interpreter(package: str) -> None:
                    check=True, capture_output=True)
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
 def test_the_measure_counts_only_names_that_cross_a_package_border(tmp_path: Path) -> None:
-    _write(tmp_path, {
+    write_tree(tmp_path, {
         "tribunalbot/__init__.py": "", "tribunalbot/wording.py": "",
         "tribunalbot/low/__init__.py": "", "tribunalbot/low/a.py": "", "tribunalbot/low/b.py":
         "from tribunalbot.low.a import inner\nfrom . import a\n",
