@@ -1,7 +1,7 @@
 # The Tribunal bot as a container image. Build it with `docker build -t tribunalbot .`; run it
 # with compose.yaml (the bot plus PostgreSQL with pgvector), or on its own:
 #   docker run --init -e DISCORD_TOKEN -v tribunal-data:/data tribunalbot
-# The README's "Deploying" section has every step. The bot runs as an unprivileged user; its
+# docs/deploying.md has every step. The bot runs as an unprivileged user; its
 # database (SQLite unless storage.url says otherwise) lives in the /data volume, and a config
 # file is mounted read-only and named by TRIBUNAL_CONFIG (compose uses /config/tribunal.toml).
 # The exact Python release, and the digest of the image published for that tag: a rebuilt tag

@@ -77,4 +77,4 @@ def report_line() -> str:
     if not missing:
         return f"api specs: {specs_dir()} (conformance checks on)"
     return (f"api specs: {', '.join(missing)} not in {specs_dir()}: conformance checks off, "
-            "tests marked 'spec' skip (README, Development, says how to get them)")
+            "tests marked 'spec' skip (docs/development.md says how to get them)")

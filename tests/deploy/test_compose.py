@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tests.deploy.files import (
     LIBRARY_READS,
     ROOT,
@@ -24,6 +23,7 @@ from tests.deploy.files import (
     variables_the_code_reads,
 )
 from tribunalbot.config import Config, load_config
+from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tribunalbot.secretfiles import FILE_SUFFIX, secret_names
 
 BOT, DB = "bot", "db"

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tests.deploy.files import (
     LIBRARY_READS,
     UNIT,
@@ -24,6 +23,7 @@ from tests.deploy.files import (
     variables_the_code_reads,
 )
 from tribunalbot.config import default_db_path
+from tribunalbot.discordbot.runner import SHUTDOWN_GRACE
 from tribunalbot.stopping import STOP_SIGNALS
 from tribunalbot.terminal.cli import build_parser
 from tribunalbot.terminal.exits import EXIT_USAGE

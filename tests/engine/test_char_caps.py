@@ -13,9 +13,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.scripts import FixedClock, RecordingTable, setup
 from tribunalbot.discordbot.render import Roster, posts_for
 from tribunalbot.discordbot.text import MESSAGE_LIMIT, split_message
-from tests.engine.scripts import FixedClock, RecordingTable, setup
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.budget import (
     CHARS_PER_WORD,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tribunalbot.discordbot.render import Roster, reveal_fields
 from tests.engine.scripts import FixedClock, RecordingTable, setup
+from tribunalbot.discordbot.render import Roster, reveal_fields
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import run_game
 from tribunalbot.engine.rules import deal

@@ -53,8 +53,8 @@ def test_the_troublemakers_real_findings_stand_only_when_its_plant_is_named_word
 
 
 def test_the_embed_shows_findings_by_whole_sentences_and_counts_the_rest() -> None:
-    from tribunalbot.discordbot.render import FIELD_VALUE, verdict_text
     from tests.referee.corpus import replay
+    from tribunalbot.discordbot.render import FIELD_VALUE, verdict_text
 
     revealed = replay("bandit-diff-seed5").revealed
     shown = verdict_text(revealed)

@@ -1,6 +1,7 @@
 """Every metric the bot exposes, in a registry of its own: never prometheus-client's global
 default, so that two bots in one process (tests, shards run side by side) never share or
-collide on a series. The README's "Metrics" table lists them; keep the two in step."""
+collide on a series. The table in docs/deploying.md ("Metrics and health") lists them; keep
+the two in step."""
 
 from __future__ import annotations
 
