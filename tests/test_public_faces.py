@@ -130,3 +130,16 @@ def test_the_measure_counts_only_names_that_cross_a_package_border(tmp_path: Pat
                             "late": ["tribunalbot.door.d"]}}
     assert unlisted(uses, {"tribunalbot.low": ["listed", "late"]}) == {
         "tribunalbot.low": {"used": ["tribunalbot.high.c"]}}
+
+
+def test_a_face_loads_nothing_until_a_name_is_read() -> None:
+    """Every command starts by importing a module or two of these packages: a face that loaded
+    its whole package made each, the container's health check among them, 0.4 s slower."""
+    probe = ("import sys, tribunalbot.engine.leaderboard, tribunalbot.llm.base; "
+             "print(sorted(m for m in sys.modules if m.startswith('tribunalbot.')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    assert "tribunalbot.engine.game" not in loaded
+    assert "tribunalbot.llm.offline" not in loaded
+    import tribunalbot.engine as engine
+    assert engine.run_game.__module__ == "tribunalbot.engine.game"  # read: loaded then

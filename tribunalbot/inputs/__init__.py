@@ -3,15 +3,10 @@ pasted or attached file, a unified diff, a pull or merge request fetched by its 
 the terminal and Discord; it knows neither, and nothing of the game (the engine reads the
 change model in `tribunalbot.diffs`)."""
 
-from tribunalbot.inputs.pullrequest import (
-    BUSY,
-    MEMBERS,
-    PullRequestError,
-    fetch_submission,
-    link_in,
-    parse_link,
-)
-from tribunalbot.inputs.submission import DIFF_SUFFIXES, CodeInputError, Submission, check_code
+from tribunalbot.faces import lazy_face
 
-__all__ = ["BUSY", "DIFF_SUFFIXES", "MEMBERS", "CodeInputError", "PullRequestError",
-           "Submission", "check_code", "fetch_submission", "link_in", "parse_link"]
+__all__, __getattr__ = lazy_face(__name__, {
+    "pullrequest": (
+        "BUSY", "MEMBERS", "PullRequestError", "fetch_submission", "link_in", "parse_link"),
+    "submission": ("DIFF_SUFFIXES", "CodeInputError", "Submission", "check_code"),
+})
