@@ -161,14 +161,17 @@ def sentences(text: str) -> list[tuple[int, int]]:
 def quote_around(text: str, start: int, end: int, anchor: int) -> str:
     """An exact substring of `text` of at most MAX_QUOTE chars containing `anchor`.
 
-    Whole sentence if it fits, else the clauses around the anchor, else whole words around
-    it: a quote cut mid-word reads as a misquote.
+    Whole sentence if it fits, else the clauses around the anchor (from the sentence's
+    opening, where it cites its line, when that fits too), else whole words around it: a
+    quote cut mid-word reads as a misquote.
     """
     if end - start <= MAX_QUOTE:
         return text[start:end].strip().rstrip(".!?;:,")  # the accusation supplies its own
     cuts = [start, *(m.end() for m in _CLAUSE.finditer(text, start, end)), end]
     lo = max(c for c in cuts if c <= max(anchor, start))
     hi = min(c for c in cuts if c > lo)
+    if hi - start <= MAX_QUOTE:
+        lo = start
     while hi < end and (bigger := min(c for c in cuts if c > hi)) - lo <= MAX_QUOTE:
         hi = bigger
     if hi - lo > MAX_QUOTE:

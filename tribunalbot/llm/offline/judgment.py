@@ -4,7 +4,9 @@ A `Judgment` is what the sentence claims (recommend an option of some family and
 line, turn one down, or call a finding minor); `say` words it from the shared phrasebook.
 Honest seats choose judgments that are right for the code and the Troublemaker chooses wrong
 ones (honest.py, sabotage.py), but the shapes are drawn from one distribution (`draw_shape`)
-and worded by one function, so shape and wording never tell the roles apart.
+and worded by one function, so shape and wording never tell the roles apart. A cited
+recommendation says why, "since that line <reason>", a reason that earns what it recommends:
+the line's own for an honest seat, one its code plainly lacks for the Troublemaker (reasons.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from tribunalbot.llm.offline.phrasebook import (
     REFUSE_UNCITED,
     stacks_for,
 )
-from tribunalbot.llm.offline.topics import TOPICS
+from tribunalbot.llm.offline.reasons import problem_of, reason_of
 
 RECOMMEND, REFUSE, DISMISS = "recommend", "refuse", "dismiss"
 # The family of a recommendation that names a finding's own direct fix rather than an option:
@@ -49,8 +51,8 @@ class Judgment:
     family: str  # a family of fit.FAMILIES, or "dismissal"
     level: int  # the option's weight (0 for a dismissal)
     finding: Finding | None  # what the sentence cites; None: it cites no line
-    # A DIRECT_FIX's advice: the topic whose fix it recommends, when not the finding's own
-    # (the Troublemaker's fix for a problem the cited line does not have)
+    # The topic whose problem the sentence claims of the line, when not the finding's own (the
+    # Troublemaker's): a DIRECT_FIX recommends its fix; an option gives it as the reason.
     advice: str = ""
 
     @property
@@ -112,18 +114,31 @@ def say(judgment: Judgment, analysis: Analysis, rng: random.Random,
                 + rng.choice(DISMISS_TAILS).format(excuse=excuse)), ""
     if judgment.family == DIRECT_FIX and judgment.finding is not None:
         # The reason is the problem the fix answers: the line's own (an honest seat's), or the
-        # one the Troublemaker pins on a line that does not have it.
+        # one the Troublemaker pins on a line that does not have it; in the same words either
+        # way (a name from the code after an honest seat's alone told them apart).
         topic = judgment.advice or judgment.finding.topic
-        problem = (TOPICS[topic].problem.replace("{detail}", "several concerns")
-                   if judgment.advice else judgment.finding.problem)
         return (f"{rng.choice(RECOMMEND_LEADS).format(line=line)} {direct_fix(topic, seat)}, "
-                f"since that line {problem}."), ""
+                f"since that line {problem_of(topic)}."), ""
     option = option_text(judgment.family, judgment.level, analysis.language, rng)
     move = rng.choice(MOVES[judgment.family]).format(option=option)
     if judgment.kind == REFUSE:
         leads = REFUSE_LEADS if line else REFUSE_UNCITED
         tail = rng.choice(REFUSALS)
+    elif reason := _reason(judgment):
+        # Why, in the direct fix's form: a reason a reader can check at the line (reasons.py).
+        return f"{rng.choice(RECOMMEND_LEADS).format(line=line)} {move}, since that line " \
+               f"{reason}.", option
     else:
         leads = RECOMMEND_LEADS if line else RECOMMEND_UNCITED
         tail = rng.choice(BENEFITS[judgment.family])
     return f"{rng.choice(leads).format(line=line)} {move}{tail}.", option
+
+
+def _reason(judgment: Judgment) -> str:
+    """The reason a cited option recommendation gives: that of the topic it claims of
+    the line (a plant's), else the cited finding's own, when that topic earns the family; ""
+    when neither does (the recommendation then only says what the option is good for)."""
+    if judgment.kind != RECOMMEND or judgment.finding is None:
+        return ""
+    topic = judgment.advice or judgment.finding.topic
+    return reason_of(topic) if fit.EARNS.get(judgment.family, {}).get(topic) else ""

@@ -53,8 +53,9 @@ MOVES: dict[str, tuple[str, ...]] = {
     "model": ("hand that work to {option}", "leave that part to {option}"),
 }
 
-# Why the move helps (after a recommendation), per family: no negation words, or the reader
-# would take a recommendation for a refusal.
+# Why the move helps, per family, after a recommendation with no reason to give (one citing no
+# line; a cited one says "since that line <problem>", judgment.py): no negation words, or the
+# reader would take a recommendation for a refusal.
 BENEFITS: dict[str, tuple[str, ...]] = {
     "abstraction": (", so a test can swap it", ", so each caller can choose its own"),
     "infrastructure": (", so the caller stops waiting on each item",
@@ -62,6 +63,25 @@ BENEFITS: dict[str, tuple[str, ...]] = {
     "rewrite": (", so the fix lands in a shape that reads in one pass",
                 ", so the next change is cheaper"),
     "model": (", so a person only has to check the result", ", so the tedious part is done"),
+}
+
+# Why a cited recommendation of an option is needed, by the topic that earns it (fit.EARNS):
+# "..., since that line <reason>." The same words for every seat: an honest seat gives its
+# line's own, the Troublemaker one the cited code plainly lacks (reasons.py). Short, so the
+# sentence stays one a juror can quote whole with its line.
+REASONS: dict[str, str] = {
+    "long_function": "sits in a function too long to read in one pass",
+    "complexity": "branches too many ways in one function",
+    "deep_nesting": "is nested too deep to follow",
+    "syntax_error": "does not parse as Python 3",
+    "quadratic": "scans a whole collection for each item",
+    "io_call_in_loop": "makes an I/O call once per item",
+    "blocking_io": "blocks on synchronous I/O",
+    "unbounded_growth": "grows a list that is never trimmed",
+    "global_state": "leans on shared module-level state",
+    "hardwired_client": "hard-wires its client in a constructor",
+    "mixed_layers": "mixes several concerns in one function",
+    "hidden_side_effect": "reaches for the command line, the environment or a shell",
 }
 
 # Why the move is not needed (after a refusal), the same for every family.

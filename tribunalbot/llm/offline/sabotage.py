@@ -13,9 +13,9 @@ The public sentence never names the role or the strategy.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
-from tribunalbot.llm.offline import fit
+from tribunalbot.llm.offline import fit, reasons
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.honest import away_from, plain_fixes
 from tribunalbot.llm.offline.judgment import (
@@ -58,12 +58,15 @@ def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], bo
     return pool
 
 
-def _unfit(family: str, level: int, analysis: Analysis, boldness: int) -> list[Finding]:
+def _unfit(family: str, analysis: Analysis, boldness: int,
+           claims: Callable[[int], list[str]]) -> list[Finding]:
     """Lines where recommending the option is wrong, as plainly as the boldness asks: always a
-    line that earned nothing of the family, so the cited line shows it. (A near fit, one step
-    heavier than the line earned, was a matter of proportion a blind panel could not settle
-    from the code: bench/blind/round4, games 07, 09, 14, 17 and 20.)"""
-    bare = [f for f in analysis.findings if fit.earned(family, analysis, f.line) == 0]
+    line that earned nothing of the family, so the cited line shows it, and where one of
+    `claims` (reasons the family would have) is plainly false, so the "since" shows it too.
+    (A near fit, one step heavier than the line earned, was a matter of proportion a blind
+    panel could not settle from the code: bench/blind/round4, games 07, 09, 14, 17 and 20.)"""
+    bare = [f for f in analysis.findings
+            if fit.earned(family, analysis, f.line) == 0 and claims(f.line)]
     if boldness:  # bold: a serious finding the family has nothing to do with; subtle: a minor
         edge = [f for f in bare if (f.severity >= fit.SERIOUS) == (boldness > 0)]
         if edge:
@@ -121,14 +124,54 @@ def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[s
     kind, level = draw_shape(rng, shapes or frozenset({RECOMMEND}))
     if kind == REFUSE and (refusal := _refusal(family, analysis, rng, avoid)):
         return refusal
-    if boldness > 0:
-        level = min(fit.HEAVIEST, 1 + boldness)
-    elif boldness < 0:
-        level = 1
-    elif not fit.earning(family, level, analysis):
-        level = 1  # as an honest seat weighs it: no heavier than some line of this code earns
-    pool = _unfit(family, level, analysis, boldness)
-    if not pool:  # every line has earned some of it: only the heavy option is wrong
+    rest = [f for f in families if f != family]
+    rng.shuffle(rest)
+    # Best a reason honest seats give elsewhere in this code (in any family), false at the
+    # cited line: words only the Troublemaker ever says would name it unread.
+    for echo, tried in ((echo, f) for echo in (True, False) for f in (family, *rest)):
+        if made := _reasoned(tried, _weigh(tried, level, analysis, boldness), analysis, rng,
+                             boldness, avoid, echo):
+            return made
+    # No line where a reason of any family is plainly false (a change, read in parts; a file
+    # of long, branchy functions only): an option with no reason could not be refuted from
+    # the code (bench/blind/round5 and round6), so the plant takes a form that can.
+    made = _misplaced(analysis, rng, avoid) or _refusal(family, analysis, rng, avoid)
+    return made or _unreasoned(family, _weigh(family, level, analysis, boldness), analysis,
+                               rng, avoid)
+
+
+def _weigh(family: str, level: int, analysis: Analysis, boldness: int) -> int:
+    if boldness:
+        return min(fit.HEAVIEST, 1 + boldness) if boldness > 0 else 1
+    # As an honest seat weighs it: no heavier than some line of this code earns.
+    return level if fit.earning(family, level, analysis) else 1
+
+
+def _reasoned(family: str, level: int, analysis: Analysis, rng: random.Random, boldness: int,
+              avoid: Collection[int], echo: bool) -> Judgment | None:
+    """The option at a line that has not earned it, for a reason the line's code refutes;
+    with `echo`, only a reason true of some other line of this code."""
+    def claims(line: int) -> list[str]:
+        found = {f.topic for f in analysis.findings} if echo else set(fit.EARNS[family])
+        return [t for t in reasons.false_reasons(family, analysis, line) if t in found]
+
+    pool = _unfit(family, analysis, boldness, claims)
+    if not pool and all(fit.earned(family, analysis, f.line) for f in analysis.findings):
+        # Every line has earned some of it: only the heavy option is wrong.
+        level = fit.HEAVIEST
+        pool = [f for f in analysis.findings if claims(f.line)]
+    if not pool:
+        return None
+    finding = rng.choice(away_from(pool, avoid) or pool)
+    return Judgment(RECOMMEND, family, level, finding, advice=rng.choice(claims(finding.line)))
+
+
+def _unreasoned(family: str, level: int, analysis: Analysis, rng: random.Random,
+                avoid: Collection[int]) -> Judgment:
+    """The option with no reason, at a line that has not earned it: the last resort, where
+    nothing else wrong can be said of this code."""
+    pool = [f for f in analysis.findings if fit.earned(family, analysis, f.line) == 0]
+    if not pool:
         level, pool = fit.HEAVIEST, list(analysis.findings)
     pool = away_from(pool, avoid) or pool
     return Judgment(RECOMMEND, family, level, rng.choice(pool) if pool else None)
@@ -151,6 +194,11 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
         return (f"Line {line} {finding.problem}; {option} is the right step there, and "
                 f"turning it down leaves the defect in place ({fix}).")
     earned = fit.earned(judgment.family, analysis, line)
+    if judgment.advice:
+        helps = "is far more than that needs" if earned else "does nothing for that"
+        return (f"{reasons.refutation(judgment.advice, analysis, line)}, so the reason given "
+                f"is false there. What line {line} has is this: it {finding.problem}; "
+                f"{option} {helps}, and the direct fix is smaller: {fix}.")
     reach = "far more than" if earned == 0 else "a step beyond what"
     return (f"Line {line} {finding.problem}; {option} is {reach} that line needs, and the "
             f"direct fix is smaller: {fix}.")
