@@ -154,7 +154,8 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/lib/node_modules/npm/lib/commands/edit.js"),
     ),
     # After option recommendations began to say their reason (the plant's one the cited line
-    # plainly lacks): round 6's panel could not show 2 of its 4 "rewrite" plants wrong.
+    # plainly lacks): round 6's panel could show 4 of its plants wrong from no line of the
+    # code, 3 of them a bare "rewrite that block" at a line.
     7: (
         Source(_STD, "mimetypes.py"), Source("system", "/usr/sbin/remove-shell"),
         Source("package", "h11/_events.py"),
