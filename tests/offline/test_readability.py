@@ -110,6 +110,17 @@ def test_no_accusation_opener_recurs_in_more_than_a_quarter(games: list[Game]) -
     assert top[0][1] <= 0.25 * len(accusations), top
 
 
+# Words that add to a point already made: "Line 50 starts a long function ... as well." opened
+# reviews, with nothing before it to add to.
+_ADDS_TO = re.compile(r"\balso\b|, too,|\bas well\b|^one more\b", re.I)
+
+
+def test_no_review_opens_by_adding_to_a_point_not_made(games: list[Game]) -> None:
+    firsts = [_SENTENCE.split(text.strip())[0] for g in games for text in g.reviews.values()]
+    adding = [s for s in firsts if _ADDS_TO.search(s)]
+    assert not adding, adding[:3]
+
+
 # A phrasal verb with its object after the particle: "sort out it" for "sort it out".
 _BROKEN = re.compile(r"\b(?:sort|set|clean|split|break|pull|hand|carve|move|lock|pin|wrap|"
                      r"point|spell|rule|write|lay|leave|take|cut|tear) (?:out|up|off|down|apart"

@@ -14,6 +14,7 @@ from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.fixwords import fix_for_seat
 from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
+    ADDITIVE,
     BORROWED,
     BORROWED_SEGUES,
     FIX_SLOT,
@@ -89,19 +90,27 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
     rng.shuffle(mine)
     rng.shuffle(borrowed)
     segue = rng.choice(BORROWED_SEGUES) if rng.random() < SEGUE_SHARE else None
-    out = []
+    out: list[str] = []
     for finding, cited in zip(picks, citations(picks, analysis, rng, waved), strict=True):
         info = finding.info
         ref = f" ({info.ref})" if info.ref else ""
         pool = mine if finding.domain == own or own == "ghost" else borrowed
-        template = pool.pop(0)
-        pool.append(template)
-        if pool is borrowed and segue:
+        template = _next_template(pool, first=not out)
+        if pool is borrowed and segue and out:  # a segue ("one more", "also") follows a point
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
         fix = fix_for_seat(finding.topic, seat)
         out.append(with_fix(text, f"{fix}: {finding.how}" if finding.how else fix, rng))
     return out
+
+
+def _next_template(pool: list[str], first: bool) -> str:
+    """The pool's next template, moved to its end. The first point a review makes never
+    says "also", "too" or "as well": there is nothing before it to add to."""
+    index = next((i for i, t in enumerate(pool) if not (first and ADDITIVE.search(t))), 0)
+    template = pool.pop(index)
+    pool.append(template)
+    return template
 
 
 def _even_out(parts: list[str], voice: Voice, rng: random.Random,

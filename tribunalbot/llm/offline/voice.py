@@ -10,6 +10,7 @@ suspicious (heavy technology, rewrites, runtime model calls, "is fine").
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 
@@ -204,6 +205,8 @@ BORROWED: tuple[str, ...] = (
     "Line {line}, too, {problem}. {fix}.",
     "Line {line} {problem} as well. {fix}.",
 )
+# A template that adds to a point made before it: never a review's first.
+ADDITIVE = re.compile(r"\balso\b|, too,|\bas well\b")
 
 # A finding's fix: in its sentence after a semicolon about half the time, else a sentence of
 # its own under one of many leads ("" keeps the fix's own first word), so that no fix opens
