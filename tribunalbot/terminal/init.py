@@ -211,7 +211,7 @@ def _provider_section(provider: Provider) -> list[str]:
 
 def _storage_lines(database: Path | None) -> list[str]:
     if database is None:
-        return [f"# database = {_quoted('/var/lib/tribunal/tribunal.db')}  # unset: "
+        return [f"# database = {_quoted('/var/lib/tribunalbot/tribunal.db')}  # unset: "
                 f"{default_db_path()}",
                 "# The file and its folder are created at the first start."]
     return ["# Created, with its folder, at the first start.",
