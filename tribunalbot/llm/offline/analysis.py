@@ -25,20 +25,21 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
     lang = codelang.detect(code, said=language)
     from_ruff = ruff_findings(code) if use_ruff and lang == "python" else None
     lines = tuple(code.splitlines())
-    found, imports = findings_of(code, lang, from_ruff)
+    found, imports, read = findings_of(code, lang, from_ruff)
     # "No test here exercises these branches" holds of a change that brings no test for
     # them (changes.py); of one file on its own it is a guess: its tests live elsewhere.
     found = tuple(f for f in found if f.topic != "untested_branch")
     return Analysis(lang, len(lines), found, from_ruff is not None, lines,
-                    imports=tuple(imports))
+                    imports=tuple(imports), code_view=read.code, structure=read.structure)
 
 
 def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
                 parsed: str | None = None, is_change: bool = False
-                ) -> tuple[tuple[Finding, ...], list[Import]]:
+                ) -> tuple[tuple[Finding, ...], list[Import], Context]:
     """The heuristics' findings of `code` merged with ruff's (when ruff ran), each vetted
-    against the code, and what the code imports. `parsed`: the same lines in a form Python
-    parses, when `code` itself does not (a diff's hunks)."""
+    against the code, what the code imports, and the reading of the code they were vetted
+    on. `parsed`: the same lines in a form Python parses, when `code` itself does not (a
+    diff's hunks)."""
     lines = code.splitlines()
     py = facts(parsed if parsed is not None else code) if lang == "python" else None
     seen = views(code, lang)
@@ -51,4 +52,4 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != "assert_in_code"]
     context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
-    return merge(vetted(found, context)), imports
+    return merge(vetted(found, context)), imports, context

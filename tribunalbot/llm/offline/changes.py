@@ -86,7 +86,7 @@ def _file_findings(file: FileChange, shown: dict[int, str],
     parseable = _for_ruff(file, max(shown)) if language == "python" else None
     if use_ruff and parseable is not None:
         from_ruff = ruff_findings(parseable)
-    found, imports = findings_of(sparse, language, from_ruff, parseable, is_change=True)
+    found, imports, _ = findings_of(sparse, language, from_ruff, parseable, is_change=True)
     whole = file.status == "added" and file.hunks[0].new_start <= 1
     kept = [f for f in found if f.line in shown and (whole or (
         f.topic not in WHOLE_FILE_TOPICS and not f.source.startswith(_OUT_OF_PLACE)))]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import Places
+from tribunalbot.llm.offline.structure import Structure
 from tribunalbot.llm.offline.topics import RULE_FIXES, TOPICS, Topic
 
 _READABLE = re.compile(r"[\w./:-]{1,40}")
@@ -73,6 +74,11 @@ class Analysis:
     places: Places = field(default_factory=Places)
     # Every import, with where it comes from: a file may have none (a shell script).
     imports: tuple[Import, ...] = ()
+    # What the detectors read, kept for the judgment calls (reasons.py): the code without its
+    # comments, and its blocks and functions. None for a change (its files share one number
+    # line, shown in parts).
+    code_view: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    structure: Structure | None = field(default=None, repr=False, compare=False)
     # Readings of texts against this analysis (evidence.contradictions), kept with it: every
     # juror reads every review again each turn, and a reading never changes. Not an init
     # field, so an analysis made from this one (dataclasses.replace) starts with its own.

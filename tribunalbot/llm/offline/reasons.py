@@ -21,17 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.phrasebook import REASONS
-from tribunalbot.llm.offline.pyfacts import facts
-from tribunalbot.llm.offline.source import views
-from tribunalbot.llm.offline.structure import Function, Structure, scan
+from tribunalbot.llm.offline.structure import Function, Structure
 from tribunalbot.llm.offline.topics import LONG_FUNCTION, TOPICS
 
-_STRUCTURE_KEY = "\0structure"  # the analysis's reading of its own structure (never a text)
 FLAT = 1  # blocks deep a function may go and still be plainly not "several blocks deep"
 FEW_BRANCHES = 2  # branches a function may have and plainly not "too many"
 SHORT = LONG_FUNCTION // 2  # lines of code a function may have and plainly not be long
@@ -70,19 +66,11 @@ class Code:
 
 
 def code_of(analysis: Analysis) -> Code | None:
-    """The structure of the analysed code, read once per analysis; None for a change (its
-    files sit on one number line, shown in parts)."""
-    if analysis.places.spans or not analysis.lines:
+    """The code as the detectors read it; None for a change (its files sit on one number
+    line, shown in parts)."""
+    if analysis.places.spans or analysis.structure is None:
         return None
-    known = analysis.reading(_STRUCTURE_KEY, lambda: (_read(analysis),))
-    return cast(Code, known[0])
-
-
-def _read(analysis: Analysis) -> Code:
-    text = "\n".join(analysis.lines)
-    py = facts(text) if analysis.language == "python" else None
-    seen = views(text, analysis.language)
-    return Code(seen.code, scan(seen.code, analysis.language, py), analysis.language)
+    return Code(analysis.code_view, analysis.structure, analysis.language)
 
 
 def problem_of(topic: str) -> str:
