@@ -142,14 +142,9 @@ class Review(commands.Cog):
                 problem = f"{exc}."
         if problem is None and interaction.user.id in FETCHING:  # before any place is held
             problem = f"{FETCH_BUSY}."
-        if problem is not None:
-            await _refuse(interaction, problem)
-            return
-        async with self._admitted(interaction) as held:
+        async with self._admitted_to_fetch(interaction, problem) as held:
             if held is None:
                 return
-            if not interaction.response.is_done():  # the admission may have deferred it
-                await interaction.response.defer(thinking=True)
             limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
             try:
                 submission = await fetch_submission(url, self.bot.config, limit=limit,
@@ -172,14 +167,9 @@ class Review(commands.Cog):
         if problem is None and attachment.size > limit:
             problem = (f"{attachment.filename} is {attachment.size:,} bytes; the limit is "
                        f"{limit:,} bytes.")
-        if problem is not None:
-            await _refuse(interaction, problem)
-            return
-        async with self._admitted(interaction) as held:
+        async with self._admitted_to_fetch(interaction, problem) as held:
             if held is None:
                 return
-            if not interaction.response.is_done():  # the admission may have deferred it
-                await interaction.response.defer(thinking=True)
             try:
                 data = await attachment.read()
             except discord.HTTPException:
@@ -246,6 +236,21 @@ class Review(commands.Cog):
             return ("I need these permissions in this channel first: " + ", ".join(missing)
                     + ".")
         return await services.unusable_provider(interaction.guild_id)
+
+    @asynccontextmanager
+    async def _admitted_to_fetch(self, interaction: Interaction,
+                                 problem: str | None) -> AsyncIterator[Held | None]:
+        """The place for a game whose code is still to be downloaded or fetched (None: the
+        member was told why not, `problem` first), answered (deferred) before the download,
+        which may take longer than Discord's 3 seconds."""
+        if problem is not None:
+            await _refuse(interaction, problem)
+            yield None
+            return
+        async with self._admitted(interaction) as held:
+            if held is not None and not interaction.response.is_done():  # may be deferred
+                await interaction.response.defer(thinking=True)
+            yield held
 
     @asynccontextmanager
     async def _admitted(self, interaction: Interaction) -> AsyncIterator[Held | None]:
