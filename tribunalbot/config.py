@@ -85,8 +85,11 @@ class ModelPrice(Strict):
     output_per_mtok: float = Field(0.0, ge=0)
 
 
+ProviderKind = Literal["openai", "anthropic", "ollama", "offline", "replay"]
+
+
 class ProviderSettings(Strict):
-    kind: Literal["openai", "anthropic", "ollama", "offline", "replay"]
+    kind: ProviderKind
     base_url: str | None = None
     # kind = "replay": the folder of a recorded game (`play --record DIR`, `[debug]
     # record_dir`, or a model relay's queue), whose replies are played back by task.

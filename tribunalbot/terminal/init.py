@@ -21,10 +21,11 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
 from pydantic import ValidationError
 
-from tribunalbot.config import Config, DiscordSettings, default_db_path
+from tribunalbot.config import Config, DiscordSettings, ProviderKind, default_db_path
 from tribunalbot.config_errors import describe
 from tribunalbot.private import private_dir, write_private
 from tribunalbot.terminal.exits import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, fail
@@ -32,7 +33,8 @@ from tribunalbot.tokens import bot_user_id, token_problem
 
 CONFIG_NAME = "tribunal.toml"
 SECRETS_NAME = ".env"
-KINDS = ("offline", "openai", "anthropic", "ollama")
+# Every kind a config takes but "replay" (a recording is played back, never set up).
+KINDS = ("offline", *(k for k in get_args(ProviderKind) if k not in ("offline", "replay")))
 # The variable each hosted kind's key is kept in, as config.example.toml names them.
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 # What the questions offer as the model; any model the server serves will do.
