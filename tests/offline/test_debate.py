@@ -19,7 +19,8 @@ import pytest
 from tribunalbot.llm.base import OfflineHints, Task
 from tribunalbot.llm.offline import jury
 from tribunalbot.llm.offline.analysis import analyze
-from tribunalbot.llm.offline.evidence import SUSPECTS, contradictions, sound_calls
+from tribunalbot.llm.offline.evidence import contradictions, sound_calls
+from tribunalbot.llm.offline.suspects import SUSPECTS
 from tribunalbot.llm.offline.weakspots import cited_lines
 
 from .conftest import analysis_of

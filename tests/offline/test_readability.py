@@ -21,8 +21,7 @@ from bench.fair import behaviour
 from bench.fair.games import Game, play_all, schedule
 from bench.fair.inputs import resolve
 from bench.fairness import measure
-from tribunalbot.llm.offline.fixwords import fix_wordings
-from tribunalbot.llm.offline.topics import TOPICS
+from tribunalbot.llm.offline.topics import REGISTRY
 
 INPUTS = 12
 GAMES = 96
@@ -141,8 +140,8 @@ def test_no_two_seats_give_a_fix_in_the_same_words(games: list[Game]) -> None:
     """Seven seats each repeated one (wrong) fix word for word when they stated one finding;
     now each seat says a fix in its own words (the Ghost Reviewer, a ninth, shares the first
     seat's)."""
-    wordings = [(topic, w.rstrip(".").lower()) for topic in TOPICS
-                for w in fix_wordings(topic)]
+    wordings = [(topic, w.rstrip(".").lower()) for topic, facts in REGISTRY.items()
+                for w in facts.wordings]
     said = 0
     for game in games:
         first: dict[str, int] = {}

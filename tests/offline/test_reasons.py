@@ -22,10 +22,12 @@ from bench.fair.inputs import Input, resolve
 from tribunalbot.engine.personas import PERSONAS, STRATEGIES
 from tribunalbot.llm.offline import fit, reasons, sabotage
 from tribunalbot.llm.offline.analysis import analyze
-from tribunalbot.llm.offline.evidence import SUSPECTS, sentences
+from tribunalbot.llm.offline.evidence import sentences
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.judgment import RECOMMEND, say
-from tribunalbot.llm.offline.phrasebook import REASONS, RECOMMEND_LEADS, lead_pattern
+from tribunalbot.llm.offline.phrasebook import RECOMMEND_LEADS, lead_pattern
+from tribunalbot.llm.offline.suspects import SUSPECTS
+from tribunalbot.llm.offline.topics import REGISTRY
 
 GAMES = 100
 INPUTS_PER_SEED = 4
@@ -71,8 +73,9 @@ def _reason(sentence: str) -> tuple[int, str, str] | None:
 
 
 def test_every_topic_that_earns_an_option_has_a_reason() -> None:
-    assert {t for family in fit.FAMILIES for t in fit.EARNS[family]} == set(REASONS)
-    assert set(reasons.REFUTERS) <= set(REASONS)
+    with_reason = {topic for topic, facts in REGISTRY.items() if facts.reason}
+    assert {t for family in fit.FAMILIES for t in fit.EARNS[family]} == with_reason
+    assert set(reasons.REFUTERS) <= with_reason
 
 
 def test_every_planted_option_gives_a_reason_the_cited_code_refutes(

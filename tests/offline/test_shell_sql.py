@@ -7,8 +7,7 @@ import pytest
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.analysis import analyze
-from tribunalbot.llm.offline.debate_phrases import LABELS
-from tribunalbot.llm.offline.topics import TOPICS
+from tribunalbot.llm.offline.topics import record
 
 SH = "#!/bin/sh\n"
 BASH = "#!/bin/bash\n"
@@ -182,7 +181,7 @@ NEW_TOPICS = ("old_arithmetic", "unset_variable", "unchecked_cd", "temp_no_clean
 def test_each_new_topic_is_said_labelled_and_earns_only_a_real_fix(topic: str) -> None:
     """Said and labelled; an option earned only where it is the fix (a one-line fix earns
     none), and never a model."""
-    assert TOPICS[topic].problem and TOPICS[topic].fix
-    assert topic in LABELS
+    assert record(topic).problem and record(topic).fix
+    assert record(topic).label
     assert topic not in fit.EARNS["model"]
     assert [f for f in fit.FAMILIES if topic in fit.EARNS[f]] in ([], ["rewrite"])

@@ -13,7 +13,8 @@ from tribunalbot.llm.offline.pyfacts import facts
 from tribunalbot.llm.offline.ruffscan import ruff_findings
 from tribunalbot.llm.offline.source import views
 from tribunalbot.llm.offline.structure import scan
-from tribunalbot.llm.offline.vet import vetted
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import record
 from tribunalbot.llm.offline.vetcontext import Context
 
 _TEST_CODE = re.compile(r"^\s*(def test_|import (pytest|unittest)\b|func Test\w+\(|"
@@ -28,7 +29,7 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
     found, imports, read = findings_of(code, lang, from_ruff)
     # "No test here exercises these branches" holds of a change that brings no test for
     # them (changes.py); of one file on its own it is a guess: its tests live elsewhere.
-    found = tuple(f for f in found if f.topic != "untested_branch")
+    found = tuple(f for f in found if f.topic != Topic.UNTESTED_BRANCH)
     return Analysis(lang, len(lines), found, from_ruff is not None, lines,
                     imports=tuple(imports), code_view=read.code, structure=read.structure)
 
@@ -50,6 +51,27 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
         # Ruff's findings first, so that a line's topic keeps ruff's rule code as its source.
         found = from_ruff + found
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
-        found = [f for f in found if f.topic != "assert_in_code"]
+        found = [f for f in found if f.topic != Topic.ASSERT_IN_CODE]
     context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
     return merge(vetted(found, context)), imports, context
+
+
+# The author has looked at this line and said so: a linter's suppression comment.
+_SUPPRESSED = re.compile(r"(?i)\bnoqa\b|\bnosec\b|ruff:\s*ignore|NOLINT|eslint-disable|"
+                         r"shellcheck\s+disable")
+
+
+def vetted(found: list[Finding], ctx: Context) -> list[Finding]:
+    """The proposed findings that hold here: not suppressed by the author, and true by their
+    topic's check (a topic without one is kept as proposed)."""
+    return [f for f in found if not _suppressed(f, ctx) and _holds(f, ctx)]
+
+
+def _holds(f: Finding, ctx: Context) -> bool:
+    check = record(f.topic).check
+    return check is None or check(f, ctx)
+
+
+def _suppressed(f: Finding, ctx: Context) -> bool:
+    text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
+    return bool(_SUPPRESSED.search(text[len(ctx.text(f.line).rstrip()):]))

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from tribunalbot.llm.offline import debate_phrases as phrases
 from tribunalbot.llm.offline import rephrase
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
-from tribunalbot.llm.offline.fixwords import fix_wordings
 from tribunalbot.llm.offline.weakspots import Spot, top_at
 
 STRONG = 1.0  # a weak spot at least this heavy is argued as a mistake, not a doubt
@@ -34,12 +33,12 @@ _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 
 
 def label(finding: Finding) -> str:
-    return phrases.LABELS[finding.topic]  # every topic has one (test_topics_complete)
+    return finding.info.label
 
 
 def named(finding: Finding, rng: random.Random) -> str:
     """The finding's topic in one of its several names."""
-    return say(rephrase.ALIASES[finding.topic], rng)
+    return say(finding.info.names, rng)
 
 
 def _an(noun: str) -> str:
@@ -260,10 +259,10 @@ def _advice(spot: Spot, analysis: Analysis, rng: random.Random) -> str:
                                   else rephrase.NO_FINDING)
         forms = given if spot.line else _lineless(given)
         return say(rng.choice(forms), rng, n=line_ref(spot.line, analysis, rng))
-    fix = _lower(_brief(rng.choice(fix_wordings(f.topic)), 5))  # not every juror's words
+    fix = _lower(_brief(rng.choice(f.info.wordings), 5))  # not every juror's words
     if len(re.findall(r"[\w']+", fix)) > 5:  # "one-line" is two words to a reader too
         fix = ""
-    own = rephrase.FIXES.get(f.topic)
+    own = f.info.juror_fix
     if own and rng.random() < 0.6:  # the fix in one of the juror's own wordings
         return say(own, rng)
     if not fix or rng.random() < 0.4:

@@ -20,13 +20,15 @@ from tribunalbot import codelang
 from tribunalbot.diffs import Change, FileChange
 from tribunalbot.llm.offline.analysis import findings_of
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.imports import Import
+from tribunalbot.llm.offline.imports import LOCAL, THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import STRIDE, FileSpan, Places
 from tribunalbot.llm.offline.pyfacts import parse
 from tribunalbot.llm.offline.ruffscan import ruff_findings
+from tribunalbot.llm.offline.topic import Topic
 
 _TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*$)|_test\.\w+$|\.(test|spec)\.\w+$")
-WHOLE_FILE_TOPICS = frozenset({"undefined_name", "unused_import", "unused", "module_docstring"})
+WHOLE_FILE_TOPICS = frozenset({Topic.UNDEFINED_NAME, Topic.UNUSED_IMPORT, Topic.UNUSED,
+                               Topic.MODULE_DOCSTRING})
 # Statements ruff calls misplaced only because the enclosing block is not shown.
 _OUT_OF_PLACE = ("ruff:F70",)
 
@@ -50,7 +52,7 @@ def analyze_change(change: Change, use_ruff: bool = True) -> Analysis:
         imports += [replace(i, line=offset + i.line) for i in theirs if i.line in shown]
     found = [f for f in found if not _answered(f, change)]
     local = _local_modules(change)
-    imports = [replace(i, kind="local") if i.kind == "third_party" and
+    imports = [replace(i, kind=LOCAL) if i.kind == THIRD_PARTY and
                i.name.split(".")[0] in local else i for i in imports]
     return Analysis(change.language(), sum(len(s.shown) for s in spans),
                     tuple(sorted(found, key=lambda f: (f.line, f.topic))), used_ruff,
@@ -60,10 +62,10 @@ def analyze_change(change: Change, use_ruff: bool = True) -> Analysis:
 def _answered(finding: Finding, change: Change) -> bool:
     """What another file of the same change answers: a function its tests call, a module
     it adds or changes (imported, it is no third-party package)."""
-    if finding.topic == "untested_branch" and finding.detail:
+    if finding.topic == Topic.UNTESTED_BRANCH and finding.detail:
         tests = [f for f in change.files if _TEST_PATH.search(f.path)]
         return any(finding.detail in text for f in tests for text in f.new_lines().values())
-    if finding.topic == "third_party" and finding.detail:
+    if finding.topic == Topic.THIRD_PARTY and finding.detail:
         return finding.detail.split(".")[0] in _local_modules(change)
     return False
 

@@ -5,12 +5,6 @@ filled by arguments.py ({name}, {quote}, {n}, {label}, {term}, {fix}, ...).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.topicnames import NAMES
-
-# A topic's label, from its one home (topicnames.NAMES).
-LABELS: dict[str, str] = {topic: label for topic, (label, _) in NAMES.items()}
-
-
 # What a finding means to each persona: jurors see the same line through their own field.
 CONSEQUENCES: dict[str, str] = {
     "security_guardian": "[an opening [for attackers|to exploit]|a door [left ajar|left "

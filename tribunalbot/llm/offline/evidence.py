@@ -13,9 +13,10 @@ from typing import cast
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.fixwords import fix_wordings
-from tribunalbot.llm.offline.phrasebook import DISMISS_LEADS, lead_pattern
-from tribunalbot.llm.offline.topics import TOPICS
+from tribunalbot.llm.offline.suspects import MODEL_ADVICE as MODEL_ADVICE
+from tribunalbot.llm.offline.suspects import SUSPECTS, Suspect, option_level
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import REGISTRY
 
 # A sentence ends at . ! ? or a newline, but only before whitespace and a capital (or the end),
 # so "2 a.m." and "e.g. this" do not split.
@@ -26,69 +27,6 @@ _CODE_SPAN = re.compile(r"`[^`\n]*`")
 MAX_QUOTE = 160
 
 
-@dataclass(frozen=True)
-class Suspect:
-    pattern: re.Pattern[str]
-    weight: float
-    reason: str  # completes "but ..."; slot {match}
-    dismissal: bool = False  # counts only where the analysis sees a serious problem
-    family: str = ""  # the kind of claim, as Contradiction.family (fit.FAMILIES for options)
-    # How heavy the option named is (fit.py's levels), heaviest marker first; an option with
-    # no marker is taken at `level`.
-    levels: tuple[tuple[re.Pattern[str], int], ...] = ()
-    level: int = fit.HEAVIEST
-
-
-def _markers(*pairs: tuple[str, int]) -> tuple[tuple[re.Pattern[str], int], ...]:
-    return tuple((re.compile(p, re.I), level) for p, level in pairs)
-
-
-_HEAVY_ABSTRACTION = r"plugin|registry|factory|extension point|pluggable|future-proof"
-_HEAVY_INFRASTRUCTURE = (r"message bus|event bus|ledger|kafka|microservice|event stream|"
-                         r"behind a queue|own service")
-_HEAVY_REWRITE = (r"from scratch|\bport (to|this)|fresh (start|codebase)|wholesale|"
-                  r"outgrown its design|module on|"
-                  r"rewrit\w* (the|this) (module|service|app|project)")
-
-# Every way the offline reviewer calls a line minor, read back from its own phrase table, so
-# the reader never falls behind the writer; a model's words for it follow in SUSPECTS.
-_WRITTEN_DISMISSALS = lead_pattern(DISMISS_LEADS)
-
-# Advice that hands work to a model, in anyone's words: never right for a review to recommend.
-MODEL_ADVICE = re.compile(r"\bLLM\b|language model|\bAI\b|model call|model that judges|"
-                          r"classifier", re.I)
-
-# What the jury reads as a judgment call, as data. Each is judged against the code (fit.py),
-# never by its shape: an option is a contradiction when recommended at a line that has not
-# earned it, or turned down at a line whose own fix it is (fit.NEEDS); "leave it alone" only
-# against a line with a serious finding.
-SUSPECTS: tuple[Suspect, ...] = (
-    Suspect(re.compile(rf"{_HEAVY_ABSTRACTION}|\b(small|narrow|thin) interface|"
-                       r"interface the caller|adapter|injected protocol", re.I), 2.0,
-            "it answers a local defect with new layers of indirection ({match})",
-            family="abstraction",
-            levels=_markers((_HEAVY_ABSTRACTION, 3), (r"adapter|injected protocol", 2),
-                            (r"interface", 1))),
-    Suspect(re.compile(rf"{_HEAVY_INFRASTRUCTURE}|bounded queue|capped work list|"
-                       r"background worker|worker pool", re.I), 2.2,
-            "it brings infrastructure ({match}) to a problem a small change fixes",
-            family="infrastructure",
-            levels=_markers((_HEAVY_INFRASTRUCTURE, 3), (r"background worker|worker pool", 2),
-                            (r"bounded queue|capped work list", 1))),
-    Suspect(re.compile(rf"{_HEAVY_REWRITE}|rewrit\w*|fresh version", re.I), 2.2,
-            "it throws away working code ({match}) instead of fixing the defect",
-            family="rewrite",
-            levels=_markers((_HEAVY_REWRITE, 3), (r"whole function|(the|this) function", 2),
-                            (r"block", 1)), level=2),
-    Suspect(MODEL_ADVICE, 2.2,
-            "it hands the work to a model ({match}) where the code needs a deterministic fix",
-            family="model",
-            levels=_markers((r"runtime|decid|judg|approv|classif|each case", 3),
-                            (r"propos|suggest", 2), (r"draft", 1))),
-    Suspect(re.compile(rf"{_WRITTEN_DISMISSALS}|\bis fine\b|acceptable here|"
-                       r"not a (real )?concern|harmless", re.I), 1.0,
-            "it waves away a problem ({match})", dismissal=True, family="dismissal"),
-)
 _NEGATION = re.compile(r"\b(no|not|never|without|nothing|none|nor|nobody|tempting)\b|n't\b",
                        re.I)
 
@@ -107,11 +45,6 @@ def _clause_at(sentence: str, at: int) -> str:
     return sentence[lo:hi]
 
 
-def option_level(suspect: Suspect, sentence: str) -> int:
-    return next((level for pattern, level in suspect.levels if pattern.search(sentence)),
-                suspect.level)
-
-
 DISMISSAL_BONUS = 1.8  # a dismissal of a line where the analysis confirms a grave finding
 SERIOUS_BONUS = 1.0  # ... of a line whose finding is serious but not grave
 NEAR_FIT_WEIGHT = 1.2  # an option one step heavier than the line earned: a subtle over-reach
@@ -123,8 +56,8 @@ MISPLACED_WEIGHT = 2.0  # a topic's fix at a line that has no such problem
 # Every wording of every topic's fix as a sentence gives it (judgment.direct_fix), keyed to its
 # topic: given at a line where the analysis found no such problem, it changes code that is
 # right there.
-_FIXES: dict[str, str] = {fix.rstrip(".").lower(): key for key in TOPICS
-                          for fix in fix_wordings(key)}
+_FIXES: dict[str, Topic] = {fix.rstrip(".").lower(): topic for topic, facts in REGISTRY.items()
+                            for fix in facts.wordings}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import Places
 from tribunalbot.llm.offline.structure import Structure
-from tribunalbot.llm.offline.topics import RULE_FIXES, TOPICS, Topic
+from tribunalbot.llm.offline.topic import Topic, TopicRecord
+from tribunalbot.llm.offline.topics import record
 
 _READABLE = re.compile(r"[\w./:-]{1,40}")
 # Identifiers come from the code under review, which may be written to bait a leak: never echo
@@ -22,20 +23,20 @@ _UNSAFE = re.compile(r"troubl|sabot|impost|plant|mole|traitor|disguis|strateg|de
 @dataclass(frozen=True)
 class Finding:
     line: int  # 1-based
-    topic: str  # key of TOPICS
+    topic: Topic
     detail: str = ""  # the identifier or construct involved, if known
     source: str = "heuristic"  # "ruff:S608" or "heuristic"
     changed: bool = True  # on a line the change wrote (every line of plain code is)
 
     @property
-    def info(self) -> Topic:
-        return TOPICS[self.topic]
+    def info(self) -> TopicRecord:
+        return record(self.topic)
 
     @property
     def how(self) -> str:
         """The form the rule that found it means, when the topic's fix alone is too general
         ("use the simpler form": which one?)."""
-        return RULE_FIXES.get(self.source.removeprefix("ruff:"), "")
+        return self.info.form(self.source.removeprefix("ruff:"))
 
     @property
     def problem(self) -> str:
@@ -130,7 +131,7 @@ class Analysis:
 # Topics about a whole block: ruff and the heuristics anchor them on different lines of the
 # same block (the `if`, its inner `if`, the deepest line), which would have reviewers cite
 # one nested `if` at three lines. Within this many lines they are one finding.
-BLOCK_TOPICS = frozenset({"deep_nesting", "complexity", "simplify"})
+BLOCK_TOPICS = frozenset({Topic.DEEP_NESTING, Topic.COMPLEXITY, Topic.SIMPLIFY})
 BLOCK_SPAN = 4
 
 
@@ -154,7 +155,7 @@ def merge(findings: list[Finding]) -> tuple[Finding, ...]:
     kept: list[Finding] = []
     said: Counter[str] = Counter()
     for f in sorted(seen.values(), key=lambda f: (f.line, f.topic)):
-        if f.topic == "long_function" and (f.line, "complexity") in seen:
+        if f.topic == Topic.LONG_FUNCTION and (f.line, Topic.COMPLEXITY) in seen:
             continue
         said[f.topic] += 1
         if said[f.topic] <= MAX_PER_TOPIC or f.severity > MINOR:

@@ -12,13 +12,15 @@ earns rewriting it. Recommending an option the line has earned is sound; recomme
 than it earned is the over-reach a careful reader can check against the code. Turning an
 option down is sound advice, except where the option is the line's own fix (NEEDS): a bound
 for a list that only grows. A reviewer (the writer) picks its line and option from these
-tables, and the jury (the reader) judges any text by the same tables, so shape alone never
-decides.
+tables (views of each topic's record, topics/), and the jury (the reader) judges any text by
+the same tables, so shape alone never decides.
 """
 
 from __future__ import annotations
 
 from tribunalbot.llm.offline.findings import MINOR, Analysis, Finding
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import REGISTRY
 
 FAMILIES = ("abstraction", "infrastructure", "rewrite", "model")
 # The families an honest reviewer ever names, recommending or turning down: never a model.
@@ -27,35 +29,28 @@ HEAVIEST = 3
 SERIOUS = 3  # a finding of this severity or more must be fixed, never waved away
 GRAVE = 4  # ... and of this, a defect no reader argues with (the Troublemaker's to wave away)
 
-# Topic -> the heaviest level of each family that is a fix for it, as a senior reviewer would
-# sign: an injected interface for shared state, a bound for a list that only grows, a fresh
-# version of a block that packs too many branches. A topic whose fix is one token or one call
-# (`is None`, a quoted variable, a timeout) earns no option: the direct fix is the advice.
-# No topic earns a model: a language model deciding or drafting at runtime is never the fix a
-# review of code should recommend, so no honest seat names one (DESIGN §2.8).
-EARNS: dict[str, dict[str, int]] = {
-    "abstraction": {"global_state": 2, "hardwired_client": 2, "mixed_layers": 2,
-                    "hidden_side_effect": 1},
-    "infrastructure": {"io_call_in_loop": 2, "blocking_io": 2, "unbounded_growth": 1},
-    # Only structure earns a rewrite: backticks, `expr` or a one-line simplification have a
-    # fix of one token or one line, and "rewrite that block" there bins lines that work.
-    # ... and a block's rewrite at most: blind panels read honest seats recommending "a fresh
-    # version of the whole function" for a long one as out of proportion (bench/blind/round4
-    # and round5); splitting it into steps is what a reviewer would sign.
-    "rewrite": {"long_function": 1, "complexity": 1, "deep_nesting": 1, "syntax_error": 1,
-                "quadratic": 1},
-    "model": {},
-}
+# Family -> topic -> the heaviest level of that family that is a fix for the topic, from the
+# records' `earns`: what a senior reviewer would sign, an injected interface for shared state,
+# a bound for a list that only grows, a fresh version of a block that packs too many branches.
+# A topic whose fix is one token or one call (`is None`, a quoted variable, a timeout) earns
+# no option: the direct fix is the advice. Only structure earns a rewrite (backticks, `expr`
+# or a one-line simplification have a fix of one token or one line, and "rewrite that block"
+# there bins lines that work), and a block's rewrite at most: blind panels read honest seats
+# recommending "a fresh version of the whole function" for a long one as out of proportion
+# (bench/blind/round4 and round5). No topic earns a model: a language model deciding or
+# drafting at runtime is never the fix a review of code should recommend, so no honest seat
+# names one (DESIGN §2.8).
+EARNS: dict[str, dict[Topic, int]] = {
+    family: {topic: level for topic, facts in REGISTRY.items()
+             for earned_family, level in facts.earns if earned_family == family}
+    for family in FAMILIES}
 
-# Topic -> the option (family, level) that is the topic's own fix: turning that option down at
-# such a line turns down the fix itself, which a careful reader confirms from the line and its
-# finding. Turning down any other option (an adapter where passing the value in would do, a
-# queue, a rewrite, a model) is sound advice, never a plant.
-NEEDS: dict[str, tuple[str, int]] = {
-    "global_state": ("abstraction", 1), "hardwired_client": ("abstraction", 1),
-    "mixed_layers": ("abstraction", 1), "unbounded_growth": ("infrastructure", 1),
-    "io_call_in_loop": ("infrastructure", 2),
-}
+# Topic -> the option (family, level) that is the topic's own fix, from the records' `needs`:
+# turning that option down at such a line turns down the fix itself, which a careful reader
+# confirms from the line and its finding. Turning down any other option (an adapter where
+# passing the value in would do, a queue, a rewrite, a model) is sound advice, never a plant.
+NEEDS: dict[Topic, tuple[str, int]] = {
+    topic: facts.needs for topic, facts in REGISTRY.items() if facts.needs}
 
 
 def earned(family: str, analysis: Analysis, line: int) -> int:

@@ -2,8 +2,8 @@
 
 They cover what ruff does not see (JS/TS, Go, anything else) and the obvious things ruff misses
 in Python (string-built SQL reaching `execute`, N+1 queries, quadratic loops). The rules are
-data (rules.py) and read the code without its comments and docstrings; what they propose is
-then vetted against the code around it (vet.py).
+data (each topic's record, topics/) and read the code without its comments and docstrings;
+what they propose is then vetted against the code around it (the topic's check).
 """
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ import re
 
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
-from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, RULES, STDLIB_COVERS
+from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, STDLIB_COVERS
 from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.structure import Structure
-from tribunalbot.llm.offline.topics import LONG_FUNCTION
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import LINE_RULES
+from tribunalbot.llm.offline.topics.architecture import LONG_FUNCTION
 
 MAX_LINE = 400  # characters of a line the patterns look at
 MANY_BRANCHES = 3
@@ -37,7 +39,7 @@ def heuristic_findings(lines: list[str], seen: Views, language: str, structure: 
     if language == "shell" and _BASH.match(lines[0] if lines else "") and not exits_on_error(
             lines, code) and not _tracks_statuses(code):
         first = next((n for n, x in enumerate(code, 1) if x.strip()), 1)
-        found.append(Finding(first, "no_errexit"))
+        found.append(Finding(first, Topic.NO_ERREXIT))
     return found
 
 
@@ -77,12 +79,12 @@ def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
             continue
         body = lines[func.start : func.end]
         if not any(_ASSERTS.search(x) for x in body):
-            found.append(Finding(func.start, "test_without_assert", func.name))
+            found.append(Finding(func.start, Topic.TEST_WITHOUT_ASSERT, func.name))
         for offset, text in enumerate(body):
             patched = _PATCH.search(text)
             calls = "\n".join(body[offset + 1 : offset + 4])
             if patched and re.search(rf"\b{patched.group(1)}\(", calls):
-                found.append(Finding(func.start + 1 + offset, "mocks_the_unit",
+                found.append(Finding(func.start + 1 + offset, Topic.MOCKS_THE_UNIT,
                                      patched.group(1)))
     return found
 
@@ -95,7 +97,7 @@ def _io_in_loop_findings(lines: list[str], structure: Structure) -> list[Finding
     if not doing_io:
         return []
     call = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(doing_io))) + r")\(")
-    return [Finding(n, "io_call_in_loop") for n, text in enumerate(lines, start=1)
+    return [Finding(n, Topic.IO_CALL_IN_LOOP) for n, text in enumerate(lines, start=1)
             if structure.in_loop(n) and call.search(text) and not _PY_DEF_LINE.match(text)]
 
 
@@ -116,7 +118,7 @@ def _taint_findings(lines: list[str]) -> list[Finding]:
             args = sink.group(2)
             if re.search(r"\breq\.(params|query|body)|\brequest\.", args) or any(
                     re.search(rf"\b{re.escape(name)}\b", args) for name in tainted):
-                found.append(Finding(line, "path_traversal"))
+                found.append(Finding(line, Topic.PATH_TRAVERSAL))
         source = _SOURCE.search(text)
         if source:
             tainted.add(source.group(1))
@@ -129,7 +131,7 @@ def _layer_findings(lines: list[str], structure: Structure) -> list[Finding]:
         body = lines[func.start - 1 : func.end]
         kinds = [k for k, p in LAYERS.items() if any(p.search(x) for x in body)]
         if len(kinds) >= 2:
-            found.append(Finding(func.start, "mixed_layers", " and ".join(kinds[:2])))
+            found.append(Finding(func.start, Topic.MIXED_LAYERS, " and ".join(kinds[:2])))
     return found
 
 
@@ -137,7 +139,7 @@ def _rule_findings(seen: Views, language: str, structure: Structure) -> list[Fin
     found: list[Finding] = []
     for index, code in enumerate(seen.code):
         line = index + 1
-        for rule in RULES:
+        for topic, rule in LINE_RULES:
             if rule.languages and language not in rule.languages:
                 continue
             if rule.in_loop and not structure.in_loop(line):
@@ -152,7 +154,7 @@ def _rule_findings(seen: Views, language: str, structure: Structure) -> list[Fin
                 continue
             # Only a named identifier goes into prose; the rest of the matched code does not.
             name = match.group(rule.detail) if rule.detail else ""
-            found.append(Finding(line, rule.topic, name or ""))
+            found.append(Finding(line, topic, name or ""))
     return found
 
 
@@ -161,9 +163,9 @@ def _import_findings(imports: list[Import]) -> list[Finding]:
     for item in imports:
         name = item.name
         if name in DEPRECATED or name.split(".")[0] in DEPRECATED:
-            found.append(Finding(item.line, "deprecated_dep", name))
+            found.append(Finding(item.line, Topic.DEPRECATED_DEP, name))
         elif item.kind == THIRD_PARTY and _stdlib_covers(name):
-            found.append(Finding(item.line, "third_party", name))
+            found.append(Finding(item.line, Topic.THIRD_PARTY, name))
     return found
 
 
@@ -179,10 +181,10 @@ def _structural_findings(structure: Structure) -> list[Finding]:
     found: list[Finding] = []
     for func in structure.functions:
         if func.code_lines >= LONG_FUNCTION:
-            found.append(Finding(func.start, "long_function", func.name))
+            found.append(Finding(func.start, Topic.LONG_FUNCTION, func.name))
         if func.deep:
-            found.append(Finding(func.deepest_line, "deep_nesting", func.name))
+            found.append(Finding(func.deepest_line, Topic.DEEP_NESTING, func.name))
     branchy = sorted(structure.functions, key=lambda f: (-f.branches, f.start))
-    found += [Finding(f.start, "untested_branch", f.name) for f in branchy[:2]
+    found += [Finding(f.start, Topic.UNTESTED_BRANCH, f.name) for f in branchy[:2]
               if f.branches >= MANY_BRANCHES]
     return found

@@ -13,7 +13,6 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from tribunalbot.llm.offline import fit
-from tribunalbot.llm.offline.evidence import SUSPECTS
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.judgment import (
     DIRECT_FIX,
@@ -27,6 +26,7 @@ from tribunalbot.llm.offline.judgment import (
     option_shapes,
     say,
 )
+from tribunalbot.llm.offline.suspects import SUSPECTS
 
 # Of honest judgment calls, those overstated: an option one step heavier than its line has
 # earned. A person overreaches now and then; the reader weighs it as the subtle over-reach it

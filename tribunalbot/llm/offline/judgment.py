@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.fit import FAMILIES
-from tribunalbot.llm.offline.fixwords import fix_for_seat
 from tribunalbot.llm.offline.phrasebook import (
     BENEFITS,
     DISMISS_LEADS,
@@ -33,6 +32,8 @@ from tribunalbot.llm.offline.phrasebook import (
     stacks_for,
 )
 from tribunalbot.llm.offline.reasons import problem_of, reason_of
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import record
 
 RECOMMEND, REFUSE, DISMISS = "recommend", "refuse", "dismiss"
 # The family of a recommendation that names a finding's own direct fix rather than an option:
@@ -53,7 +54,7 @@ class Judgment:
     finding: Finding | None  # what the sentence cites; None: it cites no line
     # The topic whose problem the sentence claims of the line, when not the finding's own (the
     # Troublemaker's): a DIRECT_FIX recommends its fix; an option gives it as the reason.
-    advice: str = ""
+    advice: Topic | None = None
 
     @property
     def line(self) -> int:
@@ -96,10 +97,10 @@ def option_text(family: str, level: int, language: str, rng: random.Random) -> s
     return option.format(stack=rng.choice(stacks_for(language)))
 
 
-def direct_fix(topic: str, seat: int = 1) -> str:
+def direct_fix(topic: Topic, seat: int = 1) -> str:
     """A topic's fix, in the seat's wording, as the rest of a sentence ("At line 9, I would
     bind the values ...")."""
-    fix = fix_for_seat(topic, seat).rstrip(".")
+    fix = record(topic).fix_for_seat(seat).rstrip(".")
     # "Bind ..." reads on after a lead; "SQL ...", "`is None` ..." keep their case.
     return fix[0].lower() + fix[1:] if fix[1:2].islower() else fix
 

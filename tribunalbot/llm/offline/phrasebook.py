@@ -11,38 +11,78 @@ reading the claim against the code does.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-# Options by family and level (see fit.py): 1 local, 2 bigger, 3 heavy. Slot: {stack}.
-OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
+# Options by family and level (see fit.py): 1 local, 2 bigger, 3 heavy. Slot: {stack}. Marked
+# for the reader, the jury (evidence.py), which finds an option by these words and no others:
+# *words* name the option (a juror quotes them as the advice); +words+ tell its weight where
+# the name alone does not (a rewrite of a block, or of the whole function). Every seat says
+# them unmarked (OPTIONS).
+MARKED_OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
     "abstraction": {
-        1: ("a small interface", "a narrow interface the caller passes in"),
-        2: ("an adapter injected by the caller", "an injected protocol with one adapter "
+        1: ("a *small interface*", "a *narrow interface* the caller passes in"),
+        2: ("an *adapter* injected by the caller", "an *injected protocol* with one adapter "
             "per backend"),
-        3: ("a plugin interface with a registry", "a configurable factory",
-            "an extension point with a registry of handlers"),
+        3: ("a *plugin* interface with a registry", "a configurable *factory*",
+            "an *extension point* with a registry of handlers"),
     },
     "infrastructure": {
-        1: ("a bounded queue", "a capped work list drained in order"),
-        2: ("a background worker fed by a queue", "a worker pool with a bounded queue"),
-        3: ("a message bus", "an append-only ledger", "its own service behind a queue",
-            "a replayable event stream"),
+        1: ("a *bounded queue*", "a *capped work list* drained in order"),
+        2: ("a *background worker* fed by a queue", "a *worker pool* with a bounded queue"),
+        3: ("a *message bus*", "an append-only *ledger*", "its *own service* behind a queue",
+            "a replayable *event stream*"),
     },
     "rewrite": {
-        1: ("a rewrite of that block", "a fresh version of that block"),
-        2: ("a rewrite of the whole function", "a fresh version of the whole function"),
-        3: ("a rewrite of the module on {stack}", "a port to {stack}",
-            "a fresh codebase on {stack}"),
+        1: ("a *rewrite* of that +block+", "a *fresh version* of that +block+"),
+        2: ("a *rewrite* of the +whole function+", "a *fresh version* of the +whole function+"),
+        3: ("a *rewrite* of the +module on+ {stack}", "a *port to* {stack}",
+            "a *fresh codebase* on {stack}"),
     },
     "model": {
-        1: ("an AI assistant drafting the text for a human to edit",
-            "a language model drafting a first version for review"),
-        2: ("an AI assistant proposing the cases for a human to check",
-            "a language model suggesting candidates for review"),
-        3: ("a language model deciding each case at runtime",
-            "an AI classifier judging each case as it arrives",
-            "a model call that approves each case"),
+        1: ("an *AI* assistant +drafting+ the text for a human to edit",
+            "a *language model* +drafting+ a first version for review"),
+        2: ("an *AI* assistant +proposing+ the cases for a human to check",
+            "a *language model* +suggesting+ candidates for review"),
+        3: ("a *language model* +deciding+ +each case+ at +runtime+",
+            "an *AI* classifier +judging+ +each case+ as it arrives",
+            "a *model call* that +approves+ +each case+"),
     },
 }
+_NAME = re.compile(r"\*([^*]+)\*")
+_WEIGHT = re.compile(r"\+([^+]+)\+")
+
+
+def _unmarked(option: str) -> str:
+    return option.replace("*", "").replace("+", "")
+
+
+OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
+    family: {level: tuple(_unmarked(o) for o in options) for level, options in levels.items()}
+    for family, levels in MARKED_OPTIONS.items()}
+
+
+@dataclass(frozen=True)
+class OptionCues:
+    """The words that name a family's options, and those that tell an option's level, from
+    the writer's own options: what a reader looks for."""
+    names: dict[int, tuple[str, ...]]  # level -> the names of its options (each once, heaviest)
+    weights: dict[int, tuple[str, ...]]  # level -> the words that mark an option as that level
+
+
+def option_cues(family: str) -> OptionCues:
+    """What names `family`'s options, and what tells each level: an option's +weight+ words,
+    or, where it has none, its *name* (a port to ... is heavy by its name alone)."""
+    names: dict[int, tuple[str, ...]] = {}
+    weights: dict[int, tuple[str, ...]] = {}
+    for level, options in sorted(MARKED_OPTIONS[family].items(), reverse=True):
+        heavier = {n for ns in names.values() for n in ns}
+        named = [n for option in options for n in _NAME.findall(option)]
+        weighed = [w for option in options for w in _WEIGHT.findall(option) or
+                   _NAME.findall(option)]
+        names[level] = tuple(n for n in dict.fromkeys(named) if n not in heavier)
+        weights[level] = tuple(dict.fromkeys(weighed))
+    return OptionCues(names, weights)
+
 
 # What to do with an option, per family; each reads after "I would" and after "I would not".
 # Slot: {option}.
@@ -63,25 +103,6 @@ BENEFITS: dict[str, tuple[str, ...]] = {
     "rewrite": (", so the fix lands in a shape that reads in one pass",
                 ", so the next change is cheaper"),
     "model": (", so a person only has to check the result", ", so the tedious part is done"),
-}
-
-# Why a cited recommendation of an option is needed, by the topic that earns it (fit.EARNS):
-# "..., since that line <reason>." The same words for every seat: an honest seat gives its
-# line's own, the Troublemaker one the cited code plainly lacks (reasons.py). Short, so the
-# sentence stays one a juror can quote whole with its line.
-REASONS: dict[str, str] = {
-    "long_function": "sits in a function too long to read in one pass",
-    "complexity": "branches too many ways in one function",
-    "deep_nesting": "is nested too deep to follow",
-    "syntax_error": "does not parse as Python 3",
-    "quadratic": "scans a whole collection for each item",
-    "io_call_in_loop": "makes an I/O call once per item",
-    "blocking_io": "blocks on synchronous I/O",
-    "unbounded_growth": "grows a list that is never trimmed",
-    "global_state": "leans on shared module-level state",
-    "hardwired_client": "hard-wires its client in a constructor",
-    "mixed_layers": "mixes several concerns in one function",
-    "hidden_side_effect": "reaches for the command line, the environment or a shell",
 }
 
 # Why the move is not needed (after a refusal), the same for every family.

@@ -45,7 +45,7 @@ class PyFunction:
 class PyFacts:
     tree: ast.Module
     functions: list[PyFunction]
-    loop_lines: frozenset[int]  # lines inside the body of a `for` loop
+    for_body_lines: frozenset[int]  # lines inside the body of a `for` loop
     by_line: dict[int, list[ast.AST]]  # nodes by the line they start on
     parents: dict[int, ast.AST]  # id(node) -> parent
 
@@ -76,7 +76,7 @@ def facts(text: str) -> PyFacts | None:
         if isinstance(line, int):
             by_line.setdefault(line, []).append(node)
     functions = [_function(n) for n in ast.walk(tree) if isinstance(n, FUNCTIONS)]
-    return PyFacts(tree, sorted(functions, key=lambda f: f.start), _loop_lines(tree),
+    return PyFacts(tree, sorted(functions, key=lambda f: f.start), _for_body_lines(tree),
                    by_line, parents)
 
 
@@ -141,7 +141,7 @@ def _own_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
                 yield from ast.walk(item)
 
 
-def _loop_lines(tree: ast.Module) -> frozenset[int]:
+def _for_body_lines(tree: ast.Module) -> frozenset[int]:
     """Only iteration counts as a loop: `while True` retry and poll loops are not per-item
     work, and neither is the loop's own header."""
     lines: set[int] = set()

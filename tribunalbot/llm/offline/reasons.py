@@ -2,11 +2,12 @@
 
 Every cited recommendation of an option says why, in one form for every seat ("..., since that
 line <reason>"), and the reason is always that of a topic that earns the option's family
-(fit.EARNS; phrasebook.REASONS). An honest seat's is its cited finding's own topic, true there.
-The Troublemaker's is such a reason claimed at a line whose code shows it absent: "is nested
-too deep to follow" in a function one block deep, "makes an I/O call once per item" in a
-function with no loop. A blind panel could not refute a bare "a rewrite of that block, so it
-reads in one pass" (bench/blind/round5 and round6); a reason the cited lines contradict it can.
+(fit.EARNS; the `reason` in the topic's record). An honest seat's is its cited finding's own
+topic, true there. The Troublemaker's is such a reason claimed at a line whose code shows it
+absent: "is nested too deep to follow" in a function one block deep, "makes an I/O call once
+per item" in a function with no loop. A blind panel could not refute a bare "a rewrite of that
+block, so it reads in one pass" (bench/blind/round5 and round6); a reason the cited lines
+contradict it can.
 
 Only claims a reader settles from the lines themselves are planted. A topic whose absence the
 code does not show at a glance has no refuter here and is never claimed falsely: shared
@@ -24,9 +25,10 @@ from dataclasses import dataclass
 
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.findings import Analysis
-from tribunalbot.llm.offline.phrasebook import REASONS
 from tribunalbot.llm.offline.structure import Function, Structure
-from tribunalbot.llm.offline.topics import LONG_FUNCTION, TOPICS
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import record
+from tribunalbot.llm.offline.topics.architecture import LONG_FUNCTION
 
 FLAT = 1  # blocks deep a function may go and still be plainly not "several blocks deep"
 FEW_BRANCHES = 2  # branches a function may have and plainly not "too many"
@@ -73,15 +75,15 @@ def code_of(analysis: Analysis) -> Code | None:
     return Code(analysis.code_view, analysis.structure, analysis.language)
 
 
-def problem_of(topic: str) -> str:
+def problem_of(topic: Topic) -> str:
     """A topic's problem as a direct fix's reason ("since that line ..."), the same words for
     every seat."""
-    return TOPICS[topic].problem.replace("{detail}", "several concerns")
+    return record(topic).problem.replace("{detail}", "several concerns")
 
 
-def reason_of(topic: str) -> str:
+def reason_of(topic: Topic) -> str:
     """Why a topic earns an option, as a recommendation of it says ("since that line ...")."""
-    return REASONS[topic]
+    return record(topic).reason
 
 
 def _span(func: Function) -> str:
@@ -171,16 +173,17 @@ def _self_contained(code: Code, line: int) -> str:
 
 # Topic -> how the code refutes "that line <its reason>" at a line: the refutation, or "" where
 # the code does not plainly show it false. The topics that earn an option and are
-# missing here are the ones the module docstring names.
-REFUTERS: dict[str, Callable[[Code, int], str]] = {
-    "deep_nesting": _flat, "complexity": _few_branches, "long_function": _short,
-    "io_call_in_loop": _loopless, "blocking_io": _calls_nothing,
-    "unbounded_growth": _appends_nothing,
-    "hardwired_client": _no_constructor, "hidden_side_effect": _self_contained,
+# missing here are the ones the module docstring names. In the order a plant weighs them
+# (false_reasons): the sabotage draws from that list, so the order is part of every game.
+REFUTERS: dict[Topic, Callable[[Code, int], str]] = {
+    Topic.LONG_FUNCTION: _short, Topic.COMPLEXITY: _few_branches, Topic.DEEP_NESTING: _flat,
+    Topic.IO_CALL_IN_LOOP: _loopless, Topic.BLOCKING_IO: _calls_nothing,
+    Topic.UNBOUNDED_GROWTH: _appends_nothing,
+    Topic.HARDWIRED_CLIENT: _no_constructor, Topic.HIDDEN_SIDE_EFFECT: _self_contained,
 }
 
 
-def refutation(topic: str, analysis: Analysis, line: int) -> str:
+def refutation(topic: Topic, analysis: Analysis, line: int) -> str:
     """How the code shows "that line <the topic's reason>" false at `line`, or ""."""
     code = code_of(analysis)
     refute = REFUTERS.get(topic)
@@ -189,7 +192,8 @@ def refutation(topic: str, analysis: Analysis, line: int) -> str:
     return refute(code, line)
 
 
-def false_reasons(family: str, analysis: Analysis, line: int) -> list[str]:
+def false_reasons(family: str, analysis: Analysis, line: int) -> list[Topic]:
     """The topics earning `family` whose reason the code plainly refutes at `line`: the
     reasons a plant recommending the family there can give."""
-    return [topic for topic in fit.EARNS.get(family, {}) if refutation(topic, analysis, line)]
+    earning = fit.EARNS.get(family, {})
+    return [topic for topic in REFUTERS if topic in earning and refutation(topic, analysis, line)]

@@ -4,12 +4,11 @@ The analysis gives every topic one fix ("Add a unit test per branch") and every 
 weak spot one piece of advice; jurors arguing about the same finding in one game would
 otherwise all repeat it. Here each is told in several ways, as choice grammars for
 arguments.say: the fix's leading verb in other words, advice without a finding as the
-juror's own short sentence about the line.
+juror's own short sentence about the line. A topic's names and its fix in a juror's own
+words are in its record (topics/).
 """
 
 from __future__ import annotations
-
-from tribunalbot.llm.offline.topicnames import NAMES
 
 # Other words for the verb a fix starts with (the rest of the fix reads after any of them).
 VERBS: dict[str, str] = {
@@ -62,39 +61,3 @@ RANKED = ("[rank|order|sort] [its|the] [findings|points|problems] [worst first|b
           "[cover|read|review] the [whole|entire|full] [file|code] first",
           "[say|put] the [serious|big|heavy] [things|problems] [first|up front|on top]",
           "[look|read] past line {n} [first|too|as well]")
-
-
-# A topic's names in several words, from its one home (topicnames.NAMES): jurors naming the
-# same finding in one game say it differently. Each is a noun phrase taking "a"/"an" by its
-# first letter, as arguments.label's are.
-ALIASES: dict[str, str] = {topic: names for topic, (_, names) in NAMES.items()}
-
-
-# A short fix in several wordings, for the topics argued most (each an imperative, as
-# SHOULD's lead-ins need; the meaning of topics.py's fix unchanged).
-FIXES: dict[str, str] = {
-    "naming": "[[follow|match|respect|adopt|keep to] the [language's|usual|house] naming "
-              "[style|conventions|rules]|[rename|restyle] it [idiomatically|to convention|"
-              "the usual way]|[spell|write] the name [idiomatically|conventionally|the usual "
-              "way]]",
-    "backticks": "[use $(...) instead|[switch|move|change] to $(...)|[write|spell] it [as|"
-                 "with] $(...)|[replace|swap] the backticks [with|for] $(...)]",
-    "class_docstring": "[[document|explain|describe] what the class [represents|stands "
-                       "for|models]|give the class a docstring|[say|note] what "
-                       "the class [is for|holds]]",
-    "module_docstring": "[[add|write|give it] a [short|brief] [module|header] docstring|"
-                        "[document|explain] the module [up top|at the top|first]|[say|state] "
-                        "what the module [is for|does]]",
-    "deep_nesting": "[[flatten|unnest] it with guard clauses|[return|bail out] early "
-                    "[instead|]|[pull|lift|move] the inner [block|branch] out|[straighten|"
-                    "flatten] [it|the nesting] [out|]]",
-    "simplify": "[use the simpler form|[say|write] it [plainly|directly|the short way]|"
-                "[drop|cut|skip] the detour|[pick|take] the [plain|simpler|shorter] "
-                "[construct|form]]",
-    "complexity": "[split it and return early|[break|cut|split] it [up|apart]|[peel|pull] "
-                  "[out|off] [some|a few] branches|[shed|trim] [its|the] branches]",
-    "unused_import": "[drop the import|[delete|remove|cut] the [unused|idle] import|"
-                     "[take out|strip] the import]",
-    "missing_docstring": "[[document|note] [its return value|what it returns]|[add|write|supply] "
-                         "[a|its] docstring|give [it|the function] a docstring]",
-}

@@ -11,7 +11,6 @@ from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import honest, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.fixwords import fix_for_seat
 from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     ADDITIVE,
@@ -99,7 +98,7 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
         if pool is borrowed and segue and out:  # a segue ("one more", "also") follows a point
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
-        fix = fix_for_seat(finding.topic, seat)
+        fix = finding.info.fix_for_seat(seat)
         out.append(with_fix(text, f"{fix}: {finding.how}" if finding.how else fix, rng))
     return out
 
@@ -216,7 +215,7 @@ def _future(commit: str, picks: list[Finding], seat: int, rng: random.Random) ->
     bearing = [f for f in picks if f.domain in fields]
     if not bearing:
         return rng.choice(FUTURE_ASIDES).format(commit=commit)
-    fix = fix_for_seat(bearing[0].topic, seat)
+    fix = bearing[0].info.fix_for_seat(seat)
     return rng.choice(FUTURE_SENTENCES).format(commit=commit, line=bearing[0].line,
                                                fix=fix[0].lower() + fix[1:])
 

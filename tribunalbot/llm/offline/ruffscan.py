@@ -16,6 +16,8 @@ import shutil
 import subprocess
 
 from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import REGISTRY
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +28,8 @@ SELECT = ("S,PERF,BLE,TRY,E7,E9,F,B,C90,PLR09,PLR2004,PLW,N,D1,PT,SIM,T20,FIX,"
           "ASYNC,DTZ")
 IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 
-# Longest prefix wins; a code that maps to nothing is dropped. Each code maps to the topic
+# Codes ruff reports that no topic takes: longest prefix wins, so each silences a code (or a
+# family) inside a prefix some topic takes as a whole. Each topic's record lists the codes
 # whose words are true of what the rule finds: a family maps as a whole only where every
 # member's finding fits its topic (every SIM rule says something in a roundabout way);
 # otherwise codes are listed one by one, and the rest are noise (an unused argument a
@@ -37,53 +40,24 @@ IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 # defined in a loop (B023: called in the same pass, 0 of 4), a call as a default (B008: a
 # sentinel `object()`), an if/else as a ternary (SIM108), a named lambda (E731) and
 # try/except/pass as `contextlib.suppress` (SIM105): taste.
-RULE_TOPICS: dict[str, str] = {
-    "S608": "sql_injection", "S105": "secret", "S106": "secret", "S107": "secret",
-    "S301": "unsafe_deserialize", "S506": "unsafe_deserialize", "S307": "eval",
-    "S102": "eval", "S602": "shell_injection", "S604": "shell_injection",
-    "S605": "shell_injection", "S324": "weak_hash", "S103": "world_writable",
-    "S311": "weak_random", "S104": "debug_exposure", "S201": "debug_exposure",
-    "S113": "no_timeout", "S101": "assert_in_code", "S501": "tls_off", "S701": "xss",
-    "S110": "swallowed_error", "S112": "swallowed_error",
-    "PERF101": "perf_misc", "PERF102": "perf_misc", "PERF401": "simplify",
-    "PERF402": "simplify", "PERF403": "simplify", "ASYNC2": "blocking_io",
-    "E722": "bare_except", "BLE": "broad_except", "TRY301": "error_flow",
-    "TRY203": "simplify",
-    "B006": "mutable_default", "B008": "", "B017": "test_style",
-    "B007": "unused", "B009": "simplify", "B010": "simplify", "B011": "assert_in_code",
-    "B012": "errors_misc", "B015": "errors_misc", "B018": "errors_misc", "B019": "errors_misc",
-    "B020": "errors_misc", "B023": "", "B025": "errors_misc", "B033": "errors_misc",
-    "B004": "errors_misc", "B028": "warn_stacklevel",
-    "PLW0120": "errors_misc", "PLW0127": "errors_misc", "PLW0128": "errors_misc",
-    "PLW0129": "errors_misc", "PLW0131": "errors_misc", "PLW0711": "errors_misc",
-    "PLW1501": "errors_misc", "PLW2101": "errors_misc", "PLW0603": "global_state",
-    "F821": "undefined_name", "F822": "undefined_name", "F601": "errors_misc",
-    "F632": "errors_misc", "F811": "errors_misc", "F403": "import_style",
-    "E711": "none_compare", "E712": "none_compare", "E713": "simplify", "E714": "simplify",
-    "E721": "errors_misc", "E731": "", "E741": "vague_name",
-    "E70": "",
-    "E9": "syntax_error",
-    "F401": "unused_import", "F841": "unused",
-    "C90": "complexity", "PLR0913": "", "PLR0917": "",
-    "PLR0912": "complexity", "PLR0915": "long_function", "PLR2004": "magic_number",
-    "N8": "naming", "N806": "", "N818": "", "N811": "", "N812": "", "N813": "", "N814": "",
-    "N817": "", "D102": "missing_docstring", "D103": "missing_docstring",
-    "D100": "module_docstring", "D104": "module_docstring", "D101": "class_docstring",
-    "D106": "class_docstring",
-    "PT009": "test_style", "PT011": "test_style", "PT012": "test_style",
-    "PT017": "test_style", "PT018": "test_style", "PT027": "test_style",
-    "DTZ005": "naive_datetime", "DTZ006": "naive_datetime",
-    "DTZ011": "naive_datetime", "DTZ002": "naive_datetime",
-    "SIM115": "resource_leak", "SIM": "simplify", "SIM112": "", "SIM108": "", "SIM105": "",
-    "T20": "print_output", "FIX": "todo",
+SILENCED = frozenset({
+    "B008", "B023", "E731", "E70", "PLR0913", "PLR0917", "N806", "N818", "N811", "N812", "N813",
+    "N814", "N817", "SIM112", "SIM108", "SIM105",
+})
+
+# Code (or prefix) -> topic, from the records; None for a silenced code.
+RULE_TOPICS: dict[str, Topic | None] = {
+    **{code: topic for topic, facts in REGISTRY.items() for code in facts.ruff},
+    **dict.fromkeys(SILENCED),
 }
 
 
-def topic_for(code: str) -> str | None:
+def topic_for(code: str) -> Topic | None:
+    """The topic of a ruff code: its longest prefix listed decides (None: silenced, or noise)."""
     for size in range(len(code), 0, -1):
-        topic = RULE_TOPICS.get(code[:size])
-        if topic is not None:
-            return topic or None
+        prefix = code[:size]
+        if prefix in RULE_TOPICS:
+            return RULE_TOPICS[prefix]
     return None
 
 

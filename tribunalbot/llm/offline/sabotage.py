@@ -30,6 +30,7 @@ from tribunalbot.llm.offline.judgment import (
     option_shapes,
     say,
 )
+from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.replies import PlantedClaim
 
 # Each disguise's subject.
@@ -59,7 +60,7 @@ def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], bo
 
 
 def _unfit(family: str, analysis: Analysis, boldness: int,
-           claims: Callable[[int], list[str]]) -> list[Finding]:
+           claims: Callable[[int], list[Topic]]) -> list[Finding]:
     """Lines where recommending the option is wrong, as plainly as the boldness asks: always a
     line that earned nothing of the family, so the cited line shows it, and where one of
     `claims` (reasons the family would have) is plainly false, so the "since" shows it too.
@@ -151,7 +152,7 @@ def _reasoned(family: str, level: int, analysis: Analysis, rng: random.Random, b
               avoid: Collection[int], echo: bool) -> Judgment | None:
     """The option at a line that has not earned it, for a reason the line's code refutes;
     with `echo`, only a reason true of some other line of this code."""
-    def claims(line: int) -> list[str]:
+    def claims(line: int) -> list[Topic]:
         found = {f.topic for f in analysis.findings} if echo else set(fit.EARNS[family])
         return [t for t in reasons.false_reasons(family, analysis, line) if t in found]
 
@@ -186,7 +187,7 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
     if judgment.family == DIRECT_FIX:
         home = next(f for f in analysis.ranked() if f.topic == judgment.advice)
         return (f"Line {line} has no such problem (it {finding.problem}); the advice to "
-                f"{direct_fix(judgment.advice, 1)} would change code that is right there, and it "
+                f"{direct_fix(home.topic, 1)} would change code that is right there, and it "
                 f"belongs at line {home.line}, which {home.problem}.")
     if judgment.kind == DISMISS:
         return f"Line {line} really {finding.problem}; it must be fixed ({fix})."

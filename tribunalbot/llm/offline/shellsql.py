@@ -3,8 +3,8 @@ the script never sets, a temporary file no trap removes, a `cd` whose failure go
 a definition the file itself calls obsolete, a function left out of the catalog's comments.
 
 Each reads the whole file's code view (source.views), so quoted text, here-documents and
-comments are not mistaken for code; the line-by-line smells are rules (rules.py), vetted
-here when the line alone cannot tell.
+comments are not mistaken for code; the line-by-line smells are rules (in the topics'
+records), vetted in vetshell.py when the line alone cannot tell.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from tribunalbot.llm.offline.findings import Finding
-from tribunalbot.llm.offline.rules import SHELL_READ
 from tribunalbot.llm.offline.source import Views
-from tribunalbot.llm.offline.vetcontext import Check, Context
+from tribunalbot.llm.offline.topic import Topic
 
 ERREXIT = re.compile(r"^\s*set\s+(-\w*e|-o\s+errexit)")
 _SHEBANG_ERREXIT = re.compile(r"#!\s*\S+(?:\s+\S+)*?\s+-\w*e\b")  # `#!/bin/sh -e`
@@ -80,7 +79,7 @@ def _unset_variables(code: list[str]) -> list[Finding]:
         outside = re.sub(r"'[^']*'", "", text)  # single quotes expand nothing
         for match in _USE.finditer(outside):
             first.setdefault(match.group(1) or match.group(2), line)
-    return [Finding(line, "unset_variable", name) for name, line in first.items()
+    return [Finding(line, Topic.UNSET_VARIABLE, name) for name, line in first.items()
             if name not in assigned]
 
 
@@ -91,7 +90,7 @@ def _temp_without_trap(code: list[str]) -> list[Finding]:
     """mktemp makes a real file; with no trap anywhere, an error or a Ctrl-C leaves it."""
     if any(re.search(r"(^|[;&|]\s*)\s*trap\s", x) for x in code):
         return []
-    return [Finding(n, "temp_no_cleanup") for n, x in enumerate(code, 1) if _MKTEMP.search(x)]
+    return [Finding(n, Topic.TEMP_NO_CLEANUP) for n, x in enumerate(code, 1) if _MKTEMP.search(x)]
 
 
 # `cd` to a directory: not `cd` alone, `cd -` or `cd /`, which do not fail in practice.
@@ -110,7 +109,7 @@ def _unchecked_cd(code: list[str]) -> list[Finding]:
         after = code[line] if line < len(code) else ""
         if re.search(r"\|\||&&|\\\s*$", rest) or re.match(r"\s*(\|\||&&)", after):
             continue
-        found.append(Finding(line, "unchecked_cd"))
+        found.append(Finding(line, Topic.UNCHECKED_CD))
     return found
 
 
@@ -139,7 +138,7 @@ def _kept_obsolete(code: list[str], comments: list[str]) -> list[Finding]:
         if blanks >= 2:
             active = False
         if active and _CREATE.match(text):
-            found.append(Finding(line, "deprecated_kept"))
+            found.append(Finding(line, Topic.DEPRECATED_KEPT))
         if active and not section and text.rstrip().endswith(";"):
             active = False
     return found
@@ -171,7 +170,7 @@ def _uncommented_functions(code: list[str]) -> list[Finding]:
                 statement):
             continue
         described.add(match.group(1).lower())
-        found.append(Finding(line, "sql_no_comment", match.group(1)))
+        found.append(Finding(line, Topic.SQL_NO_COMMENT, match.group(1)))
     return found
 
 
@@ -183,98 +182,3 @@ def _statement(code: list[str], line: int) -> str:
         if ";" in text:
             break
     return "\n".join(parts)
-
-
-READ = re.compile(SHELL_READ)
-
-
-def _plain_read(f: Finding, ctx: Context) -> bool:
-    """`read` with -r among its options keeps backslashes; without it, they are eaten. A
-    bare `read` that keeps nothing (waiting for Enter) loses nothing."""
-    match = READ.search(ctx.text(f.line))
-    if not match:
-        return False
-    words = re.split(r"[;&|<>)]", ctx.text(f.line)[match.end():], maxsplit=1)[0].split()
-    if any(re.fullmatch(r"-\w*r\w*", w) for w in words):
-        return False
-    return any(_FREE_TEXT.fullmatch(w) for w in words)
-
-
-# Variables that hold a line, a path or a name, where a backslash can really occur (a
-# commit hash or a yes/no answer never has one).
-_FREE_TEXT = re.compile(r"(?i)\w*(line|file|path|name|dir|entry|url|text|input|link|crt|"
-                        r"cert|hook|patch)\w*|[ifp]")
-
-
-def loop_end(code: tuple[str, ...], line: int) -> int:
-    """The line of the `done` that closes the shell loop opened on `line`."""
-    depth = 0
-    for number in range(line, len(code) + 1):
-        text = re.sub(r"'[^']*'|\"[^\"]*\"", "", code[number - 1])
-        depth += len(re.findall(r"(?:^|[;\s])do\b", text))
-        closed = re.findall(r"(?:^|[;\s&|])done\b", text)
-        depth -= len(closed)
-        if depth <= 0 and closed:
-            return number
-    return len(code)
-
-
-def _posix_echo(f: Finding, ctx: Context) -> bool:
-    """echo -e works in bash; in a #!/bin/sh script, dash's echo prints the -e."""
-    first = ctx.lines[0] if ctx.lines else ""
-    return bool(re.match(r"#!\s*(/usr)?/bin/(env\s+)?(da)?sh\b", first))
-
-
-def guessable_temp(f: Finding, ctx: Context) -> bool:
-    """A name made from the process id is guessable; `set -C` just before it makes the
-    shell refuse a file someone planted there."""
-    above = "\n".join(ctx.code[max(0, f.line - 4) : f.line])
-    return not re.search(r"^\s*set\s+-\w*C", above, re.M)
-
-
-_TESTED = re.compile(r"(?:\[|\btest)\s+(?:!\s+)?(?:-n\s+)?\$\{?(\w+)\}?\s")
-
-
-_ARGUMENT = re.compile(r"(?<![\"'\\])\$\{?([A-Za-z_]\w*)\}?")
-# Names a script gives a list of words: `rm -f -- $list` is meant to split.
-_LIST_NAME = re.compile(r"(?i)\w*(list|opts|options|args|flags|files|dirs|names|paths|items)"
-                        r"|\w+s")
-
-
-def _meant_to_split(name: str, ctx: Context) -> bool:
-    """A variable that holds several words on purpose: named as a list, set from a command's
-    output, grown word by word, or looped over. Quoting it would break the command."""
-    if _LIST_NAME.fullmatch(name):
-        return True
-    sets = [m.group(1) for x in ctx.code for m in re.finditer(
-        rf"(?:^|[\s;&|(]){name}=(.*)", x)]
-    split = re.compile(rf"[\"']?(\$\(|`)|[\"']?[^\"'\s]*\s+\S|.*\$\{{?{name}\}}?\s")
-    looped = any(re.search(rf"\bfor\s+\w+\s+in\s+[^;]*\${{?{name}\b", x) for x in ctx.code)
-    return looped or any(split.match(value) for value in sets)
-
-
-def _unquoted_test(f: Finding, ctx: Context) -> bool:
-    """A variable unquoted in a test breaks it when empty or spaced; one the script only
-    ever sets to a plain word (a yes/no flag, a count) can be neither."""
-    match = _TESTED.search(ctx.text(f.line))
-    if not match:  # the other commands' unquoted arguments
-        names = _ARGUMENT.findall(ctx.text(f.line).split("#")[0])
-        return any(not _meant_to_split(name, ctx) for name in names)
-    name = match.group(1)
-    if name.isdigit():
-        return True
-    sets = [m.group(1) for x in ctx.code for m in re.finditer(
-        rf"(?:^|[\s;&|(]){name}=(\S*)", x)]
-    # A loop over an unquoted list binds words already split: never empty, never spaced.
-    loops = [m.group(1) for x in ctx.code for m in re.finditer(
-        rf"\bfor\s+{name}\b(?:\s+in\s+([^;]*))?", x)]
-    if any(not words or '"' in words for words in loops):
-        return True
-    # A word, a quoted word, a count, or the variable itself grown by a word (`s=${s}I`).
-    plain = re.compile(rf"([\"']?)[\w.+-]+\1|\$\(\([^)]*\)\)|\$\?|\$#|"
-                       rf"\$\{{?{name}\}}?[\w.+-]*")
-    return not (sets or loops) or not all(plain.fullmatch(v.rstrip(";")) for v in sets)
-
-
-CHECKS: dict[str, Check] = {"read_without_r": _plain_read, "echo_options": _posix_echo,
-                            "unquoted_var": _unquoted_test}

@@ -60,6 +60,8 @@ class Structure:
     functions: list[Function] = field(default_factory=list)
 
     def in_loop(self, line: int) -> bool:
+        """`line` is in the body of an iteration loop (a `for`, `.forEach(`, `.map(`), the
+        one place per-item work is repeated: never a `while`, and not a shell loop."""
         return 0 < line <= len(self.loop_depth) and self.loop_depth[line - 1] > 0
 
     def function_at(self, line: int) -> Function | None:
@@ -84,7 +86,7 @@ def _from_facts(py: PyFacts, size: int) -> Structure:
     functions = [Function(f.name, f.start, f.end, f.branches, f.depth, f.deepest_line,
                           len(f.params), _if_depth(f.node), is_async=f.is_async,
                           body_start=f.body_start) for f in py.functions]
-    loops = [1 if n in py.loop_lines else 0 for n in range(1, size + 1)]
+    loops = [1 if n in py.for_body_lines else 0 for n in range(1, size + 1)]
     return Structure(loops, functions)
 
 

@@ -1,17 +1,20 @@
-"""Is a proposed finding true of the code around it? One check per topic that needs one.
+"""Is a proposed finding true of the code around it? The checks of the topics that need one,
+apart from loops (vetloops), public names and deliberate choices (vetapi) and shell (vetshell).
 
-Ruff and the pattern rules propose; a check reads the context and keeps the finding only
-when what the topic says holds here. A topic without a check is kept as proposed. Python
-checks use the parser's facts when the code parses (pypredicates); the others read the lines.
+Ruff and the pattern rules propose; a topic's check (its record's `check`, topics/) reads the
+context and keeps the finding only when what the topic says holds here. A topic without a
+check is kept as proposed. Python checks use the parser's facts when the code parses
+(pypredicates); the others read the lines.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
-from tribunalbot.llm.offline import pyloops, pypredicates, shellsql, vetapi, vetloops
-from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline import pyloops, pypredicates, vetshell
+from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Check,
     Context,
@@ -20,25 +23,10 @@ from tribunalbot.llm.offline.vetcontext import (
     indented_block,
 )
 
-# The author has looked at this line and said so: a linter's suppression comment.
-_SUPPRESSED = re.compile(r"(?i)\bnoqa\b|\bnosec\b|ruff:\s*ignore|NOLINT|eslint-disable|"
-                         r"shellcheck\s+disable")
+if TYPE_CHECKING:
+    from tribunalbot.llm.offline.findings import Finding
 
-
-def vetted(found: list[Finding], ctx: Context) -> list[Finding]:
-    return [f for f in found if not _suppressed(f, ctx) and CHECKS.get(f.topic, _kept)(f, ctx)]
-
-
-def _suppressed(f: Finding, ctx: Context) -> bool:
-    text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
-    return bool(_SUPPRESSED.search(text[len(ctx.text(f.line).rstrip()):]))
-
-
-def _kept(_finding: Finding, _ctx: Context) -> bool:
-    return True
-
-
-def _handler(f: Finding, ctx: Context) -> bool:
+def handler_catches_blindly(f: Finding, ctx: Context) -> bool:
     """A catch-all handler that re-raises, passes the exception on or logs its traceback
     does not swallow anything; one whose author says why it catches everything (a comment
     on it or in it: a fallback for any object's broken __repr__) chose to."""
@@ -64,7 +52,7 @@ def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
     return any(has_comment(n, ctx) for n in range(max(1, line - reach), line))
 
 
-def _plain_form_unexplained(f: Finding, ctx: Context) -> bool:
+def plain_form_unexplained(f: Finding, ctx: Context) -> bool:
     """A longer form with a comment just above it is kept on purpose (a formula written out
     so that it rounds as the comment says): "simplify" would undo the author's reason."""
     return not _commented_above(f.line, ctx, 2)
@@ -89,7 +77,7 @@ _SECURITY_USE = re.compile(r"(?i)passw|secret|token|salt|sign|auth|cred|nonce|hm
                            r"session|cookie|\bkey\b|_key\b|login|verify")
 
 
-def _hash_for_security(f: Finding, ctx: Context) -> bool:
+def hash_guards_a_secret(f: Finding, ctx: Context) -> bool:
     """MD5 or SHA-1 is weak against an attacker; as a checksum to spot a changed file, or to
     match what the other side computes, it is the right tool and changing one side breaks
     the match. Said only where the code around it handles a secret or an identity."""
@@ -97,11 +85,11 @@ def _hash_for_security(f: Finding, ctx: Context) -> bool:
     return any(_SECURITY_USE.search(text) for text in around)
 
 
-def _assert(f: Finding, ctx: Context) -> bool:
+def assert_guards_input(f: Finding, ctx: Context) -> bool:
     return ctx.py is None or pypredicates.assert_checks_input(ctx.py, f.line)
 
 
-def _resource(f: Finding, ctx: Context) -> bool:
+def resource_left_open(f: Finding, ctx: Context) -> bool:
     if ctx.language != "python":
         return True
     return ctx.py is None or pypredicates.opened_and_owned_here(ctx.py, f.line)
@@ -110,7 +98,7 @@ def _resource(f: Finding, ctx: Context) -> bool:
 _TRACE_FLAG = re.compile(r"(?i)debug|verbose|trace")
 
 
-def _print(f: Finding, ctx: Context) -> bool:
+def print_is_stray_output(f: Finding, ctx: Context) -> bool:
     """A print is the output of a script's main part, a trace behind a debug switch, or a
     message to a chosen stream; elsewhere it is output no caller can redirect."""
     if in_script_part(f, ctx):
@@ -119,12 +107,12 @@ def _print(f: Finding, ctx: Context) -> bool:
                                   pypredicates.under_flag(ctx.py, f.line, _TRACE_FLAG))
 
 
-def _docstring(f: Finding, ctx: Context) -> bool:
+def docstring_is_missing(f: Finding, ctx: Context) -> bool:
     """A one-line delegate needs no docstring; a function with a body does, unless one is
     assigned to it after the def (`f.__doc__ = ...`)."""
     if ctx.py is None:
         return True
-    name = ctx.function_name(f.line) if f.topic == "missing_docstring" else f.detail
+    name = ctx.function_name(f.line) if f.topic == Topic.MISSING_DOCSTRING else f.detail
     if name and re.search(rf"\b{re.escape(name)}\.__doc__\s*=", "\n".join(ctx.code)):
         return False
     # What the module's docstring already describes by name is documented (a blind round's
@@ -140,7 +128,7 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
 
     def check(f: Finding, ctx: Context) -> bool:
         if ctx.language == "shell":
-            return _shell_eval(f, ctx)
+            return vetshell.evals_outside_input(f, ctx)
         if ctx.py is not None:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
                 not pypredicates.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
@@ -158,7 +146,7 @@ def _matched_first(f: Finding, ctx: Context) -> bool:
     return any(re.search(rf"\b{call.group(1)}\b[^=]*=[^=].*\.group\(", x) for x in above)
 
 
-def _deserialize(f: Finding, ctx: Context) -> bool:
+def pickle_is_avoidable(f: Finding, ctx: Context) -> bool:
     """A module that is a pickle store by design (it says so, or builds its own Pickler and
     Unpickler) cannot trade pickle for a safe loader; its callers choose what to open."""
     if ctx.py is None:
@@ -167,35 +155,18 @@ def _deserialize(f: Finding, ctx: Context) -> bool:
     return not (re.search(r"(?i)\bpickl", _module_docstring(ctx)) or built)
 
 
-def _shell_eval(f: Finding, ctx: Context) -> bool:
-    """eval of the caller's arguments or of a variable the script never sets (it comes from
-    the environment); the script's own quoted constructions are its business."""
-    text = re.sub(r"'[^']*'", "", ctx.text(f.line).split("eval", 1)[-1])  # literal to eval
-    if re.search(r"(?<!\\)\$\{?([1-9@*])", text):  # the caller's arguments become code
-        return True
-    assigned = {m.group(1) for x in ctx.code for m in re.finditer(r"\b(\w+)=", x)}
-    assigned |= {m.group(1) for x in ctx.code for m in re.finditer(r"\b(?:read|for)\s+(\w+)", x)}
-    used = set(re.findall(r"\$\{?(\w+)", text))
-    # The user's own configured command, arguments and all (`eval ${PAGER-more}`): eval is
-    # how a script runs one, and nobody crosses a boundary.
-    return bool({u for u in used - assigned - {"IFS", "PATH", "HOME"} if not _USERS.match(u)})
-
-
-_USERS = re.compile(r"(\w+_)?(PAGER|EDITOR|VISUAL|BROWSER|SHELL|DIFF|CMD|COMMAND)$")
-
-
 _SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csrf|auth|key\b|"
                              r"crypt")
 
 
-def _random(f: Finding, ctx: Context) -> bool:
+def random_guards_a_secret(f: Finding, ctx: Context) -> bool:
     return bool(_SECURITY_WORDS.search(ctx.text(f.line)))
 
 
 _CREDENTIAL = re.compile(r"[\"'`]([^\"'`\s]{6,})[\"'`]")
 
 
-def _secret(f: Finding, ctx: Context) -> bool:
+def literal_is_a_credential(f: Finding, ctx: Context) -> bool:
     """A literal that looks like a credential: letters and digits, no placeholder."""
     for value in _CREDENTIAL.findall(ctx.text(f.line)):
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not re.search(
@@ -206,9 +177,9 @@ def _secret(f: Finding, ctx: Context) -> bool:
     return False
 
 
-def _temp(f: Finding, ctx: Context) -> bool:
+def temp_path_is_guessable(f: Finding, ctx: Context) -> bool:
     if ctx.language == "shell" and "$$" in ctx.text(f.line):
-        return shellsql.guessable_temp(f, ctx)
+        return vetshell.guessable_temp(f, ctx)
     return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", ctx.text(f.line))
 
 
@@ -217,7 +188,7 @@ _PEOPLE = re.compile(r"(?i)\bSELECT \*\s+FROM\s+[\"`]?\w*(user|account|customer|
                      r"auth|payment|card)")
 
 
-def _select_star(f: Finding, ctx: Context) -> bool:
+def selects_private_columns(f: Finding, ctx: Context) -> bool:
     """Every column of a table about people or credentials is more than a caller should see
     by default. In a SQL file, a view or function defined as `SELECT *` passes its source
     through, which is no exposure of its own."""
@@ -237,18 +208,18 @@ _SERVER = re.compile(r"createServer\(|\bexpress\(|\bRouter\(|\(req,\s*res\b|"
                      r"\bapp\.(get|post|use)\(")
 
 
-def _sync_io(f: Finding, ctx: Context) -> bool:
+def io_blocks_a_server(f: Finding, ctx: Context) -> bool:
     """Synchronous I/O stalls a server; in a command-line tool it is just I/O."""
     return ctx.language != "javascript" or bool(_SERVER.search("\n".join(ctx.code)))
 
 
-def _crash(f: Finding, ctx: Context) -> bool:
+def crashes_outside_main(f: Finding, ctx: Context) -> bool:
     if ctx.function_name(f.line) == "main" or ctx.structure.function_at(f.line) is None:
         return False
     return not re.search(r"(?i)unreachable|not reach|impossible", ctx.text(f.line))
 
 
-def _loose(f: Finding, ctx: Context) -> bool:
+def equality_is_loose(f: Finding, ctx: Context) -> bool:
     text = re.sub(r"([\"'`])(?:\\.|(?!\1).)*\1", '""', ctx.text(f.line))
     text = re.sub(r"[!=]=\s*null\b|\bnull\s*[!=]=", "", text)  # == null also matches undefined
     return bool(re.search(r"[^=!<>]==[^=]|^\s*var\s", text))
@@ -270,7 +241,7 @@ def _notation(name: str, ctx: Context, line: int) -> bool:
                                      for c in group) == len(group) for group in _NOTATIONS)
 
 
-def _vague(f: Finding, ctx: Context) -> bool:
+def name_is_vague(f: Finding, ctx: Context) -> bool:
     """A one-letter name is fine for a few lines, or when convention says what it holds;
     not when it is read far from where it is first set, or names a function."""
     if re.match(r"\s*(def|func|function)\b", ctx.text(f.line)):
@@ -294,7 +265,7 @@ def _vague(f: Finding, ctx: Context) -> bool:
     use = rf"\$\{{?{name}\b" if ctx.language == "shell" else \
         rf"(?<![\w.$]){name}(?!\w)|\$\{{?{name}\b"
     if ctx.language == "shell" and re.match(r"\s*for\b", ctx.text(f.line)):
-        end = shellsql.loop_end(ctx.code, f.line)  # the loop's variable, read in its body
+        end = vetshell.loop_end(ctx.code, f.line)  # the loop's variable, read in its body
     uses = [n for n in range(f.line + 1, end + 1) if re.search(use, ctx.text(n))]
     return bool(uses) and uses[-1] - f.line >= 10
 
@@ -307,29 +278,13 @@ def _parameters(ctx: Context, line: int) -> set[str]:
     return set(re.findall(r"\w+", header.split("(", 1)[-1])) if "(" in header else set()
 
 
-def _destructive(f: Finding, ctx: Context) -> bool:
-    """`rm -rf "$dir"` of a quoted whole variable removes nothing when it is empty; a path
-    built on a variable (`$dir/x`, unquoted `$dir`) removes from / instead."""
-    text = ctx.text(f.line)
-    args = text[text.index("rm") :]
-    for match in re.finditer(r"(\"?)\$\{?(\w+)(:[?-][^}]*)?\}?(\S?)", args):
-        quoted, name, guard, after = match.groups()
-        if guard:
-            continue
-        if re.search(rf"(test|\[)\s+-n\s+\"?\$\{{?{name}\b", text):
-            continue
-        if not quoted or after == "/":
-            return True
-    return False
-
-
-def _owner_action(f: Finding, ctx: Context) -> bool:
+def guards_a_destructive_action(f: Finding, ctx: Context) -> bool:
     after = "\n".join(ctx.code[f.line : f.line + 5])
     return bool(re.search(r"(?i)\b(delete|unlink|remove|rm|drop|update|destroy|rmtree|"
                           r"truncate)\w*\b", after))
 
 
-def _abstraction(f: Finding, ctx: Context) -> bool:
+def has_one_implementation(f: Finding, ctx: Context) -> bool:
     """"One implementation" holds when exactly one class in view extends it, or, for a
     factory, when it only ever builds one kind of thing."""
     match = re.search(r"\bclass\s+(\w+)|^type\s+(\w+)", ctx.text(f.line))
@@ -345,23 +300,13 @@ def _abstraction(f: Finding, ctx: Context) -> bool:
     return len(subclasses) == 1
 
 
-def _linted(f: Finding, ctx: Context) -> bool:
+def lint_warning_stands(f: Finding, ctx: Context) -> bool:
     if f.source == "ruff:B018" and ctx.py is not None:
         return not pypredicates.probes_attribute(ctx.py, f.line)
     return True
 
 
-def _backticks(f: Finding, ctx: Context) -> bool:
-    """Backticks are worth a word where they do what the finding says, nest or quote badly:
-    an escaped backtick or a quote inside them. A plain `date` or `basename $0` is style.
-    A backtick inside single quotes is a character, not a command substitution."""
-    text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
-    live = [m for m in re.finditer(r"(?<!\\)`([^`]*)(?<!\\)`", text)
-            if text[: m.start()].count("'") % 2 == 0]
-    return any(re.search(r"\\`|[\"']", m.group(1)) for m in live) or "\\`" in text
-
-
-def _unused(f: Finding, ctx: Context) -> bool:
+def binding_is_unused(f: Finding, ctx: Context) -> bool:
     """A loop variable the body ignores may still be read after the loop, where a break
     leaves it: then it is used."""
     if f.source != "ruff:B007" or ctx.py is None or not f.detail:
@@ -369,35 +314,23 @@ def _unused(f: Finding, ctx: Context) -> bool:
     return not pyloops.read_after_loop(ctx.py, f.line, f.detail)
 
 
-def _layers(f: Finding, ctx: Context) -> bool:
+def layers_mixed_outside_main(f: Finding, ctx: Context) -> bool:
     """A command-line entry point is where arguments, files and output meet."""
     return not in_script_part(f, ctx)
 
 
-def _todo(f: Finding, ctx: Context) -> bool:
+def todo_starts_here(f: Finding, ctx: Context) -> bool:
     """A note over several comment lines is one to-do, said where it starts."""
     above = ctx.lines[f.line - 2] if f.line > 1 else ""
     return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
 
 
-CHECKS: dict[str, Check] = {
-    **vetloops.CHECKS, **shellsql.CHECKS, **vetapi.CHECKS,
-    "errors_misc": _linted,
-    "mixed_layers": _layers, "todo": _todo, "unused": _unused, "backticks": _backticks,
-    "bare_except": _handler, "broad_except": _handler, "assert_in_code": _assert,
-    "weak_hash": _hash_for_security, "unsafe_deserialize": _deserialize,
-    "simplify": _plain_form_unexplained,
-    "resource_leak": _resource, "print_output": _print, "print_errors": _print,
-    "missing_docstring": _docstring, "class_docstring": _docstring,
-    "module_docstring": lambda f, ctx: not re.search(r"^__doc__\s*=", "\n".join(ctx.lines),
-                                                     re.M),
-    "eval": _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)"),
-    "shell_injection": _run_of_code(
-        ("system", "popen", "call", "run", "Popen", "check_output", "check_call", "getoutput"),
-        r"\b(execSync|exec)\(\s*[\"'][^\"'`$+]*[\"']\s*[,)]"),
-    "weak_random": _random, "secret": _secret, "temp_file": _temp,
-    "data_exposure": _select_star, "blocking_io": _sync_io, "crash": _crash,
-    "loose_equality": _loose, "vague_name": _vague, "destructive_command": _destructive,
-    "missing_auth": _owner_action,
-    "needless_abstraction": _abstraction,
-}
+def module_docstring_missing(f: Finding, ctx: Context) -> bool:
+    """A module that sets `__doc__` itself has a docstring."""
+    return not re.search(r"^__doc__\s*=", "\n".join(ctx.lines), re.M)
+
+
+evals_input = _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)")
+shells_out_input = _run_of_code(
+    ("system", "popen", "call", "run", "Popen", "check_output", "check_call", "getoutput"),
+    r"\b(execSync|exec)\(\s*[\"'][^\"'`$+]*[\"']\s*[,)]")

@@ -10,11 +10,14 @@ others to take.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pypredicates
-from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
-from tribunalbot.llm.offline.vetcontext import Check, Context, has_comment, in_script_part
+from tribunalbot.llm.offline.vetcontext import Context, has_comment, in_script_part
+
+if TYPE_CHECKING:
+    from tribunalbot.llm.offline.findings import Finding
 
 _DEFINED = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*[:=]")
 # What explains a bound in the next lines: an error or a warning that says it in words.
@@ -22,7 +25,7 @@ _EXPLAINED_BELOW = re.compile(r"\b(raise|warn\w*|throw|panic|die|error)\b.*[\"']
                               re.I)
 
 
-def _private_or_changed(f: Finding, ctx: Context) -> bool:
+def name_free_to_change(f: Finding, ctx: Context) -> bool:
     """A name may be asked to change where callers cannot depend on it yet: one a change
     writes, a private one, a local. A lone file's public name is its callers' to keep."""
     if ctx.is_change:
@@ -32,7 +35,7 @@ def _private_or_changed(f: Finding, ctx: Context) -> bool:
     return not name or name.startswith("_")
 
 
-def _not_nested(f: Finding, ctx: Context) -> bool:
+def default_shared_between_calls(f: Finding, ctx: Context) -> bool:
     """A mutable default of a function defined inside another is made afresh on each call of
     the outer one: a closure's cell on purpose, not state shared by every caller."""
     if ctx.py is None:
@@ -47,7 +50,7 @@ def explained_below(line: int, ctx: Context, reach: int = 2) -> bool:
                for n in range(line + 1, min(len(ctx.lines), line + reach) + 1))
 
 
-def _side_effect(f: Finding, ctx: Context) -> bool:
+def effect_hidden_from_callers(f: Finding, ctx: Context) -> bool:
     """A script's main part acts on the world by design, and so does a context manager: a
     class with `__enter__` exists to change something and put it back."""
     if re.search(r"rm -rf", ctx.text(f.line)):
@@ -56,7 +59,7 @@ def _side_effect(f: Finding, ctx: Context) -> bool:
         ctx.py is not None and pypredicates.in_context_manager(ctx.py, f.line))
 
 
-def _unused_import(f: Finding, ctx: Context) -> bool:
+def import_is_unused(f: Finding, ctx: Context) -> bool:
     """An import guarded by `except ImportError` is there for its side effect or to probe
     that the module exists; another module's private name, or any name from a private module
     (a C accelerator: `from _imp import acquire_lock`), is imported for others to take from
@@ -77,7 +80,7 @@ _OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
 _CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
 
 
-def _magic(f: Finding, ctx: Context) -> bool:
+def number_unexplained(f: Finding, ctx: Context) -> bool:
     """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
     so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
     width in bytes), where names for each case would only restate it."""
@@ -91,9 +94,3 @@ def _magic(f: Finding, ctx: Context) -> bool:
             rf"\b{case.group(1)}\s*==\s*\d\b", x)}
         return len(cases) < 3
     return True
-
-
-CHECKS: dict[str, Check] = {
-    "magic_number": _magic, "naming": _private_or_changed, "mutable_default": _not_nested,
-    "hidden_side_effect": _side_effect, "unused_import": _unused_import,
-}

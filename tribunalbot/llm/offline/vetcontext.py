@@ -1,5 +1,5 @@
 """What a vetting check reads: the file's lines and views, the parser's facts, the structure;
-and the helpers several checks share (where a line sits: a script's main part, a block, a loop).
+and the helpers several checks share (where a line sits: a script's main part, a block).
 """
 
 from __future__ import annotations
@@ -7,11 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pypredicates
-from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.structure import Structure
+
+if TYPE_CHECKING:
+    # A check is named in its topic's record, which every finding reads: checks take a
+    # Finding without importing its module, or the registry and the findings would each
+    # need the other first.
+    from tribunalbot.llm.offline.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ class Context:
         return func.name if func else ""
 
 
-Check = Callable[[Finding, Context], bool]
+Check = Callable[["Finding", Context], bool]
 
 
 def has_comment(line: int, ctx: Context) -> bool:
@@ -77,19 +83,3 @@ def indented_block(ctx: Context, line: int) -> list[str]:
             break
         lines.append(text)
     return lines
-
-
-def inside_loop(ctx: Context, line: int) -> bool:
-    text = ctx.text(line)
-    indent = len(text) - len(text.lstrip())
-    for above in reversed(ctx.code[: line - 1]):
-        if not above.strip():
-            continue
-        level = len(above) - len(above.lstrip())
-        if level < indent:
-            if re.match(r"\s*(async\s+)?(for|while)\b", above):
-                return True
-            if re.match(r"\s*(async\s+)?def\b", above):
-                return False
-            indent = level
-    return False

@@ -6,13 +6,16 @@ that could run together, a list that only grows, a query per item.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pyloops, pypredicates
-from tribunalbot.llm.offline.findings import Finding
-from tribunalbot.llm.offline.vetcontext import Check, Context, block, inside_loop
+from tribunalbot.llm.offline.vetcontext import Context, block
+
+if TYPE_CHECKING:
+    from tribunalbot.llm.offline.findings import Finding
 
 
-def _retry(f: Finding, ctx: Context) -> bool:
+def retry_never_gives_up(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pyloops.retries_without_ceiling(ctx.py, f.line)
     return _brace_retry(f, ctx)
@@ -28,7 +31,7 @@ def _brace_retry(f: Finding, ctx: Context) -> bool:
     return bool(retries) and not counted
 
 
-def _index(f: Finding, ctx: Context) -> bool:
+def first_item_unchecked(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pypredicates.index_may_be_empty(ctx.py, f.line)
     return _text_index(f, ctx)
@@ -58,7 +61,7 @@ def _text_index(f: Finding, ctx: Context) -> bool:
     return not any(checked.search(x) for x in above[start + 1:])
 
 
-def _divide(f: Finding, ctx: Context) -> bool:
+def division_unguarded(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is None or pypredicates.divisor_may_be_zero(ctx.py, f.line)
     match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
@@ -70,11 +73,11 @@ def _divide(f: Finding, ctx: Context) -> bool:
                          above)
 
 
-def _quadratic(f: Finding, ctx: Context) -> bool:
+def scans_per_item(f: Finding, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pyloops.nested_scan(ctx.py, f.line)
     inner = _loop_header(ctx.text(f.line))
-    outer_line = _enclosing_loop(ctx, f.line)
+    outer_line = _enclosing_for(ctx, f.line)
     outer = _loop_header(ctx.text(outer_line)) if outer_line else None
     if inner is None or outer is None:
         return False
@@ -114,8 +117,10 @@ def _loop_header(text: str) -> tuple[set[str], str] | None:
     return None
 
 
-def _enclosing_loop(ctx: Context, line: int) -> int | None:
-    """The line of the `for` whose block holds `line`, within the same function."""
+def _enclosing_for(ctx: Context, line: int) -> int | None:
+    """The line of the `for` whose brace block holds `line`, within the same function: the
+    loop whose iterable a nested scan is compared with (Structure knows only that a line is
+    in some loop, not which)."""
     balance = 0
     for number in range(line - 1, 0, -1):
         text = ctx.text(number)
@@ -133,21 +138,41 @@ _BRACE_FUNCTION = re.compile(r"\s*(func\b|function\b|.*=>\s*\{|(async\s+)?#?\w+\
                              r"\s*\{)")
 
 
-def _concat(f: Finding, ctx: Context) -> bool:
+def builds_string_in_loop(f: Finding, ctx: Context) -> bool:
     if ctx.py is not None:
         return pyloops.builds_string(ctx.py, f.line)
     return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1]))
 
 
-def _sleep(f: Finding, ctx: Context) -> bool:
+def sleep_blocks(f: Finding, ctx: Context) -> bool:
     """time.sleep stalls an event loop in async code, and in a loop adds up."""
     func = ctx.structure.function_at(f.line)
     if func is not None and (func.is_async or func.name.startswith("test")):
         return True  # in a test, every sleep is time the suite waits for nothing
-    return inside_loop(ctx, f.line)
+    return _in_for_or_while(ctx, f.line)
 
 
-def _growth(f: Finding, ctx: Context) -> bool:
+def _in_for_or_while(ctx: Context, line: int) -> bool:
+    """A `for` or `while` around `line` in its own function, by indentation (Python). Not
+    Structure.in_loop, which counts iteration only (a retry or poll loop is no per-item work)
+    and reads through a function defined in a loop: a sleep adds up in any loop, and one in a
+    nested function runs when that function is called."""
+    text = ctx.text(line)
+    indent = len(text) - len(text.lstrip())
+    for above in reversed(ctx.code[: line - 1]):
+        if not above.strip():
+            continue
+        level = len(above) - len(above.lstrip())
+        if level < indent:
+            if re.match(r"\s*(async\s+)?(for|while)\b", above):
+                return True
+            if re.match(r"\s*(async\s+)?def\b", above):
+                return False
+            indent = level
+    return False
+
+
+def list_only_grows(f: Finding, ctx: Context) -> bool:
     match = re.search(r"\bself\.(\w+)\.append\(", ctx.text(f.line))
     if not match:
         return False
@@ -159,7 +184,7 @@ def _growth(f: Finding, ctx: Context) -> bool:
     return not trims and all(ctx.function_name(n) == "__init__" for n in resets)
 
 
-def _await(f: Finding, ctx: Context) -> bool:
+def awaits_could_gather(f: Finding, ctx: Context) -> bool:
     """Awaiting in turn is a cost only when the results are collected and could have been
     fetched together; awaiting one step after another is often the point."""
     text = ctx.text(f.line)
@@ -174,7 +199,7 @@ def _await(f: Finding, ctx: Context) -> bool:
                           after))
 
 
-def _per_item_query(f: Finding, ctx: Context) -> bool:
+def queries_per_item(f: Finding, ctx: Context) -> bool:
     """A request per item, or a query that picks rows by the item (a WHERE, bound values):
     one batched call could do. A query per table, as a dump runs, has nothing to batch."""
     text = ctx.text(f.line)
@@ -183,10 +208,3 @@ def _per_item_query(f: Finding, ctx: Context) -> bool:
     nearby = "\n".join(ctx.code[max(0, f.line - 5) : f.line + 1])
     return bool(re.search(r"(?i)\bWHERE\b", nearby) or re.search(
         r"\.(execute|query|Query|QueryRow|Exec)\([^,()]+(\([^()]*\))?[^,()]*,", text))
-
-
-CHECKS: dict[str, Check] = {
-    "unbounded_retry": _retry, "index_empty": _index, "div_empty": _divide,
-    "quadratic": _quadratic, "concat_in_loop": _concat, "blocking_sleep": _sleep,
-    "unbounded_growth": _growth, "await_in_loop": _await, "n_plus_one": _per_item_query,
-}

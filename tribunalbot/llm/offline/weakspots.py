@@ -16,7 +16,6 @@ from typing import cast
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.evidence import (
     BAD_LINE_WEIGHT,
-    SUSPECTS,
     UNGROUNDED_WEIGHT,
     Call,
     Contradiction,
@@ -26,6 +25,7 @@ from tribunalbot.llm.offline.evidence import (
     sound_calls,
 )
 from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.suspects import SUSPECTS
 
 # SUSPECTS in order, by the kind of advice each one catches.
 _SUSPECT_FAMILIES = ("abstraction", "infrastructure", "rewrite", "model", "dismissal")
