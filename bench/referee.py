@@ -14,6 +14,9 @@ size. Then over the corpus:
     metric verdict_fragments N
     metric ai_jury_catch_rate X           games whose Troublemaker the AI jury eliminated
     metric ai_jury_round1_share X         games it caught in round 1 (a game is no game at 1.0)
+    metric games_under_jury_R N           per jury rule R (all: everyone examines everyone;
+    metric round1_catch_share_under_jury_R X    3: cross-examination, DESIGN §2.2)
+    metric games_reaching_round_3_under_jury_R N
     metric round1_accusers_share X        of the honest seats' round-1 accusations, the share
                                           naming the Troublemaker
     metric round1_voters_share X          the same for the honest seats' round-1 votes
@@ -56,6 +59,8 @@ def row(game: Replayed) -> dict[str, object]:
     accusers, voters = round1_shares(game)
     return {
         "game": game.name, "input": game.setup.language, "disguise": revealed.strategy,
+        "jury": game.setup.settings.cross_examined or "all",
+        "rounds": sum(isinstance(e, ev.Elimination) for e in game.result.events),
         "caught": revealed.caught_round or "never",
         "mistakes": len(revealed.honest_errors or ()),
         "refused": revealed.rejected_replies,
@@ -79,6 +84,14 @@ def main() -> None:
         print(f"metric {name} {sum(int(str(r[key])) for r in rows)}")
     print(f"metric ai_jury_catch_rate {len(caught) / len(rows):.2f}")
     print(f"metric ai_jury_round1_share {sum(c == 1 for c in caught) / len(rows):.2f}")
+    # Per jury rule: "all" (everyone examines everyone) or seats examined per juror.
+    for jury in sorted({str(r["jury"]) for r in rows}):
+        ruled = [r for r in rows if str(r["jury"]) == jury]
+        print(f"metric games_under_jury_{jury} {len(ruled)}")
+        print(f"metric round1_catch_share_under_jury_{jury} "
+              f"{sum(r['caught'] == 1 for r in ruled) / len(ruled):.2f}")
+        print(f"metric games_reaching_round_3_under_jury_{jury} "
+              f"{sum(int(str(r['rounds'])) >= 3 for r in ruled)}")
     for key, name in (("r1_accusers", "round1_accusers_share"),
                       ("r1_voters", "round1_voters_share")):
         mean = sum(float(str(r[key])) for r in rows) / len(rows)

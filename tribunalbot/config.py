@@ -66,6 +66,10 @@ class GameSettings(Strict):
     persona_attempts: int = Field(3, ge=1, le=5)
     # The natural language of the reviewers' public text (the code's programming language
     # is GameSetup.language). English, the default, leaves the prompts as they always were.
+    # Seats each juror cross-examines a round: it accuses and votes among those only, and
+    # every seat is examined by as many jurors (DESIGN §2.2). 0: everyone examines everyone,
+    # and a capable model's jury then ends nearly every game in round 1.
+    cross_examined: int = Field(3, ge=0, le=8)
     language: str = DEFAULT_LANGUAGE
 
     @field_validator("language")

@@ -27,7 +27,8 @@ def _button_of(ballot: Message, name: str) -> str:
 async def test_the_reveal_shows_honest_mistakes_a_fair_catch_and_the_vote_story(
         arena: Arena) -> None:
     twin = arena.twin
-    bot = arena.make_bot(fast_config(vote_window_seconds=3))
+    # The scripted panel accuses the erring seat from every other: the open tribunal.
+    bot = arena.make_bot(fast_config(vote_window_seconds=3, cross_examined=0))
     bot.services._llms["offline"] = ScriptedLLM(MistakenPanel())  # type: ignore[assignment]
     await twin.start_client(bot)
     alice, bob = twin.seeded.humans["alice"], twin.seeded.humans["bob"]

@@ -84,7 +84,7 @@ async def test_every_setting_can_be_reset_to_its_default(arena: Arena) -> None:
               "allowed_channels": f"<#{twin.seeded.channel.id}>", "provider": "offline",
               "model": "house-model", "post_interval_seconds": "1",
               "max_concurrent_games": "1", "language": "German",
-              "games_per_member_per_day": "3"}
+              "games_per_member_per_day": "3", "cross_examined": "2"}
     assert set(values) == set(KEYS)
     for key, value in values.items():
         assert "is now" in await setting(twin, mod, key, value), key

@@ -30,8 +30,11 @@ def test_the_terminal_reveal_lists_honest_mistakes_and_tells_the_vote_story(
                         lambda *_a, **_k: ScriptedLLM(MistakenPanel()))
     source, transcript = tmp_path / "find.py", tmp_path / "game.jsonl"
     source.write_text(CODE)
-    code = main(["play", str(source), "--seed", str(seed), "--vote", str(erring), "--no-db",
-                 "--transcript", str(transcript)])
+    # The scripted panel accuses the erring seat from every other: the open tribunal.
+    config = tmp_path / "tribunal.toml"
+    config.write_text("[game]\ncross_examined = 0\n")
+    code = main(["play", str(source), "--config", str(config), "--seed", str(seed), "--vote",
+                 str(erring), "--no-db", "--transcript", str(transcript)])
     out = capsys.readouterr().out
     assert code == 0
     reveal = out[out.index("The sabotage ledger"):]

@@ -89,7 +89,11 @@ class RecordingTable:
 
 
 def setup(seed: int = 7, **settings: object) -> GameSetup:
-    params: dict[str, object] = {"event_chance": 0.0, **settings}
+    """A scripted game. The open tribunal (everyone examines everyone) unless a test asks for
+    cross-examination: these scripts vote by seat, and a round's mechanics (ties, the lucky
+    wheel, resumes) are the same under either rule; tests/engine/test_cross_examination.py
+    plays the product's default."""
+    params: dict[str, object] = {"event_chance": 0.0, "cross_examined": 0, **settings}
     return GameSetup(game_id=f"g{seed}", code=CODE, language="python", seed=seed,
                      settings=GameSettings.model_validate(params))
 

@@ -114,7 +114,7 @@ async def _play(seed: int, votes: list[tuple[str, int]]) -> tuple[GameResult, Mi
     table = RecordingTable(votes=[ev.HumanVote(user_id=u, user_name=u, seat=s, at=AT)
                                   for u, s in votes])
     game = GameSetup(game_id="m", code=CODE, language="python", seed=seed,
-                     settings=GameSettings(event_chance=0.0))
+                     settings=GameSettings(event_chance=0.0, cross_examined=0))
     responder = MistakenPanel()
     result = await run_game(game, ScriptedLLM(responder), table, clock=FixedClock())
     assert responder.troublemaker == dealt.troublemaker

@@ -21,6 +21,7 @@ from tribunalbot.engine.rules import is_planted
 from tribunalbot.engine.verdict import plant_located, review_points
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.llm.replay import ReplayLLM
+from tribunalbot.terminal.recordings import recorded_cross_examined
 
 RECORDINGS = Path(__file__).parent.parent / "recordings"
 GAMES = tuple(sorted(p.name for p in RECORDINGS.iterdir() if (p / "game.json").exists()))
@@ -48,7 +49,8 @@ def setup_of(name: str) -> GameSetup:
     source = folder / about["input"]
     name_for_language = about["input"].removeprefix("input-")
     sub = check_code(source.read_bytes(), name_for_language, 400_000, diff_limit=400_000)
-    settings = GameSettings(language=about["language"], max_rounds=about["rounds"])
+    settings = GameSettings(language=about["language"], max_rounds=about["rounds"],
+                            cross_examined=recorded_cross_examined(about))
     return GameSetup(game_id=name, code=sub.code, language=sub.language, seed=about["seed"],
                      settings=settings)
 

@@ -33,6 +33,9 @@ STRONGEST = {
     "fnmatch-seed12": "Path traversal",  # the Troublemaker's own real finding: `*` crosses `/`
     # the one correctness bug of quopri.py: three seats' players checked it by running it
     "quopri-seed43": "Line 98 slices",  # a soft break cuts an `=XX` escape in half
+    # a blind reader's pick of ten (reproduced: a module named `a[b].py` loses other
+    # modules' caches to the unescaped pattern at line 101)
+    "py3clean-split-seed11": "glob.escape()",
 }
 
 
@@ -49,6 +52,21 @@ def test_the_corpus_has_every_disguise_a_diff_and_two_other_languages() -> None:
     assert sum(g.setup.language == "diff" for g in games) >= 2
     assert len({g.setup.language for g in games} - {"python", "diff", "text"}) >= 2
     assert any(g.setup.settings.language == "German" for g in games)
+    # a jury that cross-examines (DESIGN §2.2), and a tribunal that reaches its third round
+    assert any(g.setup.settings.cross_examined for g in games)
+    assert any(e.round == 3 for g in games for e in g.result.events
+               if isinstance(e, ev.Elimination))
+
+
+def test_a_point_the_jury_voted_an_honest_seat_out_for_is_not_in_the_verdict() -> None:
+    """py3clean: seat 3 advised moving line 31's `sys.path.insert` into `main()`, which
+    breaks the module-level imports at lines 32-34; three accusations quoted it and the
+    jury voted seat 3 out in round 2. The verdict listed it first."""
+    game = played("py3clean-split-seed11")
+    out = {e.round: e.seat for e in game.result.events if isinstance(e, ev.Elimination)}
+    assert out[2] == 3 and game.revealed.troublemaker != 3
+    assert not [item for item in game.revealed.verdict if "Move both into `main()`" in item]
+    assert any("`sys.path.insert`" in s for s in game.statements[3].text.split("\n"))
 
 
 @pytest.mark.parametrize("name", GAMES)

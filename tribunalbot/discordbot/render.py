@@ -23,6 +23,11 @@ from tribunalbot.render.reveal import (
     votes_by_target,
     with_stand_ins,
 )
+from tribunalbot.render.rounds import (
+    cross_examination_lead,
+    cross_examination_lines,
+    tie_broken_note,
+)
 from tribunalbot.wording import event_summary, plural
 
 EMBED_DESCRIPTION = 4096
@@ -93,7 +98,13 @@ def _event_triggered(e: ev.EventTriggered, roster: Roster) -> list[Post]:
 def _phase_started(e: ev.PhaseStarted, roster: Roster) -> list[Post]:
     titles = {"debate": f"🗣️ **Debate, round {e.round}**: each reviewer accuses another.",
               "vote": f"🗳️ **Tribunal vote, round {e.round}**: the reviewers vote in secret."}
-    return [Post(content=titles[e.phase])] if e.phase in titles else []
+    if e.phase not in titles:
+        return []
+    lead = cross_examination_lead(e)
+    if not lead:
+        return [Post(content=titles[e.phase])]
+    lines = "\n".join(f"-# {line}" for line in cross_examination_lines(e, roster.name))
+    return [Post(content=clip(f"{titles[e.phase]} {lead}\n{lines}", 2000))]
 
 
 def _statement(e: ev.Statement, roster: Roster) -> list[Post]:
@@ -118,8 +129,8 @@ def _elimination(e: ev.Elimination, roster: Roster) -> list[Post]:
     tally = ", ".join(f"{roster.name(s)} {n}" for s, n in e.tally.items())
     if e.seat is None:
         return [Post(content=f"⚖️ A tie ({tally}): nobody is eliminated this round.")]
-    return [Post(content=f"🚪 **{roster.name(e.seat)} is eliminated** ({tally}). "
-                         "Their role stays secret until the reveal.")]
+    return [Post(content=f"🚪 **{roster.name(e.seat)} is eliminated** ({tally})."
+                         f"{tie_broken_note(e)} Their role stays secret until the reveal.")]
 
 
 def _ballot_closed(e: ev.BallotClosed, roster: Roster) -> list[Post]:

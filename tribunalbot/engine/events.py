@@ -80,6 +80,9 @@ class GameStarted(Record):
     code_lines: int
     players: tuple[PlayerInfo, ...]
     max_rounds: int
+    # How many seats each juror cross-examines a round (rules.cross_examinations); 0, as in
+    # every game logged before the rule, is the open tribunal.
+    cross_examined: int = 0
 
 
 class EventTriggered(Record):
@@ -93,6 +96,9 @@ class PhaseStarted(Record):
     kind: Literal["phase_started"] = "phase_started"
     phase: Literal["speak", "debate", "vote", "human_vote", "reveal"]
     round: int = 0
+    # A debate round under cross-examination: (juror, the seats it examines), public, so the
+    # table can say who may accuse and vote whom. Empty: everyone examines everyone.
+    examines: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 # Who played a turn whose model failed every attempt (engine/players.py): "" the seat's own
@@ -160,6 +166,8 @@ class Elimination(Record):
     seat: int | None  # None: a tie, nobody leaves
     tally: dict[int, int]
     at: datetime
+    # The round was tied and the earlier rounds' votes named `seat` most (rules.remembered).
+    tie_broken: bool = False
 
 
 class Ballot(BaseModel):

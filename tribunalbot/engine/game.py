@@ -26,7 +26,7 @@ from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
 from tribunalbot.engine.table import Table
-from tribunalbot.engine.verdict import verdict
+from tribunalbot.engine.verdict import convicted_quotes, verdict
 from tribunalbot.llm.base import LLM
 
 
@@ -78,6 +78,15 @@ async def abort_game(reason: str, logged: int,
     return logged, record
 
 
+def _listed(examines: dict[int, tuple[int, ...]] | None
+            ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """A round's cross-examinations as the public record lists them: empty when everyone
+    examines everyone (nothing to say), else each juror and its seats, in seat order."""
+    if not examines or all(len(seats) == len(examines) - 1 for seats in examines.values()):
+        return ()
+    return tuple(sorted(examines.items()))
+
+
 async def _write(sinks: Sequence[ev.EventSink], seq: int, record: ev.Record) -> None:
     """Give a record its place `seq` in the game's log: every sink, in the caller's order."""
     for sink in sinks:
@@ -117,9 +126,11 @@ class _Game:
         if record.public:
             await self.table.show(record.public_view())
 
-    async def _phase(self, phase: str, rnd: int = 0) -> None:
+    async def _phase(self, phase: str, rnd: int = 0,
+                     examines: dict[int, tuple[int, ...]] | None = None) -> None:
         if (phase, rnd) not in self.state.phases:
-            await self._emit(ev.PhaseStarted(phase=phase, round=rnd))
+            await self._emit(ev.PhaseStarted(phase=phase, round=rnd,
+                                              examines=_listed(examines)))
 
     # ---- deal ----------------------------------------------------------------------------
 
@@ -134,7 +145,8 @@ class _Game:
             await self._emit(ev.GameStarted(
                 game_id=self.setup.game_id, language=self.setup.language,
                 code_lines=len(self.setup.code.splitlines()), players=infos,
-                max_rounds=self.settings.max_rounds))
+                max_rounds=self.settings.max_rounds,
+                cross_examined=self.settings.cross_examined))
         if self.state.dealt is None:
             await self._emit(dealt)
         if dealt.event is not None and self.state.event is None:
@@ -181,16 +193,17 @@ class _Game:
 
     async def _debate(self, rnd: int) -> None:
         assert self.seating is not None
-        await self._phase("debate", rnd)
+        active = self.state.active_seats()
+        examines = self._examinations(rnd, active)
+        await self._phase("debate", rnd, examines)
         shared = self._tribunal_prefix(rnd, include_current=False)
         done = self.state.accusations_in(rnd)
-        active = self.state.active_seats()
         seen = self._seen(active, before_round=rnd)
 
         async def one(seat: int) -> ev.Record:
             assert self.seating is not None
             return await players.accuse(self.llm, self.seating, shared, seat, rnd,
-                                        players.seen_by(seat, active, *seen))
+                                        players.seen_by(examines[seat], *seen), active)
 
         await self._in_seat_order([s for s in active if s not in done], one)
 
@@ -201,9 +214,11 @@ class _Game:
         if rnd not in self.state.votes:
             shared = self._tribunal_prefix(rnd, include_current=True)
             active = self.state.active_seats()
+            examines = self._examinations(rnd, active)
             seen = self._seen(active)
             ballots = await _gather([
-                players.vote(self.llm, seating, shared, s, rnd, players.seen_by(s, active, *seen))
+                players.vote(self.llm, seating, shared, s, rnd,
+                             players.seen_by(examines[s], *seen), active)
                 for s in active])
             await self._emit(ev.AIVotes(
                 round=rnd, votes=tuple(v for v, _, _, _ in ballots if v),
@@ -211,7 +226,21 @@ class _Game:
                 stand_ins={s: b[2] for s, b in zip(active, ballots, strict=True) if b[2]},
                 rejected={s: b[3] for s, b in zip(active, ballots, strict=True) if b[3]}))
         counts, out = rules.tally(self.state.votes[rnd].votes)
-        await self._emit(ev.Elimination(round=rnd, seat=out, tally=counts, at=self.clock()))
+        broken = None
+        if out is None and self._cross_examined():
+            earlier = [e.tally for r, e in sorted(self.state.eliminations.items()) if r < rnd]
+            broken = rules.remembered(counts, earlier)
+        await self._emit(ev.Elimination(round=rnd, seat=out or broken, tally=counts,
+                                        at=self.clock(), tie_broken=broken is not None))
+
+    def _cross_examined(self) -> int:
+        """The rule the game was started with (an older log's: 0, the open tribunal)."""
+        assert self.state.started is not None
+        return self.state.started.cross_examined
+
+    def _examinations(self, rnd: int, active: list[int]) -> dict[int, tuple[int, ...]]:
+        """Whom each juror examines this round: pure, so a resumed round deals the same."""
+        return rules.cross_examinations(self.setup.seed, rnd, active, self._cross_examined())
 
     def _seen(self, active: list[int], before_round: int | None = None
               ) -> tuple[dict[int, str], tuple[tuple[int, int, int, str], ...]]:
@@ -348,10 +377,12 @@ async def _gather(coros: list[Coroutine[Any, Any, players.VoteTurn]]
 def _judged(setup: GameSetup, state: GameState, planted: list[str], tm: int
             ) -> tuple[tuple[ev.HonestError, ...], tuple[str, ...]]:
     """Every failed public claim, and the verdict: nothing worth acting on cites code that
-    is not there, nor repeats a planted claim."""
+    is not there, repeats a planted claim, or is what the jury voted an honest seat out for."""
     failed = claims.failed_claims(claims.Code(setup.code, setup.change), state.statements,
                                   state.accusations, planted)
-    found = verdict(state.statements, [*planted, *(e.claim for e in failed)], troublemaker=tm)
+    convicted = convicted_quotes(state.accusations, state.eliminations, tm)
+    found = verdict(state.statements, [*planted, *(e.claim for e in failed)], troublemaker=tm,
+                    convicted=convicted)
     return failed, found
 
 

@@ -13,6 +13,7 @@ caller, which pauses the game.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from functools import cache
 from typing import Literal
 
@@ -271,34 +272,40 @@ async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd
     return reply, _noted_stand_in(seating, seat, kind, rnd, stand_in, reply is not None)
 
 
-def _in_play(seat: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
+def _in_play(seat: int, candidates: tuple[int, ...],
+             in_play: Sequence[int]) -> tuple[int, ...]:
     """The seats a structured reply may name: every seat still in play, the same for every
-    player of the phase. Providers cache a prompt only with an identical response schema
-    (OpenAI puts it before the system message), so a per-seat enum would cost the shared
-    prefix its cache on every debate and vote call; naming oneself is caught like any other
-    seat outside the candidates."""
-    return tuple(sorted({*candidates, seat}))
+    player of the phase, whichever seats each one examines. Providers cache a prompt only
+    with an identical response schema (OpenAI puts it before the system message), so a
+    per-seat enum would cost the shared prefix its cache on every debate and vote call; a
+    seat outside the candidates (oneself included) is caught like any wrong target."""
+    return tuple(sorted({*in_play, *candidates, seat}))
 
 
-def seen_by(seat: int, active: list[int], statements: dict[int, str],
+def _examining_some(seat: int, candidates: tuple[int, ...], in_play: Sequence[int]) -> bool:
+    return bool(in_play) and set(candidates) != set(in_play) - {seat}
+
+
+def seen_by(examined: tuple[int, ...], statements: dict[int, str],
             accusations: tuple[tuple[int, int, int, str], ...]) -> dict[str, object]:
-    """What a player knows when it debates or votes, for the Task."""
-    candidates = tuple(s for s in active if s != seat)
-    return {"candidates": candidates, "statements": statements, "accusations": accusations}
+    """What a player knows when it debates or votes, for the Task: the seats it examines
+    this round (rules.cross_examinations) are the ones it may name."""
+    return {"candidates": examined, "statements": statements, "accusations": accusations}
 
 
 async def accuse(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
-                 seen: dict[str, object]) -> ev.Accusation:
+                 seen: dict[str, object], in_play: Sequence[int] = ()) -> ev.Accusation:
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     statements: dict[int, str] = seen["statements"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
     words = accusation_words(seating.settings.word_budget)
-    task_text = prompts.debate_task(names, words)
+    task_text = prompts.debate_task(names, words, _examining_some(seat, candidates, in_play),
+                                    answering=rnd > 1)
     reply: DebateReply | None
     rejected: list[str] = []
     reply, stand_in = await _structured_turn(
         llm, seating, seat, "debate", rnd, shared, task_text,
-        debate_schema(_in_play(seat, candidates)), seen, rejected)
+        debate_schema(_in_play(seat, candidates, in_play)), seen, rejected)
     if reply is None:
         return ev.Accusation(round=rnd, seat=seat, target=candidates[0], quote="",
                              text=LOST_TEXT, notes=LOST_NOTE, rejected=tuple(rejected))
@@ -318,16 +325,18 @@ VoteTurn = tuple[ev.AIVote | None, str, StandIn, tuple[str, ...]]
 
 
 async def vote(llm: LLM, seating: Seating, shared: str, seat: int, rnd: int,
-               seen: dict[str, object]) -> VoteTurn:
+               seen: dict[str, object], in_play: Sequence[int] = ()) -> VoteTurn:
     """The seat's vote (None: it abstains), a private note about what was done to it, and
     the stand-in that cast it ("" for the seat's own model)."""
     candidates: tuple[int, ...] = seen["candidates"]  # type: ignore[assignment]
     names = [(s, seating.personas[s].name) for s in candidates]
     reply: VoteReply | None
     rejected: list[str] = []
+    task_text = prompts.vote_task(names, VOTE_REASON_WORDS,
+                                  _examining_some(seat, candidates, in_play))
     reply, stand_in = await _structured_turn(
-        llm, seating, seat, "vote", rnd, shared, prompts.vote_task(names, VOTE_REASON_WORDS),
-        vote_schema(_in_play(seat, candidates)), seen, rejected)
+        llm, seating, seat, "vote", rnd, shared, task_text,
+        vote_schema(_in_play(seat, candidates, in_play)), seen, rejected)
     if reply is None:
         return (None, "abstained: unusable replies, the offline reviewer's too", "",
                 tuple(rejected))

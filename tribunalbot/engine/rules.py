@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from tribunalbot.diffs import CITATION
@@ -66,6 +66,23 @@ def _leaned_strategy(seed: int, lean: Lean) -> str:
     return rng_for(seed, "deal-lean").choices(keys, weights=weights)[0]
 
 
+def cross_examinations(seed: int, rnd: int, active: Sequence[int],
+                        per_juror: int) -> dict[int, tuple[int, ...]]:
+    """Which seats each juror cross-examines in a round (DESIGN §2.2): the seats in play in
+    an order drawn for the round, each juror taking the `per_juror` seats after its own, so
+    every seat is examined by exactly that many jurors and never by itself. The draw reads
+    no role, so who examines whom tells nothing. `per_juror` 0, or as many as there are
+    other seats, is the open tribunal: everyone examines everyone."""
+    seats = sorted(active)
+    if per_juror <= 0 or per_juror >= len(seats) - 1:
+        return {s: tuple(o for o in seats if o != s) for s in seats}
+    order = seats[:]
+    rng_for(seed, "cross-examination", rnd).shuffle(order)
+    n = len(order)
+    return {juror: tuple(sorted(order[(i + d) % n] for d in range(1, per_juror + 1)))
+            for i, juror in enumerate(order)}
+
+
 def keyword_hits(text: str, persona: Persona) -> int:
     lowered = text.lower()
     return sum(1 for word in persona.keywords if word in lowered)
@@ -81,6 +98,20 @@ def tally(votes: Sequence[ev.AIVote]) -> tuple[dict[int, int], int | None]:
     top = max(counts.values())
     leaders = [seat for seat, n in counts.items() if n == top]
     return dict(sorted(counts.items())), leaders[0] if len(leaders) == 1 else None
+
+
+def remembered(counts: Mapping[int, int], earlier: Sequence[Mapping[int, int]]) -> int | None:
+    """A tied round under cross-examination (DESIGN §2.2): of the seats tied at the top,
+    the one the earlier rounds' votes named most, since each round's three examiners saw
+    what others had not; None when that is tied too, or there is no earlier round."""
+    if not counts:
+        return None
+    top = max(counts.values())
+    leaders = [seat for seat, n in counts.items() if n == top]
+    past = {seat: sum(round_tally.get(seat, 0) for round_tally in earlier) for seat in leaders}
+    most = max(past.values())
+    named = [seat for seat in leaders if past[seat] == most]
+    return named[0] if most > 0 and len(named) == 1 else None
 
 
 _NOISE = "#%&*~^§¤░▒"

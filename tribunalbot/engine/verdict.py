@@ -14,7 +14,7 @@ line: the strongest (a grave consequence, a concrete fix, substance).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from tribunalbot.engine import events as ev
@@ -115,18 +115,21 @@ class Finding:
 
 
 def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
-            limit: int = 10, troublemaker: int | None = None) -> tuple[str, ...]:
+            limit: int = 10, troublemaker: int | None = None,
+            convicted: Mapping[int, Sequence[str]] | None = None) -> tuple[str, ...]:
     """The findings worth acting on, in code order. When there are more lines than `limit`,
     the weightiest win: how many reviewers raised the line, plus two for a grave consequence
     (security, data loss, hangs, quadratic work), then the stronger finding. Statements are
-    read as their players wrote them, before any event garbled them."""
+    read as their players wrote them, before any event garbled them. `convicted`: per seat,
+    what the accusations that got it voted out quoted of its review (`convicted_quotes`)."""
     best: dict[Line, Finding] = {}
     raised_by: dict[Line, set[int]] = {}
+    convicted = convicted or {}
     for seat in sorted(statements):
         text = statements[seat].findings
         if seat == troublemaker and not plant_located(text, planted):
             continue  # its plant cannot be told from its real findings: none of its review
-        for finding in findings(seat, text, planted):
+        for finding in findings(seat, text, [*planted, *convicted.get(seat, ())]):
             raised_by.setdefault(finding.line, set()).add(seat)
             held = best.get(finding.line)
             if held is None or finding.strength > held.strength:
@@ -143,6 +146,29 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
 
     weightiest = sorted(best, key=weight)[:limit]
     return tuple(best[line].text for line in sorted(weightiest))
+
+
+# A quote this short names no point: "line 31" or "the loop" would strike unrelated ones.
+CONVICTING_QUOTE_WORDS = 3
+
+
+def convicted_quotes(accusations: Sequence[ev.Accusation],
+                     eliminations: Mapping[int, ev.Elimination],
+                     troublemaker: int) -> dict[int, list[str]]:
+    """Per honest seat the AI jury voted out, what that round's accusations against it
+    quoted of its review. A point the jury heard argued wrong and then acted on is disputed,
+    not a finding worth acting on: the verdict leaves it out (a sound point lost costs less
+    than a fix that breaks the code). The Troublemaker's review has its own rule."""
+    quotes: dict[int, list[str]] = {}
+    for rnd, elimination in eliminations.items():
+        seat = elimination.seat
+        if seat is None or seat == troublemaker:
+            continue
+        quotes.setdefault(seat, []).extend(
+            a.quote for a in accusations
+            if a.round == rnd and a.target == seat
+            and len(a.quote.split()) >= CONVICTING_QUOTE_WORDS)
+    return quotes
 
 
 def plant_located(text: str, planted: Sequence[str]) -> bool:

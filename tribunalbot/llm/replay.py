@@ -92,8 +92,11 @@ def _own_entry(path: Path) -> tuple[Key, Reply]:
 
 
 _SEAT_RE = re.compile(r"YOU ARE seat (\d+)")
-_KINDS = (("TASK: write your review", "speak"), ("TASK: accuse", "debate"),
-          ("TASK: vote", "vote"))
+# What each phase's task line asks, wherever on the line it says it: a round under
+# cross-examination (DESIGN §2.2) was once announced before the ask.
+_KINDS = ((re.compile(r"^TASK: write your review", re.M), "speak"),
+          (re.compile(r"^TASK:.*?\baccuse\b", re.M | re.I), "debate"),
+          (re.compile(r"^TASK:.*?\bvote\b", re.M | re.I), "vote"))
 
 
 def _relayed_entry(path: Path) -> tuple[Key, Reply] | None:
@@ -122,7 +125,7 @@ def _content(message: dict[str, Any]) -> str:
 
 def _relayed_key(text: str, asked: str) -> Key:
     seat = _SEAT_RE.search(asked)
-    kind = next((k for mark, k in _KINDS if mark in asked), "distill")
+    kind = next((k for mark, k in _KINDS if mark.search(asked)), "distill")
     if seat is None or kind == "distill":
         return ("distill", None, 0)
     # Each debate shows the rounds before it; each vote shows its own round's debate too.

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from tribunalbot.config import Config, GameSettings
+from tribunalbot.engine.personas import PERSONAS
 from tribunalbot.languages import COMMON, check_language, english_only_notice, is_english
 from tribunalbot.llm.registry import provider_problem
 
@@ -32,6 +33,7 @@ HELP = {
     "word_budget": "words per review",
     "max_code_bytes": "largest submission, in bytes",
     "persona_attempts": "tries for a reply that fits the persona",
+    "cross_examined": "seats each reviewer examines a round (0: every other)",
     "language": "the language the reviewers write in (e.g. German, 日本語)",
     "allowed_channels": "channels where /review works (mentions or ids)",
     "provider": "the model provider",
@@ -232,6 +234,8 @@ class SettingRules:
             values = self.models(self.provider_of(overrides))
         elif key in ("max_rounds", "persona_attempts", "max_concurrent_games"):
             values = [str(n) for n in range(1, (self.cap(key) or 1) + 1)]
+        elif key == "cross_examined":
+            values = [str(n) for n in range(len(PERSONAS))]
         elif key == "language":
             values = list(COMMON)
         else:

@@ -24,7 +24,8 @@ class RecordingUsageError(Exception):
 
 def with_replay(config: Config, args: argparse.Namespace) -> Config:
     """With `--replay DIR`: a `replay` provider on that folder becomes the game's, and the
-    recorded seed, language and rounds are the game's unless the command line says others."""
+    recorded seed, language and rounds are the game's unless the command line says others,
+    and the recorded jury rule always is."""
     folder: Path | None = getattr(args, "replay", None)
     if folder is None:
         return config
@@ -40,10 +41,19 @@ def with_replay(config: Config, args: argparse.Namespace) -> Config:
         game = game.model_copy(update={"language": about["language"]})
     if getattr(args, "rounds", None) is None and isinstance(about.get("rounds"), int):
         game = game.model_copy(update={"max_rounds": about["rounds"]})
+    if about:
+        game = game.model_copy(update={"cross_examined": recorded_cross_examined(about)})
     providers = {**config.providers, REPLAY_PROVIDER: ProviderSettings(
         kind="replay", recording=folder, model="replay")}
     args.provider = REPLAY_PROVIDER
     return config.model_copy(update={"providers": providers, "game": game})
+
+
+def recorded_cross_examined(about: dict[str, Any]) -> int:
+    """The rule a recording was played under: one written before cross-examination existed
+    was an open tribunal, and its replies name seats only that rule lets a juror name."""
+    value = about.get("cross_examined", 0)
+    return value if isinstance(value, int) and value >= 0 else 0
 
 
 def _about(folder: Path) -> dict[str, Any]:
@@ -71,7 +81,8 @@ def write_about(llm: LLM, setup: GameSetup) -> None:
     if not isinstance(llm, RecordingLLM):
         return
     about = {"seed": setup.seed, "language": setup.settings.language,
-             "rounds": setup.settings.max_rounds, "game_id": setup.game_id,
+             "rounds": setup.settings.max_rounds,
+             "cross_examined": setup.settings.cross_examined, "game_id": setup.game_id,
              "code_language": setup.language}
     path = llm.directory / ABOUT
     path.write_text(json.dumps(about, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

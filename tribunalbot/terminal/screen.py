@@ -17,6 +17,11 @@ from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.secrecy import neutralize_mentions
+from tribunalbot.render.rounds import (
+    cross_examination_lead,
+    cross_examination_lines,
+    tie_broken_note,
+)
 from tribunalbot.terminal import ballot_screen as said
 from tribunalbot.terminal.layout import NBSP, Painter, measure_width, name_token, rule, wrap
 from tribunalbot.terminal.pace import Pacer
@@ -250,6 +255,11 @@ class TerminalTable:
                   "reveal": "The reveal"}
         self._blank()
         self._emit([rule(titles[e.phase], self.width)], bold=True)
+        lead = cross_examination_lead(e)
+        if lead:
+            self._say(lead, indent="   ", hanging="   ")
+            for line in cross_examination_lines(e, self._name):
+                self._say(line, indent="     ", hanging="       ")
 
     def _show_statement(self, e: ev.Statement) -> None:
         self._blank()
@@ -285,8 +295,8 @@ class TerminalTable:
         if e.seat is None:
             self._say(f"Tie ({tally}): nobody is eliminated.", bold=True)
         else:
-            self._say(f"{self._name(e.seat)} is eliminated ({tally}). Their role stays "
-                      "secret until the end.", bold=True)
+            self._say(f"{self._name(e.seat)} is eliminated ({tally}).{tie_broken_note(e)} "
+                      "Their role stays secret until the end.", bold=True)
 
     def _show_ballot_closed(self, e: ev.BallotClosed) -> None:
         self._blank()

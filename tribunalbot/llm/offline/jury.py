@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tribunalbot.llm.base import Task
@@ -105,7 +106,8 @@ def _readable(task: Task, seat: int, analysis: Analysis, attention: float
     review's weak spots, and for the Troublemaker also its sound calls, to argue as plants."""
     statement = task.hints.statements.get(seat, "")
     juror = task.persona or ""
-    found = [(spot, FOCUS_ATTENTION if _focused(juror, spot) else attention)
+    focus = FOCUS_ATTENTION * (1.0 if task.role.troublemaker else care(task))
+    found = [(spot, focus if _focused(juror, spot) else attention)
              for spot in spots(statement, analysis, task.hints.personas.get(seat, ""))]
     if task.role.troublemaker:
         found += [(spot, CONTEST_ATTENTION) for spot in contestable(statement, analysis)]
@@ -155,9 +157,21 @@ def _choices(task: Task) -> tuple[int, ...]:
     return others or task.hints.candidates
 
 
+# The reviews a juror can read in a round with its usual care: examining fewer (DESIGN §2.2
+# cross-examination), it notices more in each, up to this many times as much.
+READING_BUDGET = 7
+MOST_CARE = 3.0
+
+
+def care(task: Task) -> float:
+    """How much more closely this juror reads each review it examines than when it examines
+    every other seat of a full table: 1 on the open tribunal."""
+    return min(MOST_CARE, max(1.0, READING_BUDGET / max(1, len(_choices(task)))))
+
+
 def cases(task: Task, analysis: Analysis, rng: random.Random, sway: float) -> list[Case]:
     """Every candidate as this juror judges it; `sway` is how much the debate counts."""
-    attention = DEFLECT_ATTENTION if task.role.troublemaker else ATTENTION
+    attention = DEFLECT_ATTENTION if task.role.troublemaker else ATTENTION * care(task)
     grudge = DEFLECT_GRUDGE.get(task.kind, 0.0) if task.role.troublemaker else GRUDGE
     out = []
     for seat in _choices(task):
@@ -205,13 +219,40 @@ def _notes(spot: Spot, case: Case) -> str:
             f"({spot.family}, line {spot.line}); overall suspicion {case.score:.1f}.")
 
 
+# A juror does not say again, six words for six, what an accusation already said in the
+# thread: over three rounds a small stock of phrasings repeats, and reads as a template.
+FRESH_TRIES = 4
+SPAN_WORDS = 6
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def _spans(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(_QUOTED.sub(" ", text.lower()))
+    return {tuple(words[i:i + SPAN_WORDS]) for i in range(len(words) - SPAN_WORDS + 1)}
+
+
+def fresh(task: Task, make: Callable[[], str]) -> str:
+    """`make()`'s text, drawn again (a few times at most) while it repeats a six-word run
+    of an accusation the thread already holds."""
+    said: set[tuple[str, ...]] = set()
+    for *_who, text in task.hints.accusations:
+        said |= _spans(text)
+    text = make()
+    for _ in range(FRESH_TRIES - 1):
+        if not _spans(text) & said:
+            break
+        text = make()
+    return text
+
+
 def debate(task: Task, analysis: Analysis, rng: random.Random) -> DebateReply:
     if not task.hints.candidates:
         raise ValueError("debate needs at least one candidate")
     target = max(cases(task, analysis, rng, DEBATE_PRESSURE), key=lambda c: c.score)
     spot = _argued(task, target, analysis)
     strong = conviction(spot, target) >= arguments.STRONG
-    argument = arguments.accusation(spot, strong, _context(task, target.seat), analysis, rng)
+    context = _context(task, target.seat)
+    argument = fresh(task, lambda: arguments.accusation(spot, strong, context, analysis, rng))
     return DebateReply(target=target.seat, quote=spot.quote, argument=argument,
                        private_notes=_notes(spot, target),
                        planted=_false_rebuttal(task, target.seat, spot, argument))
@@ -239,5 +280,6 @@ def vote(task: Task, analysis: Analysis, rng: random.Random) -> VoteReply:
     target = max(cases(task, analysis, rng, 1.0), key=lambda c: c.score)
     spot = _argued(task, target, analysis)
     strong = conviction(spot, target) >= arguments.STRONG
-    reason = arguments.vote_reason(spot, strong, _context(task, target.seat), analysis, rng)
+    context = _context(task, target.seat)
+    reason = fresh(task, lambda: arguments.vote_reason(spot, strong, context, analysis, rng))
     return VoteReply(target=target.seat, reason=reason)
