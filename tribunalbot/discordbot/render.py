@@ -10,10 +10,12 @@ import discord
 
 from tribunalbot.discordbot.text import clip, lead_sentences
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.achievements import Unlock
 from tribunalbot.engine.leaderboard import practice_text
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.render.reveal import (
     FAIR_CATCH,
+    achievements_line,
     cover_line,
     fair_catch_lines,
     mind_changes,
@@ -50,6 +52,7 @@ class Roster:
     personas: dict[int, str] = field(default_factory=dict)
     usage: str = ""  # the game's usage line, which its reveal shows
     min_voters: int = 0  # leaderboard.min_human_voters: a reveal below it says "practice"
+    unlocks: tuple[Unlock, ...] = ()  # the achievements the game gave its voters, for its reveal
 
     @classmethod
     def of(cls, started: ev.GameStarted, *, min_voters: int = 0) -> Roster:
@@ -189,6 +192,8 @@ def reveal_fields(e: ev.Revealed, roster: Roster, full: bool) -> list[tuple[str,
     if practice:  # first, so that clipping a long list never cuts it
         scores = f"*{practice}*\n{scores}"
     fields.append(("Human verdicts", scores or "Nobody voted."))
+    if achievements_line(roster.unlocks):
+        fields.append(("🏅 Achievements earned", achievements_line(roster.unlocks)))
     if e.vote_story:
         fields.append(("The vote story", vote_story_text(e, roster, full)))
     fields.append(("Findings worth acting on", verdict_text(e, full) or "None cited a line."))

@@ -154,12 +154,18 @@ class DiscordTable:
                                                  else "")
 
     async def _roster_for(self, record: ev.Record, *, catching_up: bool) -> render.Roster:
-        """The roster a record is drawn with. A reveal drawn as the game makes it carries the
-        game's model usage up to that moment (the distillation after it is not counted);
-        drawn again after a restart, it goes without."""
-        if isinstance(record, ev.Revealed) and not catching_up:
-            return replace(self.roster, usage=await self.services.usage_line(self.game_id))
-        return self.roster
+        """The roster a record is drawn with. A reveal carries the achievements its voters
+        just earned (read from the stored votes, so a reveal drawn again says the same) and,
+        drawn as the game makes it, the game's model usage up to that moment (the
+        distillation after it is not counted); drawn again after a restart, no usage."""
+        if not isinstance(record, ev.Revealed):
+            return self.roster
+        unlocks = await self.store.votes.unlocked_by(self.game_id,
+                                                     self.services.config.leaderboard)
+        roster = replace(self.roster, unlocks=tuple(unlocks))
+        if catching_up:
+            return roster
+        return replace(roster, usage=await self.services.usage_line(self.game_id))
 
     def _messages_for(self, record: ev.Record, roster: render.Roster) -> list[Outgoing]:
         out: list[Outgoing] = []

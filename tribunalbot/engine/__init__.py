@@ -8,6 +8,8 @@ what is imported from outside). A submodule still answers for everything else it
 from tribunalbot.faces import lazy_face
 
 __all__, __getattr__ = lazy_face(__name__, {
+    "achievements": ("ACHIEVEMENTS", "Achievement", "StoredVote", "Unlock", "earned",
+                     "earned_by_member", "unlocked_by", "where_earned"),
     "balance": ("Lean", "Outcome", "compute_lean", "standing_lines"),
     "budget": ("has_cjk",),
     "claims": ("Code",),

@@ -5,7 +5,8 @@ from tribunalbot.faces import lazy_face
 
 __all__, __getattr__ = lazy_face(__name__, {
     "reveal": (
-        "FAIR_CATCH", "cover_line", "fair_catch_lines", "mind_changes", "outcome", "said_where",
-        "score_note", "story_grid", "votes_by_target", "with_stand_ins"),
+        "FAIR_CATCH", "achievements_line", "cover_line", "fair_catch_lines", "mind_changes",
+        "outcome", "said_where", "score_note", "story_grid", "votes_by_target",
+        "with_stand_ins"),
     "rounds": ("cross_examination_lead", "cross_examination_lines", "tie_broken_note"),
 })

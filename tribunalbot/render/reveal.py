@@ -3,9 +3,11 @@ the game page, so every table tells them alike. Plain text: each renderer adds i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.achievements import Unlock
+from tribunalbot.engine.secrecy import neutralize_mentions
 
 FAIR_CATCH = "a fair catch, wrong player"
 # Why a vote cast or changed after the early stop scored nothing (DESIGN §2.6).
@@ -52,6 +54,20 @@ def cover_line(e: ev.Revealed) -> str:
     listed = turns[0] if len(turns) == 1 else f"{', '.join(turns[:-1])} and {turns[-1]}"
     return (f"Its model gave itself away on every attempt at {listed}, so the offline reviewer "
             "played that as its honest cover: no plant.")
+
+
+def achievements_line(unlocks: Sequence[Unlock]) -> str:
+    """Who this game gave an achievement: "ANN: First catch, Beat the jury; BO: Five in a
+    row (again in May 2026)", or "" for nobody. A member's name never pings, whatever shows
+    the line."""
+    def earned(unlock: Unlock) -> str:
+        names = [a.name for a in unlock.first]
+        if unlock.again and unlock.season is not None:
+            names.append(f"{', '.join(a.name for a in unlock.again)} "
+                         f"(again in {unlock.season.label})")
+        return f"{neutralize_mentions(unlock.user_name)}: {', '.join(names)}"
+
+    return "; ".join(earned(u) for u in unlocks if u.first or u.again)
 
 
 def said_where(error: ev.HonestError) -> str:

@@ -1,4 +1,5 @@
-"""Human votes, scores, and the read models built on them (history, leaderboard, catch rates)."""
+"""Human votes, scores, and the read models built on them (history, leaderboard, catch rates,
+the votes achievements are folded from)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
+from tribunalbot.config import LeaderboardSettings
+from tribunalbot.engine.achievements import StoredVote, Unlock, unlocked_by
 from tribunalbot.engine.events import HumanVote
 from tribunalbot.engine.leaderboard import Board
-from tribunalbot.store.db import Db, StoreError, Transaction
+from tribunalbot.store.db import Db, Row, StoreError, Transaction
 from tribunalbot.store.games import iso, lock_game
 from tribunalbot.store.privacy import PrivacyRepo
 
@@ -60,6 +63,20 @@ class CatchRates:
 # A right call counts only when its vote did: one cast after the early stop (DESIGN §2.6)
 # named a seat the AI jury had just eliminated, so it is no catch.
 _COUNTED_CORRECT = "sum(CASE WHEN s.counted = 1 THEN s.correct ELSE 0 END)"
+
+
+# Final votes in finished games with what each game says about them, for the achievements
+# (engine/achievements.py), which decide what counts. A guild's are read from its scores
+# (index scores_guild_user), each game by key.
+_JUDGED_VOTES = """
+SELECT s.game_id, s.user_id, s.user_name, g.finished_at, g.strategy,
+       coalesce(g.human_voters, 0), s.correct, s.early_bonus, g.caught_round, s.counted
+FROM scores s JOIN games g ON g.id = s.game_id
+WHERE g.status = 'finished' AND g.finished_at IS NOT NULL AND {where}
+ORDER BY g.finished_at, s.game_id, s.user_id"""
+# Every vote, in the same guild, of the members who voted in game ?1.
+_VOTERS_OF_GAME = ("s.guild_id = (SELECT guild_id FROM games WHERE id = ?1) AND s.user_id IN "
+                   "(SELECT v.user_id FROM scores v WHERE v.game_id = ?1)")
 
 
 class VoteRejected(StoreError):
@@ -165,6 +182,23 @@ class VoteRepo:
         )
         return [LeaderboardRow(r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
+    async def judged_votes(self, guild: str, user_id: str | None = None) -> list[StoredVote]:
+        """The final votes in the guild's finished games: one member's, or every member's."""
+        if user_id is None:
+            return await self._judged("s.guild_id = ?", (guild,))
+        return await self._judged("s.guild_id = ? AND s.user_id = ?", (guild, user_id))
+
+    async def unlocked_by(self, game_id: str, rules: LeaderboardSettings, *,
+                          solo: bool = False) -> list[Unlock]:
+        """The achievements the finished game `game_id` newly gave its voters, on the boards
+        `rules` keep (`solo`: a terminal game's); none for a game not finished."""
+        votes = await self._judged(_VOTERS_OF_GAME, (game_id,))
+        return unlocked_by(votes, game_id, rules, solo=solo)
+
+    async def _judged(self, where: str, params: tuple[str, ...]) -> list[StoredVote]:
+        rows = await self._db.fetchall(_JUDGED_VOTES.format(where=where), params)
+        return [_stored_vote(row) for row in rows]
+
     async def catch_rates(self, guild: str) -> CatchRates:
         row = await self._db.fetchone(
             """WITH finished AS (
@@ -213,6 +247,15 @@ class VoteRepo:
     async def forget_user(self, user_id: str) -> int:
         """`PrivacyRepo.forget_user`, counted as one number of rows changed."""
         return (await PrivacyRepo(self._db).forget_user(user_id)).total
+
+
+def _stored_vote(row: Row) -> StoredVote:
+    (game_id, user_id, user_name, finished_at, strategy, voters, correct, early, caught_round,
+     counted) = row
+    return StoredVote(game_id=str(game_id), user_id=str(user_id), user_name=str(user_name),
+                      finished_at=datetime.fromisoformat(finished_at), strategy=str(strategy),
+                      voters=int(voters), named_troublemaker=bool(correct), early=bool(early),
+                      ai_caught=caught_round is not None, after_stop=not counted)
 
 
 async def _check_ballot(tx: Transaction, game_id: str, seat: int) -> None:

@@ -4,12 +4,13 @@ reported, never created."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from tribunalbot.config import BalanceSettings, Config, LeaderboardSettings
+from tribunalbot.engine.achievements import ACHIEVEMENTS, StoredVote, earned_by_member
 from tribunalbot.engine.balance import standing_lines
 from tribunalbot.engine.leaderboard import Board
 from tribunalbot.engine.personas import persona_name, strategy_name
@@ -27,6 +28,7 @@ from tribunalbot.wording import plural
 
 TERMINAL_GUILD = ""  # terminal games form their own "guild" for experience and stats
 UNRANKED_LISTED = 5  # the "not yet ranked" line names at most this many players
+ACHIEVERS_LISTED = 10  # the achievements name at most this many players, the most first
 PAUSED = "paused (resumable)"
 RESUME_HINT = "Continue a paused game with:"
 RESUME_COMMAND = "    tribunalbot resume GAME_ID"  # a command on its own line, never wrapped
@@ -129,10 +131,10 @@ def _history_block(fields: tuple[str, ...], page: Page) -> str:
 async def print_stats(db_path: Path | str, guild: str, out: TextIO,
                       board: Board | None = None, *,
                       balance: BalanceSettings | None = None, width: int | None = None) -> None:
-    """Print the guild's leaderboard (`board`: a season or all time; default: this season
-    under the default rules), its human-versus-AI jury catch rates (every finished game)
-    and where it stands against the difficulty band, wrapped to the terminal (`width`,
-    default: measured on `out`)."""
+    """Print the guild's human-versus-AI jury catch rates (every finished game), where it
+    stands against the difficulty band, its players' achievements and its leaderboard
+    (`board`: a season or all time; default: this season under the default rules), wrapped
+    to the terminal (`width`, default: measured on `out`)."""
     board = board or Board.chosen(LeaderboardSettings(), solo=guild == TERMINAL_GUILD)
     if not await _exists(db_path):
         out.write(f"No games yet: {describe_target(db_path)} does not exist.\n")
@@ -143,12 +145,14 @@ async def print_stats(db_path: Path | str, guild: str, out: TextIO,
         unranked = await store.votes.unranked(guild, board, limit=UNRANKED_LISTED + 1)
         rates = await store.votes.catch_rates(guild)
         outcomes = await store.balance.outcomes(guild, balance.window_games)
+        votes = await store.votes.judged_votes(guild)
     page = Page.of(out, width)
     label = guild or "terminal games"
     out.write(page.prose(f"Statistics for {label}") + "\n")
     out.write(_rates_text(rates, page))
     out.write("\nDifficulty\n" + "".join(page.prose(line, "  ", "    ")
                                            for line in standing_lines(outcomes, balance)))
+    out.write(_achievements_text(votes, board, page))
     out.write(f"\nLeaderboard: {board.title}\n{page.prose(board.rules_text())}")
     out.write(_board_text(ranked, page))
     out.write(_unranked_text(unranked, page))
@@ -194,6 +198,29 @@ def _unranked_text(rows: list[LeaderboardRow], page: Page) -> str:
     named = ", ".join(f"{r.user_name[:24]} ({r.games})" for r in rows[:UNRANKED_LISTED])
     more = ", and more" if len(rows) > UNRANKED_LISTED else ""
     return page.prose(f"not yet ranked (counted games): {named}{more}", "  ", "    ")
+
+
+def _achievements_text(votes: list[StoredVote], board: Board, page: Page) -> str:
+    """Who earned which achievement, all time and on the board's season (the players with
+    the most first), then what each one asks for."""
+    every = earned_by_member(votes, replace(board, season=None))
+    season = earned_by_member(votes, board) if board.season else {}
+    names = {v.user_id: v.user_name for v in votes}  # the name of each one's latest game
+    text = f"\nAchievements: all time{f' and {board.season.label}' if board.season else ''}\n"
+    ranked = sorted(every, key=lambda user: (-len(every[user]), names[user].casefold(), user))
+    for user in ranked[:ACHIEVERS_LISTED]:
+        got = ", ".join(a.name for a in every[user])
+        if board.season:
+            got += (f" ({board.season.label}: "
+                    f"{', '.join(a.name for a in season.get(user, ())) or 'none yet'})")
+        text += page.prose(f"{names[user][:24]}: {got}", "  ", "    ")
+    if len(ranked) > ACHIEVERS_LISTED:
+        text += page.prose(f"and {plural(len(ranked) - ACHIEVERS_LISTED, 'more player')}",
+                           "  ", "    ")
+    if not ranked:
+        text += "  nobody has earned one yet\n"
+    return text + "".join(page.prose(f"{a.name}: {a.description}", "  - ", "    ")
+                          for a in ACHIEVEMENTS)
 
 
 async def print_costs(db_path: Path | str, config: Config, out: TextIO,

@@ -10,6 +10,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from tribunalbot.config import Config, default_db_path
@@ -227,6 +228,8 @@ async def _finish(session: Session, setup: GameSetup, prior: list[ev.Record]) ->
     table: Table = session.table
     if store is not None:
         printed = PrintedTable(session.table, store, setup.game_id)
+        session.table.achieved = partial(store.votes.unlocked_by, setup.game_id,
+                                         session.config.leaderboard, solo=True)
         sinks[:0] = [store.game_sink(setup.game_id), printed.sink(),
                      route_recorder(store, session.config, setup.game_id, session.provider)]
         table = printed

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.achievements import Unlock
 from tribunalbot.engine.secrecy import neutralize_mentions
+from tribunalbot.render.reveal import achievements_line
 from tribunalbot.render.rounds import (
     cross_examination_lead,
     cross_examination_lines,
@@ -88,6 +90,10 @@ class TerminalTable:
         self.out_in_round: dict[int, int] = {}  # seat -> the round the AI jury voted it out
         self.first_out_at: datetime | None = None  # when the early bonus ended (DESIGN §2.6)
         self._words = 0  # words printed since the last post began: its reading time
+        # What the stored game gave the player, asked for when its reveal is shown (None: a
+        # game not stored gives none).
+        self.achieved: Callable[[], Awaitable[Sequence[Unlock]]] | None = None
+        self._unlocks: Sequence[Unlock] = ()
 
     @property
     def width(self) -> int:
@@ -152,6 +158,8 @@ class TerminalTable:
         render = getattr(self, f"_show_{event.kind}", None)
         if render is None:
             return
+        if isinstance(event, ev.Revealed) and self.achieved is not None:
+            self._unlocks = await self.achieved()
         await self.pacer.before_post()
         self._words = 0
         render(event)
@@ -314,3 +322,6 @@ class TerminalTable:
                 self._emit([indent + text], bold)
             else:
                 self._say(text, indent, hanging, bold)
+        if achievements_line(self._unlocks):
+            self._blank()
+            self._say(f"Achievements earned: {achievements_line(self._unlocks)}", bold=True)

@@ -16,9 +16,11 @@ from tribunalbot.discordbot.base import TribunalClient
 from tribunalbot.discordbot.buttons import is_moderator
 from tribunalbot.discordbot.info import about_embed, forgotten_text, help_embed, my_data_text
 from tribunalbot.discordbot.text import clip
+from tribunalbot.engine.achievements import ACHIEVEMENTS, Achievement, earned, where_earned
 from tribunalbot.engine.balance import standing_lines
-from tribunalbot.engine.leaderboard import Board
+from tribunalbot.engine.leaderboard import Board, Season
 from tribunalbot.engine.personas import persona_name, strategy_name
+from tribunalbot.engine.secrecy import neutralize_mentions
 from tribunalbot.store import LeaderboardRow
 from tribunalbot.store.privacy import PrivacyRepo
 
@@ -40,6 +42,18 @@ def leaderboard_embed(board: Board, rows: list[LeaderboardRow]) -> discord.Embed
     embed = discord.Embed(title=f"🏆 Leaderboard · {board.title}", description=text)
     embed.set_footer(text=board.rules_text())
     return embed
+
+
+def achievements_text(season_earned: tuple[Achievement, ...],
+                      all_time: tuple[Achievement, ...], season: Season | None) -> str:
+    """Every achievement, with where the member earned it (this season, all time) or what
+    it asks for."""
+    lines = []
+    for achievement in ACHIEVEMENTS:
+        where = where_earned(achievement, season_earned, all_time, season)
+        lines.append(f"🏅 **{achievement.name}** — {achievement.description} ({where})" if where
+                     else f"▫️ {achievement.name} — {achievement.description}")
+    return "\n".join(lines)
 
 
 # On the group: Discord offers a command where its top level says, so guild_only on a
@@ -85,8 +99,20 @@ class Tribunal(commands.GroupCog, group_name="tribunal",
                 f"Humans' verdict caught it: **{_percent(rates.human_rate)}** "
                 f"({rates.human_votes_correct}/{rates.human_votes} votes right)\n"
                 f"{spend}\n**Difficulty**\n" + "\n".join(standing))
-        await interaction.edit_original_response(
-            embed=discord.Embed(title="📊 Tribunal statistics", description=text))
+        embed = discord.Embed(title="📊 Tribunal statistics", description=text)
+        await self._add_achievements(embed, interaction)
+        await interaction.edit_original_response(embed=embed)
+
+    async def _add_achievements(self, embed: discord.Embed, interaction: Interaction) -> None:
+        """The asking member's achievements: this season's and all time's."""
+        votes = await self.bot.store.votes.judged_votes(str(interaction.guild_id),
+                                                        str(interaction.user.id))
+        season = Board.chosen(self.bot.config.leaderboard)
+        every = Board.chosen(self.bot.config.leaderboard, all_time=True)
+        name = neutralize_mentions(interaction.user.display_name)
+        embed.add_field(name=clip(f"🏅 Achievements of {name}", 256), inline=False,
+                        value=achievements_text(earned(votes, season), earned(votes, every),
+                                                season.season))
 
     @app_commands.command(description="Recent games in this server")
     @app_commands.guild_only()
