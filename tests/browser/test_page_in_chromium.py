@@ -2,6 +2,9 @@
 fetched, hostile model text stays text, both colour schemes read well; at 1200 and at 420 px
 no element is wider than the window (tables scroll in their own box), the reveal is folded at
 the top and opens from the end of the game, and every citation's link goes to its code line.
+The replay of a recorded game: its private notes are not on screen until a fold is opened, an
+open fold stands beside its post at 1280 px and under it at 420, nothing is wider than either
+window with every fold open, and the reveal's ledger opens the fold a claim was planted in.
 
 Screenshots land in the test's tmp dir; the test prints their paths and the page's heights.
 Without Chromium the test skips, unless TRIBUNAL_REQUIRE_BROWSER=1 (CI), where it fails.
@@ -17,9 +20,12 @@ import pytest
 
 from tests.browser.cdp import Chromium, find_chromium
 from tests.engine.scripts import CODE, seed_where
-from tests.export.games import example_code, hostile_game, offline_game
+from tests.export.games import RECORDED, example_code, hostile_game, offline_game, recorded_game
+from tests.export.pagecheck import words_of
+from tests.referee.corpus import setup_of
 from tribunalbot.engine import events as ev
 from tribunalbot.page import build_page
+from tribunalbot.page.backstage import own_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 WIDTHS = (1200, 420)  # a desktop window; a phone held upright
@@ -46,7 +52,8 @@ REVEAL = """(() => {
                    struck: reveal.querySelectorAll('del').length} : null;
 })()"""
 # Every element's box against the window, the fold open so that all of the page is laid out.
-# What sits inside a box that scrolls (or clips) may be wider: that is the box's job.
+# What sits inside a box that scrolls (or clips) may be wider: that is the box's job. What a
+# closed fold holds is not shown (Chromium keeps its stale boxes from an earlier width).
 LAYOUT = """(() => {
   const vw = document.documentElement.clientWidth;
   const inBox = e => { for (let p = e.parentElement; p; p = p.parentElement) {
@@ -55,7 +62,8 @@ LAYOUT = """(() => {
   const wider = [];
   for (const e of document.body.querySelectorAll('*')) {
     const r = e.getBoundingClientRect();
-    if ((r.width === 0 && r.height === 0) || e.classList.contains('skip') || inBox(e)) continue;
+    if ((r.width === 0 && r.height === 0) || e.classList.contains('skip') || inBox(e)
+        || !e.checkVisibility()) continue;
     if (r.width > vw + 0.5 || r.right > vw + 0.5 || r.left < -0.5)
       wider.push(`${e.tagName}.${e.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
   }
@@ -89,6 +97,15 @@ FOLLOW = """(async (selector) => {
           inWindow: r.top >= -1 && r.bottom <= innerHeight + 1,
           inBox: r.top >= b.top - 1 && r.bottom <= b.bottom + 1};
 })"""
+# Where a post's open fold stands against the post's public words, and what the reader sees.
+BESIDE = """((id) => {
+  const post = document.getElementById(id), fold = post.querySelector('details.private');
+  fold.open = true;
+  const said = post.querySelector('.said').getBoundingClientRect(),
+        notes = fold.getBoundingClientRect();
+  return {beside: notes.left >= said.right - 1, under: notes.top >= said.bottom - 1};
+})"""
+OPEN_ALL = "document.querySelectorAll('details').forEach(d => d.open = {open})"
 COLOURS = "[getComputedStyle(document.documentElement).backgroundColor, " \
           "getComputedStyle(document.body).color]"
 
@@ -222,3 +239,44 @@ async def test_a_browser_that_never_listens_leaves_nothing_behind(tmp_path: Path
             pass
     assert browser._proc is not None and browser._proc.returncode is not None
     assert browser.leftovers() == set()
+
+
+async def test_the_replay_in_chromium(chromium_binary: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    game = await recorded_game()
+    path, shots = tmp_path / "replay.html", tmp_path / "shots"
+    path.write_text(build_page(game.events, setup_of(RECORDED).code).html, encoding="utf-8")
+    posts = [e for e in game.events if isinstance(e, ev.Statement | ev.Accusation)]
+    private = [words_of(own_words(e.notes)) for e in posts if len(e.notes) > 60]
+    planted = next(e for e in posts if e.planted)
+    seen: dict[str, tuple[int, int]] = {}
+    async with Chromium(chromium_binary, tmp_path / "profile", width=1280) as browser:
+        await browser.open(path.as_uri())
+        shown = words_of(await browser.evaluate("document.body.innerText"))
+        assert "Round 1 the debate" in shown and "Round 1 of up to 3" in shown
+        assert private and [n for n in private if n in shown] == []  # all folded
+        for width in (1280, 420):
+            await browser.resize(width)
+            await browser.evaluate(OPEN_ALL.format(open="false"))
+            where = await browser.evaluate(f"{BESIDE}('post-review-1')")
+            assert where == {"beside": width == 1280, "under": width == 420}, (width, where)
+            await browser.evaluate(OPEN_ALL.format(open="true"))
+            layout = await browser.evaluate(LAYOUT)
+            assert layout["wider"] == [] and layout["pageWidth"] <= layout["vw"], layout
+            # Chromium captures no deeper than about 16,000 px: the reviews, near the top
+            seen[f"reviews-{width}"] = await browser.screenshot(
+                shots / f"reviews-{width}.png", "reviews", max_height=3000)
+        opened = words_of(await browser.evaluate("document.body.innerText"))
+        assert all(n in opened for n in private)
+        await browser.evaluate(OPEN_ALL.format(open="false"))
+        await browser.evaluate("document.getElementById('reveal').open = true")
+        ledger = await browser.evaluate(
+            f"{FOLLOW}('#ledger + ol a[href=\"#notes-review-{planted.seat}\"]')")
+        fold = await browser.evaluate(
+            f"document.getElementById('notes-review-{planted.seat}').closest('details').open")
+        assert fold and -1 <= ledger["top"] < 900  # the ledger's link opened the post's fold
+        assert [u for u in browser.requests if not u.startswith(("file:", "data:"))] == []
+    assert browser.leftovers() == set()
+    with capsys.disabled():
+        print("\n[browser] replay of " + RECORDED + ": screenshots\n  " + "\n  ".join(
+            f"{shots / name}.png {w}x{h}" for name, (w, h) in seen.items()))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 
 CSS_URL = re.compile(r"url\(\s*[\"']?([^\"')]*)")
+FOLDS = re.compile(r"<details\b[^>]*>.*?</details>", re.S)  # folds are never nested
 
 
 @dataclass
@@ -52,3 +54,18 @@ def parse(html: str) -> Parsed:
 
 def words_of(text: str) -> str:
     return " ".join(re.findall(r"\w+", text))
+
+
+def text_of(html: str) -> str:
+    """The words of a piece of the page, its markup gone."""
+    return words_of(unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def folds(html: str) -> list[str]:
+    """Every fold of the page (<details> and all it holds), in order."""
+    return FOLDS.findall(html)
+
+
+def unfolded(html: str) -> str:
+    """The page with every fold taken out: what a reader sees before opening any."""
+    return FOLDS.sub(" ", html)

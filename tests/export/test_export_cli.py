@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.export.games import EXAMPLES, offline_game
+from tests.export.pagecheck import folds, text_of, unfolded, words_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup
+from tribunalbot.page.backstage import own_words
 from tribunalbot.store import open_store
 from tribunalbot.terminal.cli import main
 
@@ -45,7 +47,8 @@ async def store_prefix(db: Path, upto: type[ev.Record] | None, status: str = "")
     return setup.game_id
 
 
-def test_a_finished_game_is_written_as_one_page(tmp_path: Path, capsys) -> None:
+def test_a_finished_game_is_written_as_one_page(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     db, out = tmp_path / "t.db", tmp_path / "game.html"
     game_id = play(db)
     capsys.readouterr()
@@ -58,9 +61,20 @@ def test_a_finished_game_is_written_as_one_page(tmp_path: Path, capsys) -> None:
     assert "The Troublemaker was" in html and "The sabotage ledger" in html
     code = (EXAMPLES / "user_lookup.py").read_text().splitlines()
     assert f'id="L{len(code)}"' in html and 'class="cite"' in html  # the code, cited
+    # the stored log's private side reaches the replay's folds, and only them
+    notes = [own_words(e.notes) for e in asyncio.run(_events(db, game_id))
+             if isinstance(e, ev.Statement | ev.Accusation) and len(e.notes) > 30]
+    assert notes and all(words_of(n) in text_of(" ".join(folds(html))) for n in notes)
+    assert not [n for n in notes if words_of(n) in text_of(unfolded(html))]
 
 
-def test_the_page_can_go_to_standard_output(tmp_path: Path, capsys) -> None:
+async def _events(db: Path, game_id: str) -> list[ev.Record]:
+    async with open_store(db) as store:
+        return (await store.load_game(game_id)).events
+
+
+def test_the_page_can_go_to_standard_output(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "t.db"
     game_id = play(db, seed=6)
     capsys.readouterr()
@@ -72,8 +86,9 @@ def test_the_page_can_go_to_standard_output(tmp_path: Path, capsys) -> None:
     (ev.BallotClosed, "", "is still running (phase: human_vote)"),
     (ev.Accusation, "aborted", "was stopped before the reveal"),
 ])
-def test_a_game_without_its_reveal_is_refused(tmp_path: Path, capsys, upto, status: str,
-                                              said: str) -> None:
+def test_a_game_without_its_reveal_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], upto: type[ev.Record], status: str,
+        said: str) -> None:
     db, out = tmp_path / "t.db", tmp_path / "game.html"
     game_id = asyncio.run(store_prefix(db, upto, status))
     assert main(["export", game_id, "--html", str(out), "--db", str(db)]) == 1
@@ -82,7 +97,8 @@ def test_a_game_without_its_reveal_is_refused(tmp_path: Path, capsys, upto, stat
     assert not out.exists()
 
 
-def test_an_unknown_game_or_database_is_reported(tmp_path: Path, capsys) -> None:
+def test_an_unknown_game_or_database_is_reported(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
     db, out = tmp_path / "t.db", tmp_path / "game.html"
     assert main(["export", "nope", "--html", str(out), "--db", str(db)]) == 1
     assert "no database at" in capsys.readouterr().err and not db.exists()

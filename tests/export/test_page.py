@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import re
 from html import escape
+from typing import Any
 
 import pytest
 
 from tests.engine.scripts import CODE
 from tests.export.games import HOSTILE, HOSTILE_NAME, example_code, hostile_game, offline_game
-from tests.export.pagecheck import Parsed, parse, words_of
+from tests.export.pagecheck import Parsed, folds, parse, unfolded, words_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameResult
 from tribunalbot.engine.secrecy import neutralize_mentions
@@ -32,7 +33,7 @@ def page(html: str) -> Parsed:
     return parse(html)
 
 
-def of(game: GameResult, kind: type[ev.Record]) -> list:
+def of(game: GameResult, kind: type[ev.Record]) -> list[Any]:
     return [e for e in game.events if isinstance(e, kind)]
 
 
@@ -80,12 +81,20 @@ def test_the_random_event_is_announced(game: GameResult, page: Parsed) -> None:
     assert words_of(f"Random event: {event.name}") in page.words()
 
 
-def test_nothing_private_reaches_the_page(game: GameResult, html: str) -> None:
+def test_nothing_private_stands_outside_a_fold(game: GameResult, html: str) -> None:
     notes = [s.notes for s in of(game, ev.Statement) if len(s.notes) > 30]
+    notes += [a.notes for a in of(game, ev.Accusation) if len(a.notes) > 30]
     assert notes, "the offline players write private notes"
-    assert not [n for n in notes if n[:30] in html]
-    argued = [a.notes for a in of(game, ev.Accusation) if len(a.notes) > 30]
-    assert not [n for n in argued if n[:30] in html]
+    shown = unfolded(html)
+    assert not [n for n in notes if n[:30] in shown]
+    assert [n for n in notes if n[:30] in " ".join(folds(html))]  # they are in the folds
+
+
+def test_a_page_of_public_views_shows_nothing_private(game: GameResult) -> None:
+    public = build_page([e.public_view() for e in game.events if e.public], example_code()).html
+    notes = [s.notes for s in of(game, ev.Statement) if len(s.notes) > 30]
+    assert notes and not [n for n in notes if n[:30] in public]
+    assert 'class="private"' not in public and "no private notes" in public
 
 
 def test_the_page_requests_nothing(page: Parsed, html: str) -> None:
@@ -137,5 +146,5 @@ def test_a_game_not_revealed_is_refused(game: GameResult) -> None:
 
 def test_the_same_log_gives_the_same_page(game: GameResult, html: str) -> None:
     assert build_page(game.events, example_code()).html == html
-    assert build_page([e.public_view() for e in game.events if e.public],
-                      example_code()).html == html
+    public = [e.public_view() for e in game.events if e.public]
+    assert build_page(public, example_code()).html == build_page(public, example_code()).html

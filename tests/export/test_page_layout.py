@@ -11,7 +11,7 @@ from html import unescape
 import pytest
 
 from tests.export.games import example_code, offline_game
-from tests.export.pagecheck import Parsed, parse, words_of
+from tests.export.pagecheck import Parsed, parse, text_of, unfolded, words_of
 from tribunalbot.diffs import change_of
 from tribunalbot.engine.claims import Code
 from tribunalbot.engine.game import GameResult
@@ -44,11 +44,6 @@ def diff_html(diff_game: GameResult) -> str:
     return build_page(diff_game.events, example_code(DIFF)).html
 
 
-def text_of(html: str) -> str:
-    """The words of a piece of the page, its markup gone."""
-    return words_of(unescape(re.sub(r"<[^>]+>", " ", html)))
-
-
 def ids(page: Parsed) -> set[str]:
     return {attrs["id"] for _, attrs in page.tags if "id" in attrs}
 
@@ -58,8 +53,9 @@ def test_the_verdict_comes_first_and_the_reveal_is_folded_under_it(game: GameRes
     page = parse(html)
     headings = [a.get("id") for t, a in page.tags if t == "h2"]
     assert headings[:3] == ["verdict", "reveal-h", "code-h"]
-    (details,) = page.all("details")
-    assert details == {"id": "reveal", "class": "reveal"}  # folded: no `open`
+    details = page.all("details")
+    assert details[0] == {"id": "reveal", "class": "reveal"}  # folded: no `open`
+    assert details[1:] and all(d == {"class": "private"} for d in details[1:])  # all closed
     assert html.index('id="verdict"') < html.index(FOLD) < html.index('id="convened"')
     verdict = html[html.index('id="verdict"'):html.index(FOLD)]
     assert all(words_of(finding) in text_of(verdict) for finding in game.revealed.verdict)
@@ -67,9 +63,12 @@ def test_the_verdict_comes_first_and_the_reveal_is_folded_under_it(game: GameRes
 
 
 def test_nothing_secret_stands_outside_the_fold(game: GameResult, html: str) -> None:
+    """The reveal's fold holds the reveal; the replay's folds (`test_replay.py`) are taken
+    out of what follows it here."""
     revealed = game.revealed
     before, rest = html.split(FOLD)
     inside, after = rest.split("</details>", 1)
+    after = unfolded(after)
     marks = ["The Troublemaker was", esc(revealed.strategy_name), "<del>", 'id="ledger"']
     why = [words_of(entry.why_wrong) for entry in revealed.ledger]
     assert revealed.ledger and all(mark in inside for mark in marks)

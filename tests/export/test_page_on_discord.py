@@ -1,5 +1,6 @@
 """The reveal on Discord: the game's page rides in the transcript's message, beside the
-Markdown file (one message, two files), and it is the same page `tribunalbot export` writes."""
+Markdown file (one message, two files). It is built from the records the thread showed, so it
+is the export's page without the replay's private notes."""
 
 from __future__ import annotations
 
@@ -37,4 +38,6 @@ async def test_the_transcript_message_carries_the_game_page(arena: Arena) -> Non
     assert 'id="reveal"' in html and page.all("script") == []
     assert all(img["src"].startswith("data:image/png") for img in page.all("img"))
     stored = await arena.store.load_game(game_id)
-    assert html == build_page(stored.events, stored.code).html  # the same page as the export's
+    # The page is built from the stored log: after the reveal, each seat's notes are folded
+    # beside its posts.
+    assert html == build_page(stored.events, stored.code).html

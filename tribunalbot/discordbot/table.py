@@ -227,8 +227,10 @@ class DiscordTable:
         the loop (a whole game's text, images read from the package); a page that cannot be
         built is logged and left out, so the transcript still goes out."""
         try:
-            code = (await self.store.load_game(self.game_id)).code  # the code the page shows
-            page = await asyncio.to_thread(build_page, self.shown, code)
+            # The stored log, private parts with it: after the reveal the page folds each
+            # seat's notes beside its post (a page of an unrevealed log shows none).
+            stored = await self.store.load_game(self.game_id)
+            page = await asyncio.to_thread(build_page, stored.events, stored.code)
         except Exception:
             log.exception("game %s: could not build its page", self.game_id)
             return []

@@ -18,7 +18,8 @@ __all__, __getattr__ = lazy_face(__name__, {
     "game": ("GameResult", "GameSetup", "abort_game", "run_game"),
     "leaderboard": ("Board", "Season", "practice_text"),
     "personas": (
-        "GHOST", "PERSONA_BY_KEY", "PERSONAS", "Persona", "persona_name", "strategy_name"),
+        "GHOST", "PERSONA_BY_KEY", "PERSONAS", "Persona", "STRATEGY_BY_KEY", "persona_name",
+        "strategy_name"),
     "rules": ("deal",),
     "secrecy": ("neutralize_mentions", "neutralize_model"),
     "table": ("Table",),

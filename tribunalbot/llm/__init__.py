@@ -19,7 +19,7 @@ __all__, __getattr__ = lazy_face(__name__, {
     "registry": ("ProviderPool", "build_llm", "build_provider", "provider_problem"),
     "replies": (
         "NOTES_MARK", "PLANTED_PREFIX", "REVIEW_MARK", "DebateReply", "ParsedReview",
-        "VoteReply", "debate_schema", "parse_review", "vote_schema"),
+        "VoteReply", "debate_schema", "parse_planted", "parse_review", "vote_schema"),
     "usage": (
         "CallRecord", "OnCall", "Prices", "Tokens", "UsageLedger", "dollars", "price_of",
         "prices_from_config", "summarize", "total_cost"),

@@ -1,12 +1,14 @@
 """One finished game as one self-contained HTML page.
 
 The page reads from the top: the verdict on the code, the reveal folded under it (`reveal.py`),
-the code under review with an anchor on every line (`listing.py`), then the game as the thread
-told it, every citation in it a link to its line.
+the code under review with an anchor on every line (`listing.py`), then the replay, the game
+round by round as the thread told it (`replay.py`), every citation in it a link to its line.
 
-Only public views of the log reach the page (`record.public_view()` of public records), each
+The page is built from public views of the log (`record.public_view()` of public records), each
 passed through the engine's mention net once more, so a log written before that net existed
-is as clean as a new one; the code is the code the players were shown. The page loads nothing:
+is as clean as a new one; the code is the code the players were shown. The private fields (each
+seat's notes, the planted claims) are read only from the log of a game that is over
+(`backstage.py`) and shown only inside closed folds. The page loads nothing:
 the stylesheet is inline, the avatars are data: URIs, there is no script and no web font, and a
 Content-Security-Policy forbids any fetch, so even a bug in the escaping could not make the
 page call out or run code.
@@ -22,10 +24,11 @@ from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY
 from tribunalbot.engine.secrecy import neutralize_model
 from tribunalbot.page.avatars import UNKNOWN_COLOUR, avatar
+from tribunalbot.page.backstage import backstage_of
 from tribunalbot.page.cast import Cast
 from tribunalbot.page.listing import Listing
+from tribunalbot.page.replay import Toc, replay_html
 from tribunalbot.page.reveal import summary_html
-from tribunalbot.page.sections import phase_title, render
 from tribunalbot.page.style import BASE_CSS, seat_css
 from tribunalbot.page.text import esc
 from tribunalbot.wording import plural
@@ -63,8 +66,9 @@ def build_page(events: Sequence[ev.Record], code: str | None = None) -> Page:
         raise PageRefused(f"game {started.game_id} has not been revealed, and the reveal is "
                           "what the page is for")
     avatars = {p.seat: avatar(p.persona) for p in started.players}
-    cast = Cast({p.seat: p for p in started.players}, avatars, Listing(code, started.language))
-    body, toc = _sections(records, cast)
+    cast = Cast({p.seat: p for p in started.players}, avatars, Listing(code, started.language),
+                {told.round: told for told in revealed.vote_story}, backstage_of(events))
+    body, toc = replay_html(records, cast)
     top = summary_html(revealed, cast, cast.listing.shown) + _code(cast.listing)
     toc[:0] = [("verdict", "The verdict"), ("reveal", "The reveal (folded)")] + (
         [("code", "The code")] if cast.listing.shown else [])
@@ -78,25 +82,6 @@ def _code(listing: Listing) -> str:
     what = "change" if listing.change is not None else "code"
     return (f'<section id="code" aria-labelledby="code-h"><h2 id="code-h">The {what} under '
             f"review</h2>{listing.html()}</section>")
-
-
-def _sections(records: list[ev.Record], cast: Cast) -> tuple[str, list[tuple[str, str]]]:
-    """The log in order, one <section> per phase; returns the body and its (id, title)s."""
-    toc = [("convened", "The panel")]
-    out = ['<section id="convened" aria-labelledby="convened-h">'
-           '<h2 id="convened-h">The Tribunal is convened</h2>']
-    for record in records:
-        if not isinstance(record, ev.PhaseStarted):
-            out.append(render(record, cast))
-            continue
-        anchor, title = phase_title(record)
-        if anchor in {a for a, _ in toc}:  # a phase shown twice still gets its own anchor
-            anchor = f"{anchor}-{len(toc)}"
-        toc.append((anchor, title))
-        out.append(f'</section><section id="{anchor}" aria-labelledby="{anchor}-h">'
-                   f'<h2 id="{anchor}-h">{title}</h2>')
-    out.append("</section>")
-    return "".join(out), toc
 
 
 def _played_at(records: list[ev.Record]) -> str:
@@ -117,18 +102,18 @@ def _header(started: ev.GameStarted, records: list[ev.Record]) -> str:
         f"{plural(len(started.players), 'AI reviewer')}. One of them was secretly the "
         "<strong>Troublemaker</strong>, planting subtly wrong advice. The reviewers reviewed, "
         "accused each other with quotes and voted; the humans watching named their suspect. "
-        "This page is the game's public record: the verdict first, the reveal folded under "
-        f"it, then the game.{_played_at(records)}"
+        "This page is the game's record: the verdict first, the reveal folded under it, "
+        f"then the replay, round by round.{_played_at(records)}"
         "</p></header>")
 
 
-def _nav(toc: list[tuple[str, str]]) -> str:
+def _nav(toc: Toc) -> str:
     links = "".join(f'<li><a href="#{anchor}">{title}</a></li>' for anchor, title in toc)
     return f'<nav aria-label="Sections of the game"><ol>{links}</ol></nav>'
 
 
 def _document(started: ev.GameStarted, records: list[ev.Record], cast: Cast, body: str,
-              toc: list[tuple[str, str]]) -> str:
+              toc: Toc) -> str:
     colours = {seat: _colour(p.persona) for seat, p in cast.players.items()}
     title = (f"Tribunal game {esc(started.game_id)}: {esc(started.language or 'code')}, "
              f"{plural(len(started.players), 'reviewer')}")
@@ -141,10 +126,17 @@ def _document(started: ev.GameStarted, records: list[ev.Record], cast: Cast, bod
         f"<title>{title}</title>\n<style>{BASE_CSS}{seat_css(cast.avatars, colours)}\n"
         "</style>\n</head>\n<body>\n"
         f"{_header(started, records)}\n<main>{_nav(toc)}\n{body}\n</main>\n"
-        f'<footer><p>Exported by Tribunal from the public record of game '
-        f"{esc(started.game_id)}: no private notes, nothing from before the reveal that the "
-        "thread did not show. The page is self-contained and loads nothing from anywhere."
-        "</p></footer>\n</body>\n</html>\n")
+        f"<footer><p>{_provenance(started, cast)} The page is self-contained and loads "
+        "nothing from anywhere.</p></footer>\n</body>\n</html>\n")
+
+
+def _provenance(started: ev.GameStarted, cast: Cast) -> str:
+    game = esc(started.game_id)
+    if cast.backstage.shown:
+        return (f"Exported by Tribunal from the log of game {game}, a game that is over: what "
+                "the thread showed, and each seat's private notes, folded.")
+    return (f"Exported by Tribunal from the public record of game {game}: no private notes, "
+            "nothing that the thread did not show.")
 
 
 def _colour(persona_key: str) -> int:

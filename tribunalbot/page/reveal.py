@@ -7,7 +7,9 @@ browser folds and unfolds it. Nothing secret stands before the fold in the page'
 from __future__ import annotations
 
 from tribunalbot.engine import events as ev
+from tribunalbot.engine.personas import STRATEGY_BY_KEY
 from tribunalbot.page.cast import Cast
+from tribunalbot.page.notes import notes_anchor
 from tribunalbot.page.text import esc, scrolling
 from tribunalbot.render.reveal import (
     FAIR_CATCH,
@@ -60,15 +62,31 @@ def _head(e: ev.Revealed, cast: Cast) -> str:
     return (f'<div id="reveal-head" class="reveal-head s{e.troublemaker}">{image}<div>'
             f'<p class="lead">The Troublemaker was '
             f"<strong>{cast.name(e.troublemaker)}</strong>.</p>"
-            f"<p>Disguise: <strong>{esc(e.strategy_name)}</strong>. {caught}</p></div></div>")
+            f"<p>Disguise: <strong>{esc(e.strategy_name)}</strong>. {caught}</p></div></div>"
+            f"{_plan(e)}")
 
 
-def _where(entry: ev.LedgerEntry) -> str:
+def _plan(e: ev.Revealed) -> str:
+    """What the Troublemaker was told to do: its disguise's brief."""
+    strategy = STRATEGY_BY_KEY.get(e.strategy)
+    if strategy is None:  # a disguise retired since the game was played
+        return ""
+    return f'<p class="plan"><strong>Its brief:</strong> {esc(strategy.brief)}</p>'
+
+
+def _where(entry: ev.LedgerEntry, e: ev.Revealed, cast: Cast) -> str:
+    """Where a claim was planted: a link to the post's folded notes on the replay, which the
+    link opens, when the page has them."""
     if entry.phase == "speak":
-        return "planted in its review"
-    if entry.phase == "debate":
-        return f"planted in the debate, round {entry.round}"
-    return f"planted in {esc(entry.phase)}"
+        said = "planted in its review"
+    elif entry.phase == "debate":
+        said = f"planted in the debate, round {entry.round}"
+    else:
+        return f"planted in {esc(entry.phase)}"
+    key = (entry.phase, entry.round if entry.phase == "debate" else 0, e.troublemaker)
+    if key not in cast.backstage.posts:
+        return said
+    return f'<a href="#{notes_anchor(*key)}">{said}</a>'
 
 
 def _ledger(e: ev.Revealed, cast: Cast) -> str:
@@ -79,7 +97,8 @@ def _ledger(e: ev.Revealed, cast: Cast) -> str:
     items = "".join(
         f"<li>{STRUCK}<del>{cast.inline(x.claim)}</del>"
         f'<span class="why"><strong>Why it is wrong:</strong> {cast.inline(x.why_wrong)}'
-        f'</span><span class="meta">{esc(x.kind)} · {_where(x)}</span></li>' for x in e.ledger)
+        f'</span><span class="meta">{esc(x.kind)} · {_where(x, e, cast)}</span></li>'
+        for x in e.ledger)
     return f'<h3 id="ledger">The sabotage ledger</h3><ol class="ledger">{items}</ol>{cover}'
 
 

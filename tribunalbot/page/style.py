@@ -93,6 +93,39 @@ del{text-decoration-thickness:2px;color:var(--bad)}
 .right{color:var(--good);font-weight:600}
 .wrong{color:var(--bad);font-weight:600}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.round-head{font-weight:600;background:var(--card);padding:.45rem .8rem;border-radius:.4rem;
+border-left:4px solid var(--accent)}
+ul.examines{margin:.2rem 0 1rem;padding-left:1.2rem;font-size:.92rem}
+.moved{display:block;font-size:.88rem;font-style:italic;color:var(--muted)}
+ul.tally{list-style:none;padding:0;margin:.4rem 0 1.2rem;display:grid;gap:.3rem .6rem;
+grid-template-columns:minmax(0,11rem) minmax(3rem,1fr) auto;align-items:center}
+ul.tally li{display:contents}
+ul.tally .who{overflow-wrap:anywhere;font-size:.92rem}
+.track{display:block;height:.8rem;background:var(--card);border-radius:.4rem;overflow:hidden}
+.bar{display:block;height:100%;background:var(--pc,var(--accent))}
+ul.tally .n{font-size:.9rem;color:var(--muted);white-space:nowrap}
+ol.humans li{margin:0 0 .3rem}
+article.msg .said{min-width:0}
+article.msg .said>:first-child{margin-top:0}
+details.private{margin:.6rem 0 0;padding:0 .7rem;border:1px dashed var(--muted);
+border-radius:.4rem;background:var(--bg);min-width:0}
+details.private>summary{cursor:pointer;padding:.3rem 0;font-size:.92rem;color:var(--muted)}
+.spoiler{font-size:.72rem;text-transform:uppercase;letter-spacing:.06em;padding:0 .45rem;
+margin-left:.3rem;border:1px solid var(--muted);border-radius:1rem}
+.notes{padding:0 0 .6rem;overflow-wrap:anywhere;font-size:.95rem}
+.whose{font-size:.9rem;margin:.3rem 0;color:var(--muted)}
+.whose.tm{color:var(--bad);font-weight:600}
+.plant{margin:.5rem 0;padding:.3rem .7rem;border-left:3px solid var(--bad);background:var(--del);
+border-radius:.3rem}
+.plant ol{margin:.2rem 0;padding-left:1.2rem}
+.plant li{margin:0 0 .4rem}
+.plant .claim{display:block}
+ul.noted{padding-left:1.2rem}
+@media (max-width:40rem){details.private{padding:0 .5rem}.plant{padding:.3rem .5rem}}
+@media (min-width:62rem){article.msg:has(details.private[open]) .body{display:grid;
+grid-template-columns:minmax(0,1fr) minmax(0,.85fr);column-gap:1rem;align-items:start}
+article.msg .body>h3{grid-column:1/-1}
+article.msg details.private[open]{margin-top:0}}
 footer{margin-top:3rem;padding-bottom:2rem;font-size:.85rem;color:var(--muted)}
 """
 
