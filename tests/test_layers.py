@@ -251,7 +251,7 @@ TIERS: tuple[tuple[str, frozenset[str]], ...] = (
         "tribunalbot.inputs", "tribunalbot.store", "tribunalbot.render",
         "tribunalbot.avatars"})),
     ("the game page, the operator's policy and metrics", frozenset({
-        "tribunalbot.page", "tribunalbot.policy", "tribunalbot.metrics"})),
+        "tribunalbot.page", "tribunalbot.policy", "tribunalbot.metrics", "tribunalbot.publish"})),
     ("a game's setup and wrap-up, one for both front doors", frozenset({"tribunalbot.games"})),
     ("Discord", frozenset({"tribunalbot.discordbot", "tribunalbot.bot"})),
     ("the terminal", frozenset({"tribunalbot.terminal", "tribunalbot.__main__"})),

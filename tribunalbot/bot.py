@@ -23,6 +23,7 @@ from tribunalbot.cpu import stop_worker, tune_thread_switching
 from tribunalbot.discordbot.base import TribunalClient
 from tribunalbot.discordbot.buttons import CloseBallotButton, VoteButton
 from tribunalbot.discordbot.cogs import EXTENSIONS
+from tribunalbot.discordbot.reviewpost import PostReviewButton
 from tribunalbot.discordbot.runner import GameRunner
 from tribunalbot.engine.events import Clock, utc_now
 from tribunalbot.llm.registry import provider_problem
@@ -117,7 +118,7 @@ class TribunalBot(TribunalClient):
     async def setup_hook(self) -> None:
         if self.endpoint is not None:  # first: /healthz says 503 while the rest starts
             await self.endpoint.start()
-        self.add_dynamic_items(VoteButton, CloseBallotButton)
+        self.add_dynamic_items(VoteButton, CloseBallotButton, PostReviewButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync_commands()

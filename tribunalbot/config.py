@@ -43,7 +43,9 @@ class Strict(BaseModel):
 # What each `*_env` key's variable is usually called, for the messages.
 ENV_EXAMPLES = {"api_key_env": "OPENAI_API_KEY", "token_env": "DISCORD_TOKEN",
                 "application_id_env": "DISCORD_APPLICATION_ID",
-                "github_token_env": "GITHUB_TOKEN", "gitlab_token_env": "GITLAB_TOKEN"}
+                "github_token_env": "GITHUB_TOKEN", "gitlab_token_env": "GITLAB_TOKEN",
+                "github_write_token_env": "GITHUB_WRITE_TOKEN",
+                "gitlab_write_token_env": "GITLAB_WRITE_TOKEN"}
 
 
 def env_name(value: str | None, info: ValidationInfo) -> str | None:
@@ -64,12 +66,12 @@ class GameSettings(Strict):
     word_budget: int = Field(180, ge=40, le=600)
     max_code_bytes: int = Field(40_000, ge=100, le=200_000)
     persona_attempts: int = Field(3, ge=1, le=5)
-    # The natural language of the reviewers' public text (the code's programming language
-    # is GameSetup.language). English, the default, leaves the prompts as they always were.
     # Seats each juror cross-examines a round: it accuses and votes among those only, and
     # every seat is examined by as many jurors (DESIGN §2.2). 0: everyone examines everyone,
     # and a capable model's jury then ends nearly every game in round 1.
     cross_examined: int = Field(3, ge=0, le=8)
+    # The natural language of the reviewers' public text (the code's programming language
+    # is GameSetup.language). English, the default, leaves the prompts as they always were.
     language: str = DEFAULT_LANGUAGE
 
     @field_validator("language")
@@ -283,8 +285,46 @@ class PullRequestSettings(Strict):
     # The largest diff read at all; a larger one is refused. What the game reviews of it is
     # cut to game.max_code_bytes (the most-changed files first).
     max_diff_bytes: int = Field(1_000_000, ge=100, le=50_000_000)
+    # The verdict posted back as a review (docs/discord.md): off unless the operator turns it
+    # on, only to the owners and repositories listed ("owner" or "owner/repo"; a GitLab group
+    # covers its subgroups), and with tokens of its own: the read tokens above are never used
+    # to write, so a bot that only reads keeps a token that cannot write.
+    post_reviews: bool = False
+    post_allow: list[str] = Field(default_factory=list)
+    github_write_token_env: str = "GITHUB_WRITE_TOKEN"
+    gitlab_write_token_env: str = "GITLAB_WRITE_TOKEN"
 
-    _token_env = field_validator("github_token_env", "gitlab_token_env")(env_name)
+    _token_env = field_validator("github_token_env", "gitlab_token_env",
+                                 "github_write_token_env", "gitlab_write_token_env")(env_name)
+
+    @field_validator("post_allow")
+    @classmethod
+    def _allow_entries(cls, entries: list[str]) -> list[str]:
+        for entry in entries:
+            parts = entry.split("/")
+            if not entry or entry != entry.strip() or any(p in ("", ".", "..") for p in parts):
+                raise ValueError(f"post_allow entry {entry!r} is not an owner, a group or a "
+                                 "repository path (\"owner\" or \"owner/repo\")")
+        return entries
+
+    @model_validator(mode="after")
+    def _write_tokens_apart(self) -> PullRequestSettings:
+        for host, read, write in (("github", self.github_token_env, self.github_write_token_env),
+                                  ("gitlab", self.gitlab_token_env, self.gitlab_write_token_env)):
+            if read == write:
+                raise ValueError(f"{host}_write_token_env names {write}, the read token's "
+                                 f"variable: a token that may write must have its own")
+        return self
+
+    def may_post_to(self, project: str) -> bool:
+        """Whether reviews may be posted to `project` (owner/repo, group/…/project): posting
+        is on and an entry of `post_allow` is the project or one of its owners. Names compare
+        without case, as GitHub and GitLab compare them."""
+        if not self.post_reviews:
+            return False
+        parts = project.casefold().split("/")
+        return any(parts[:len(entry.split("/"))] == entry.casefold().split("/")
+                   for entry in self.post_allow)
 
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]

@@ -22,10 +22,11 @@ METRICS_TOKEN_ENV = "TRIBUNAL_METRICS_TOKEN"
 
 def secret_names(config: Config) -> list[str]:
     """The variables holding secrets: those the config names (the bot token, API keys, pull
-    request tokens), $PGPASSWORD and the metrics' bearer token."""
-    return [config.discord.token_env, config.pull_requests.github_token_env,
-            config.pull_requests.gitlab_token_env, "PGPASSWORD", METRICS_TOKEN_ENV,
-            *(p.api_key_env for p in config.providers.values() if p.api_key_env)]
+    request tokens, read and write), $PGPASSWORD and the metrics' bearer token."""
+    prs = config.pull_requests
+    return [config.discord.token_env, prs.github_token_env, prs.gitlab_token_env,
+            prs.github_write_token_env, prs.gitlab_write_token_env, "PGPASSWORD",
+            METRICS_TOKEN_ENV, *(p.api_key_env for p in config.providers.values() if p.api_key_env)]
 
 
 def secret_values(config: Config, environ: MutableMapping[str, str]) -> list[str]:

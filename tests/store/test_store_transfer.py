@@ -19,6 +19,7 @@ from tribunalbot.engine.leaderboard import Board
 from tribunalbot.llm.usage import CallRecord
 from tribunalbot.store import Store, Webhook, open_store
 from tribunalbot.store.privacy import BotStateRepo, PrivacyRepo
+from tribunalbot.store.prreviews import PullRequestReviewRepo
 from tribunalbot.store.transfer import TABLES
 from tribunalbot.terminal.cli import main
 
@@ -44,6 +45,8 @@ async def _fill(store: Store) -> None:
     lease_until = datetime(2026, 2, 1, 12, tzinfo=UTC)
     await store.leases.acquire("paused", "host|pid:[1]|7|99", lease_until, lease_until)
     await PrivacyRepo(store.db).record_departure("gone", datetime(2026, 2, 1, tzinfo=UTC))
+    await PullRequestReviewRepo(store.db).record("played", "github", "acme/shop", 7,
+                                                 head_sha="ab" * 20)
     async with store.admissions.desk("guild", "u2") as desk:  # the paused game's ticket
         await desk.hold("paused", lease_until, lease_until + timedelta(minutes=3))
     rng = np.random.default_rng(4)
@@ -59,6 +62,7 @@ async def _fill(store: Store) -> None:
 async def _snapshot(store: Store) -> dict[str, object]:
     """Everything a player or the bot can read back, through the store's API."""
     return {
+        "pull_request": await PullRequestReviewRepo(store.db).get("played"),
         "played": await store.load_game("played"),
         "paused": await store.load_game("paused"),
         "unfinished": [g.game_id for g in await store.unfinished_games()],

@@ -63,7 +63,7 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         except Exception:
             log.exception("storing a vote in game %s failed", self.game_id)
             answer = VOTE_FAILED
-        await _confirm(interaction, answer)
+        await confirm(interaction, answer)
 
 
 class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -86,7 +86,7 @@ class CloseBallotButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.send_message(answer, ephemeral=True)
 
 
-async def _confirm(interaction: discord.Interaction[Any], answer: str) -> None:
+async def confirm(interaction: discord.Interaction[Any], answer: str) -> None:
     """The deferred answer becomes `answer`. Inside an archived thread Discord refuses
     edits (50083) but a new message unarchives it: there the answer is a followup."""
     channel = interaction.channel

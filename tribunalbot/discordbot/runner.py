@@ -29,6 +29,7 @@ from tribunalbot.metrics import BotMetrics
 from tribunalbot.policy.leases import LeaseKeeper, Owner
 from tribunalbot.policy.routing import route_recorder
 from tribunalbot.policy.services import GuildServices
+from tribunalbot.publish.service import remember
 from tribunalbot.store import StoredGame
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ class GameRunner:
                                          str(starter.id), starter_name=starter.display_name,
                                          thread=str(thread_id))
             stored = True
+            await remember(self.store, game_id, submission.revision)  # a pull request's
             self.metrics.game_started()
             await self.keeper.take(game_id)  # a new game: nobody else can hold it
             self._spawn(setup, guild_id, channel_id, thread_id, starter.id, prior=[],

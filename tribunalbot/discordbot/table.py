@@ -21,6 +21,7 @@ import discord
 from tribunalbot.discordbot import render
 from tribunalbot.discordbot.buttons import ballot_view
 from tribunalbot.discordbot.poster import ThreadPoster
+from tribunalbot.discordbot.reviewpost import offer_view
 from tribunalbot.discordbot.text import safe_username, split_message
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.events import Clock, EventSink, utc_now
@@ -217,10 +218,12 @@ class DiscordTable:
         text = render.transcript_markdown(self.shown, roster)
         file = discord.File(io.BytesIO(text.encode()), filename=f"tribunal-{self.game_id}.md")
         files = [file, *await self._game_page()]  # one message, both files
+        # A pull request's game: the button that posts its review there, under the reveal.
+        view = await offer_view(self.store, self.services.config, self.game_id)
         try:
-            return (await self.poster.as_bot(TRANSCRIPT_TEXT, files=files)).id
+            return (await self.poster.as_bot(TRANSCRIPT_TEXT, files=files, view=view)).id
         except discord.Forbidden:  # the reveal is out; a missing file must not spoil the game
-            return (await self.poster.as_bot(NO_ATTACH_TEXT)).id
+            return (await self.poster.as_bot(NO_ATTACH_TEXT, view=view)).id
 
     async def _game_page(self) -> list[discord.File]:
         """The shareable HTML page of the game, as the transcript's companion file. Built off

@@ -6,6 +6,8 @@ change model in `tribunalbot.diffs`)."""
 from tribunalbot.faces import lazy_face
 
 __all__, __getattr__ = lazy_face(__name__, {
+    "prfetch": ("Fetcher", "Sleep", "rate_limited"),
+    "prlink": ("PullRequest", "Revision", "commit_of", "gitlab_revision"),
     "pullrequest": (
         "BUSY", "MEMBERS", "PullRequestError", "fetch_submission", "link_in", "parse_link"),
     "submission": ("DIFF_SUFFIXES", "CodeInputError", "Submission", "check_code"),

@@ -36,7 +36,13 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 
 from tribunalbot.config import PullRequestSettings
 from tribunalbot.diffs.model import OMITTED_PREFIX
-from tribunalbot.inputs.prlink import PullRequest, PullRequestError
+from tribunalbot.inputs.prlink import (
+    PullRequest,
+    PullRequestError,
+    Revision,
+    commit_of,
+    gitlab_revision,
+)
 
 MAX_WAIT = 30.0  # seconds: a longer Retry-After is capped; the attempts still bound the fetch
 MAX_PAGES = 50  # GitLab pages of 100 files: far beyond any diff the size limit lets through
@@ -55,6 +61,15 @@ class _Retry(PullRequestError):
     def __init__(self, message: str, wait: float | None = None) -> None:
         super().__init__(message)
         self.wait = wait
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A pull request's diff, and the commits it was read at as far as the host said (none
+    for a GitLab merge request fetched while reviews may not be posted to it)."""
+
+    diff: bytes
+    revision: Revision
 
 
 @dataclass(frozen=True)
@@ -95,17 +110,21 @@ class Fetcher:
             return {"Authorization": f"Bearer {token}"}
         return {"PRIVATE-TOKEN": token}
 
-    async def fetch(self, pr: PullRequest) -> bytes:
+    def client(self, pr: PullRequest) -> httpx.AsyncClient:
+        """An HTTP client for the host's API: its headers and each try's time limits, no
+        redirect followed by itself (`_follow` decides which are)."""
         seconds = self.settings.timeout_seconds
         timeout = httpx.Timeout(seconds, connect=min(10.0, seconds))
         headers = {"User-Agent": "tribunalbot"}
         if pr.host == "github":
             headers["X-GitHub-Api-Version"] = "2022-11-28"
+        return httpx.AsyncClient(headers=headers, timeout=timeout, transport=self.transport,
+                                 follow_redirects=False)
+
+    async def fetch(self, pr: PullRequest) -> Fetched:
         deadline = self.settings.deadline_seconds
         try:
-            async with asyncio.timeout(deadline), httpx.AsyncClient(
-                    headers=headers, timeout=timeout, transport=self.transport,
-                    follow_redirects=False) as client:
+            async with asyncio.timeout(deadline), self.client(pr) as client:
                 if pr.host == "github":
                     return await self._github(client, pr)
                 return await self._gitlab(client, pr)
@@ -115,11 +134,18 @@ class Fetcher:
 
     # ---- GitHub ------------------------------------------------------------------------------
 
-    async def _github(self, client: httpx.AsyncClient, pr: PullRequest) -> bytes:
+    def pull_url(self, pr: PullRequest) -> str:
+        """The API's URL of the pull or merge request."""
+        if pr.host == "gitlab":
+            return f"{self._project_url(pr)}/merge_requests/{pr.number}"
         owner, repo = pr.project.split("/")
-        url = f"{self._api(pr)}/repos/{quote(owner, safe='')}/{quote(repo, safe='')}/pulls/" \
-              f"{pr.number}"
-        facts = self._github_facts(pr, await self._json(client, pr, url))
+        return f"{self._api(pr)}/repos/{quote(owner, safe='')}/{quote(repo, safe='')}/pulls/" \
+               f"{pr.number}"
+
+    async def _github(self, client: httpx.AsyncClient, pr: PullRequest) -> Fetched:
+        url = self.pull_url(pr)
+        meta = await self._json(client, pr, url)
+        facts = self._github_facts(pr, meta)
         status, headers, body = await self._get(client, pr, url, {"Accept": _DIFF_ACCEPT})
         if status in (406, 422) and b"too_large" in body:
             raise PullRequestError(_too_large(pr, facts, body))
@@ -132,7 +158,8 @@ class Fetcher:
                 f"GitHub's diff of {pr.name} has {files} files where the pull request has "
                 f"{facts.changed_files}: it is not this pull request's diff, or the pull "
                 "request changed meanwhile; try again")
-        return body
+        head = commit_of((meta.get("head") or {}).get("sha"))
+        return Fetched(body, Revision(pr, head or ""))
 
     def _github_facts(self, pr: PullRequest, meta: dict[str, Any]) -> Facts:
         repo = (meta.get("base") or {}).get("repo") or {}
@@ -147,10 +174,18 @@ class Fetcher:
 
     # ---- GitLab ------------------------------------------------------------------------------
 
-    async def _gitlab(self, client: httpx.AsyncClient, pr: PullRequest) -> bytes:
-        project = f"{self._api(pr)}/projects/{quote(pr.project, safe='')}"
+    def _project_url(self, pr: PullRequest) -> str:
+        return f"{self._api(pr)}/projects/{quote(pr.project, safe='')}"
+
+    async def _gitlab(self, client: httpx.AsyncClient, pr: PullRequest) -> Fetched:
+        project = self._project_url(pr)
         meta = await self._json(client, pr, project)  # a moved project answers its new path
         self._check_visibility(pr, meta.get("visibility") != "public")
+        # The commits a comment must name take one more request: made only when reviews may
+        # be posted to the project, before the diff (which is then that head's or newer).
+        revision = None
+        if self.settings.may_post_to(pr.project):
+            revision = gitlab_revision(pr, await self._json(client, pr, self.pull_url(pr)))
         base = f"{project}/merge_requests/{pr.number}/diffs"
         files: list[dict[str, Any]] = []
         page: str | None = "1"
@@ -159,7 +194,7 @@ class Fetcher:
             files += [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
             page = headers.get("x-next-page") or None
             self._check_size(pr, sum(len(str(f.get("diff", ""))) for f in files))
-        return gitlab_diff(files).encode()
+        return Fetched(gitlab_diff(files).encode(), revision or Revision(pr, ""))
 
     # ---- what the host answers ---------------------------------------------------------------
 
@@ -279,7 +314,7 @@ class Fetcher:
     def _refusal(self, pr: PullRequest, status: int, headers: httpx.Headers) -> PullRequestError:
         env = self.token_env(pr)
         has_token = self._token(pr) is not None
-        if status == 429 or (status == 403 and _rate_limited(headers)):
+        if status == 429 or (status == 403 and rate_limited(headers)):
             return PullRequestError(self._rate_message(pr, headers, env, has_token))
         if status == 401:
             return PullRequestError(f"{pr.site} refused the token in {env} (HTTP 401); check "
@@ -348,7 +383,7 @@ def _sum(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else a + b
 
 
-def _rate_limited(headers: httpx.Headers) -> bool:
+def rate_limited(headers: httpx.Headers) -> bool:
     remaining = headers.get("x-ratelimit-remaining") or headers.get("ratelimit-remaining")
     return remaining == "0" or "retry-after" in headers
 

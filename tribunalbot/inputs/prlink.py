@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from tribunalbot.config import PullRequestSettings
@@ -28,6 +28,7 @@ _GITHUB_PATH = re.compile(rf"/({_OWNER})/({_REPO})/pull/([1-9]\d{{0,9}}){_TAIL}"
 _GITLAB_PATH = re.compile(rf"/((?:{_SEGMENT}/){{1,20}}{_SEGMENT})/-/merge_requests/"
                           rf"([1-9]\d{{0,9}}){_TAIL}")
 _LINK = re.compile(r"^<?(https?://[^\s<>]+)>?$")  # Discord wraps a link in <> to hide its embed
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a commit id, SHA-1 or SHA-256
 
 
 class PullRequestError(Exception):
@@ -49,6 +50,33 @@ class PullRequest:
     def name(self) -> str:
         mark = "#" if self.host == "github" else "!"
         return f"{self.project}{mark}{self.number}"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A pull request as its diff was read: which one, and the commits a comment on its lines
+    names (GitHub the head; GitLab the head, the target branch's base and its start); ""
+    where the host did not say."""
+
+    pr: PullRequest
+    head_sha: str
+    base_sha: str = ""
+    start_sha: str = ""
+
+
+def commit_of(value: object) -> str | None:
+    """A commit id as the host wrote it, or None for anything else."""
+    return value if isinstance(value, str) and _SHA.fullmatch(value) else None
+
+
+def gitlab_revision(pr: PullRequest, merge_request: dict[str, Any]) -> Revision | None:
+    """The commits GitLab places a comment by (`diff_refs`), when all three are given."""
+    refs = merge_request.get("diff_refs") or {}
+    shas = [commit_of(refs.get(k)) for k in ("head_sha", "base_sha", "start_sha")]
+    if not all(shas):
+        return None
+    head, base, start = (s or "" for s in shas)
+    return Revision(pr, head, base, start)
 
 
 def link_in(text: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import httpx
 
@@ -66,12 +67,14 @@ async def fetch_submission(url: str, config: Config, *, limit: int | None = None
                            transport: httpx.AsyncBaseTransport | None = None,
                            sleep: Sleep = asyncio.sleep) -> Submission:
     """The change a link names, checked and cut like any diff to `limit` bytes (default:
-    game.max_code_bytes). `member` (a Discord user id) may have one fetch at a time.
-    Raises PullRequestError or CodeInputError."""
+    game.max_code_bytes), with the commits it was read at. `member` (a Discord user id) may
+    have one fetch at a time. Raises PullRequestError or CodeInputError."""
     settings = config.pull_requests
     pr = parse_link(url, settings)
     with in_flight.hold(member):
-        data = await Fetcher(settings, transport=transport, sleep=sleep).fetch(pr)
+        fetched = await Fetcher(settings, transport=transport, sleep=sleep).fetch(pr)
     # A pull request's diff may be megabytes: read on the CPU worker, off the loop.
-    return await off_loop(check_code, data, pr.name, limit or config.game.max_code_bytes,
-                          diff_limit=settings.max_diff_bytes)
+    submission = await off_loop(check_code, fetched.diff, pr.name,
+                                limit or config.game.max_code_bytes,
+                                diff_limit=settings.max_diff_bytes)
+    return replace(submission, revision=fetched.revision)

@@ -20,6 +20,7 @@ from tribunalbot.diffs import (
     looks_like_diff,
     parse_diff,
 )
+from tribunalbot.inputs.prlink import Revision
 
 DIFF_SUFFIXES = (".diff", ".patch")
 # Unchanged lines kept around each change: what a reviewer needs to read it, no more.
@@ -38,6 +39,8 @@ class Submission:
     language: str  # "diff" for a change
     name: str
     change: Change | None = None
+    # A pull request's: the commits its diff was read at, which a review posted back names.
+    revision: Revision | None = None
 
     @property
     def omitted(self) -> tuple[str, ...]:

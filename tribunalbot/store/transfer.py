@@ -21,7 +21,7 @@ from tribunalbot.store.postgres import PgDatabase
 # Parents before children (foreign keys); every table of the schema must be listed here.
 TABLES = ("games", "game_leases", "players", "events", "posts", "human_votes", "scores",
           "llm_calls", "guild_settings", "webhooks", "experiences", "experience_vectors",
-          "bot_state", "guild_departures", "admissions")
+          "bot_state", "guild_departures", "admissions", "pull_request_reviews")
 # On SQLite the vector table is sqlite-vec's: its row id is the experience id, and its shard
 # column is derived from the id (PostgreSQL has none).
 _SQLITE_COLUMN = {("experience_vectors", "id"): "rowid"}
