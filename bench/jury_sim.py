@@ -1,6 +1,7 @@
 """How often an AI jury catches the Troublemaker, and in which round, under each
 cross-examination rule (DESIGN §2.2), with the real draw (rules.cross_examinations) and the
-real tally (rules.tally).
+real tally (rules.tally, a tie broken by the earlier rounds under cross-examination:
+rules.remembered).
 
 The jurors are a model of a capable jury: a juror that examines the Troublemaker names it with
 probability `--catch` (0.95; recorded capable-model juries named it in 0.98 of round-1
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tribunalbot.engine import events as ev  # noqa: E402 - after the path is set
-from tribunalbot.engine.rules import cross_examinations, tally  # noqa: E402
+from tribunalbot.engine.rules import cross_examinations, remembered, tally  # noqa: E402
 
 SEATS = tuple(range(1, 9))
 MAX_ROUNDS = 3
@@ -36,6 +37,7 @@ def one_game(seed: int, per_juror: int, catch: float, spread: float) -> int | No
     troublemaker = rng.choice(SEATS)
     weakness = {s: rng.gauss(0.0, spread) for s in SEATS}
     active = list(SEATS)
+    earlier: list[dict[int, int]] = []
     for rnd in range(1, MAX_ROUNDS + 1):
         if len(active) <= 2:
             return None
@@ -47,7 +49,10 @@ def one_game(seed: int, per_juror: int, catch: float, spread: float) -> int | No
                 honest = [s for s in examined if s != troublemaker] or list(examined)
                 target = max(honest, key=lambda s: weakness[s] + rng.gauss(0.0, 1.0))
             votes.append(ev.AIVote(seat=juror, target=target, reason=""))
-        _, out = tally(votes)
+        counts, out = tally(votes)
+        if out is None and per_juror:  # the game's rule: a tie goes by the earlier rounds
+            out = remembered(counts, earlier)
+        earlier.append(counts)
         if out == troublemaker:
             return rnd
         if out is not None:
