@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pyloops, pypredicates, vetshell
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
+    Candidate,
     Check,
     Context,
     has_comment,
@@ -23,10 +23,8 @@ from tribunalbot.llm.offline.vetcontext import (
     indented_block,
 )
 
-if TYPE_CHECKING:
-    from tribunalbot.llm.offline.findings import Finding
 
-def handler_catches_blindly(f: Finding, ctx: Context) -> bool:
+def handler_catches_blindly(f: Candidate, ctx: Context) -> bool:
     """A catch-all handler that re-raises, passes the exception on or logs its traceback
     does not swallow anything; one whose author says why it catches everything (a comment
     on it or in it: a fallback for any object's broken __repr__) chose to."""
@@ -52,7 +50,7 @@ def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
     return any(has_comment(n, ctx) for n in range(max(1, line - reach), line))
 
 
-def plain_form_unexplained(f: Finding, ctx: Context) -> bool:
+def plain_form_unexplained(f: Candidate, ctx: Context) -> bool:
     """A longer form with a comment just above it is kept on purpose (a formula written out
     so that it rounds as the comment says): "simplify" would undo the author's reason."""
     return not _commented_above(f.line, ctx, 2)
@@ -77,7 +75,7 @@ _SECURITY_USE = re.compile(r"(?i)passw|secret|token|salt|sign|auth|cred|nonce|hm
                            r"session|cookie|\bkey\b|_key\b|login|verify")
 
 
-def hash_guards_a_secret(f: Finding, ctx: Context) -> bool:
+def hash_guards_a_secret(f: Candidate, ctx: Context) -> bool:
     """MD5 or SHA-1 is weak against an attacker; as a checksum to spot a changed file, or to
     match what the other side computes, it is the right tool and changing one side breaks
     the match. Said only where the code around it handles a secret or an identity."""
@@ -85,11 +83,11 @@ def hash_guards_a_secret(f: Finding, ctx: Context) -> bool:
     return any(_SECURITY_USE.search(text) for text in around)
 
 
-def assert_guards_input(f: Finding, ctx: Context) -> bool:
+def assert_guards_input(f: Candidate, ctx: Context) -> bool:
     return ctx.py is None or pypredicates.assert_checks_input(ctx.py, f.line)
 
 
-def resource_left_open(f: Finding, ctx: Context) -> bool:
+def resource_left_open(f: Candidate, ctx: Context) -> bool:
     if ctx.language != "python":
         return True
     return ctx.py is None or pypredicates.opened_and_owned_here(ctx.py, f.line)
@@ -98,7 +96,7 @@ def resource_left_open(f: Finding, ctx: Context) -> bool:
 _TRACE_FLAG = re.compile(r"(?i)debug|verbose|trace")
 
 
-def print_is_stray_output(f: Finding, ctx: Context) -> bool:
+def print_is_stray_output(f: Candidate, ctx: Context) -> bool:
     """A print is the output of a script's main part, a trace behind a debug switch, or a
     message to a chosen stream; elsewhere it is output no caller can redirect."""
     if in_script_part(f, ctx):
@@ -107,7 +105,7 @@ def print_is_stray_output(f: Finding, ctx: Context) -> bool:
                                   pypredicates.under_flag(ctx.py, f.line, _TRACE_FLAG))
 
 
-def docstring_is_missing(f: Finding, ctx: Context) -> bool:
+def docstring_is_missing(f: Candidate, ctx: Context) -> bool:
     """A one-line delegate needs no docstring; a function with a body does, unless one is
     assigned to it after the def (`f.__doc__ = ...`)."""
     if ctx.py is None:
@@ -126,7 +124,7 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
     """Code or a command that is a literal runs what the author wrote, nothing else."""
     literal = re.compile(constant)
 
-    def check(f: Finding, ctx: Context) -> bool:
+    def check(f: Candidate, ctx: Context) -> bool:
         if ctx.language == "shell":
             return vetshell.evals_outside_input(f, ctx)
         if ctx.py is not None:
@@ -136,7 +134,7 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
     return check
 
 
-def _matched_first(f: Finding, ctx: Context) -> bool:
+def _matched_first(f: Candidate, ctx: Context) -> bool:
     """eval of text a regular expression has just cut down to dotted names (`m.group(1)`):
     it can look a name up and nothing more, which is why the code evaluates it."""
     call = re.search(r"\beval\((\w+)", ctx.text(f.line))
@@ -146,7 +144,7 @@ def _matched_first(f: Finding, ctx: Context) -> bool:
     return any(re.search(rf"\b{call.group(1)}\b[^=]*=[^=].*\.group\(", x) for x in above)
 
 
-def pickle_is_avoidable(f: Finding, ctx: Context) -> bool:
+def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
     """A module that is a pickle store by design (it says so, or builds its own Pickler and
     Unpickler) cannot trade pickle for a safe loader; its callers choose what to open."""
     if ctx.py is None:
@@ -159,14 +157,14 @@ _SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csr
                              r"crypt")
 
 
-def random_guards_a_secret(f: Finding, ctx: Context) -> bool:
+def random_guards_a_secret(f: Candidate, ctx: Context) -> bool:
     return bool(_SECURITY_WORDS.search(ctx.text(f.line)))
 
 
 _CREDENTIAL = re.compile(r"[\"'`]([^\"'`\s]{6,})[\"'`]")
 
 
-def literal_is_a_credential(f: Finding, ctx: Context) -> bool:
+def literal_is_a_credential(f: Candidate, ctx: Context) -> bool:
     """A literal that looks like a credential: letters and digits, no placeholder."""
     for value in _CREDENTIAL.findall(ctx.text(f.line)):
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not re.search(
@@ -177,7 +175,7 @@ def literal_is_a_credential(f: Finding, ctx: Context) -> bool:
     return False
 
 
-def temp_path_is_guessable(f: Finding, ctx: Context) -> bool:
+def temp_path_is_guessable(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "shell" and "$$" in ctx.text(f.line):
         return vetshell.guessable_temp(f, ctx)
     return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", ctx.text(f.line))
@@ -188,7 +186,7 @@ _PEOPLE = re.compile(r"(?i)\bSELECT \*\s+FROM\s+[\"`]?\w*(user|account|customer|
                      r"auth|payment|card)")
 
 
-def selects_private_columns(f: Finding, ctx: Context) -> bool:
+def selects_private_columns(f: Candidate, ctx: Context) -> bool:
     """Every column of a table about people or credentials is more than a caller should see
     by default. In a SQL file, a view or function defined as `SELECT *` passes its source
     through, which is no exposure of its own."""
@@ -208,18 +206,18 @@ _SERVER = re.compile(r"createServer\(|\bexpress\(|\bRouter\(|\(req,\s*res\b|"
                      r"\bapp\.(get|post|use)\(")
 
 
-def io_blocks_a_server(f: Finding, ctx: Context) -> bool:
+def io_blocks_a_server(f: Candidate, ctx: Context) -> bool:
     """Synchronous I/O stalls a server; in a command-line tool it is just I/O."""
     return ctx.language != "javascript" or bool(_SERVER.search("\n".join(ctx.code)))
 
 
-def crashes_outside_main(f: Finding, ctx: Context) -> bool:
+def crashes_outside_main(f: Candidate, ctx: Context) -> bool:
     if ctx.function_name(f.line) == "main" or ctx.structure.function_at(f.line) is None:
         return False
     return not re.search(r"(?i)unreachable|not reach|impossible", ctx.text(f.line))
 
 
-def equality_is_loose(f: Finding, ctx: Context) -> bool:
+def equality_is_loose(f: Candidate, ctx: Context) -> bool:
     text = re.sub(r"([\"'`])(?:\\.|(?!\1).)*\1", '""', ctx.text(f.line))
     text = re.sub(r"[!=]=\s*null\b|\bnull\s*[!=]=", "", text)  # == null also matches undefined
     return bool(re.search(r"[^=!<>]==[^=]|^\s*var\s", text))
@@ -241,7 +239,7 @@ def _notation(name: str, ctx: Context, line: int) -> bool:
                                      for c in group) == len(group) for group in _NOTATIONS)
 
 
-def name_is_vague(f: Finding, ctx: Context) -> bool:
+def name_is_vague(f: Candidate, ctx: Context) -> bool:
     """A one-letter name is fine for a few lines, or when convention says what it holds;
     not when it is read far from where it is first set, or names a function."""
     if re.match(r"\s*(def|func|function)\b", ctx.text(f.line)):
@@ -278,13 +276,13 @@ def _parameters(ctx: Context, line: int) -> set[str]:
     return set(re.findall(r"\w+", header.split("(", 1)[-1])) if "(" in header else set()
 
 
-def guards_a_destructive_action(f: Finding, ctx: Context) -> bool:
+def guards_a_destructive_action(f: Candidate, ctx: Context) -> bool:
     after = "\n".join(ctx.code[f.line : f.line + 5])
     return bool(re.search(r"(?i)\b(delete|unlink|remove|rm|drop|update|destroy|rmtree|"
                           r"truncate)\w*\b", after))
 
 
-def has_one_implementation(f: Finding, ctx: Context) -> bool:
+def has_one_implementation(f: Candidate, ctx: Context) -> bool:
     """"One implementation" holds when exactly one class in view extends it, or, for a
     factory, when it only ever builds one kind of thing."""
     match = re.search(r"\bclass\s+(\w+)|^type\s+(\w+)", ctx.text(f.line))
@@ -300,13 +298,13 @@ def has_one_implementation(f: Finding, ctx: Context) -> bool:
     return len(subclasses) == 1
 
 
-def lint_warning_stands(f: Finding, ctx: Context) -> bool:
+def lint_warning_stands(f: Candidate, ctx: Context) -> bool:
     if f.source == "ruff:B018" and ctx.py is not None:
         return not pypredicates.probes_attribute(ctx.py, f.line)
     return True
 
 
-def binding_is_unused(f: Finding, ctx: Context) -> bool:
+def binding_is_unused(f: Candidate, ctx: Context) -> bool:
     """A loop variable the body ignores may still be read after the loop, where a break
     leaves it: then it is used."""
     if f.source != "ruff:B007" or ctx.py is None or not f.detail:
@@ -314,18 +312,18 @@ def binding_is_unused(f: Finding, ctx: Context) -> bool:
     return not pyloops.read_after_loop(ctx.py, f.line, f.detail)
 
 
-def layers_mixed_outside_main(f: Finding, ctx: Context) -> bool:
+def layers_mixed_outside_main(f: Candidate, ctx: Context) -> bool:
     """A command-line entry point is where arguments, files and output meet."""
     return not in_script_part(f, ctx)
 
 
-def todo_starts_here(f: Finding, ctx: Context) -> bool:
+def todo_starts_here(f: Candidate, ctx: Context) -> bool:
     """A note over several comment lines is one to-do, said where it starts."""
     above = ctx.lines[f.line - 2] if f.line > 1 else ""
     return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
 
 
-def module_docstring_missing(f: Finding, ctx: Context) -> bool:
+def module_docstring_missing(f: Candidate, ctx: Context) -> bool:
     """A module that sets `__doc__` itself has a docstring."""
     return not re.search(r"^__doc__\s*=", "\n".join(ctx.lines), re.M)
 

@@ -10,14 +10,10 @@ others to take.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
-from tribunalbot.llm.offline.vetcontext import Context, has_comment, in_script_part
-
-if TYPE_CHECKING:
-    from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment, in_script_part
 
 _DEFINED = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*[:=]")
 # What explains a bound in the next lines: an error or a warning that says it in words.
@@ -25,7 +21,7 @@ _EXPLAINED_BELOW = re.compile(r"\b(raise|warn\w*|throw|panic|die|error)\b.*[\"']
                               re.I)
 
 
-def name_free_to_change(f: Finding, ctx: Context) -> bool:
+def name_free_to_change(f: Candidate, ctx: Context) -> bool:
     """A name may be asked to change where callers cannot depend on it yet: one a change
     writes, a private one, a local. A lone file's public name is its callers' to keep."""
     if ctx.is_change:
@@ -35,7 +31,7 @@ def name_free_to_change(f: Finding, ctx: Context) -> bool:
     return not name or name.startswith("_")
 
 
-def default_shared_between_calls(f: Finding, ctx: Context) -> bool:
+def default_shared_between_calls(f: Candidate, ctx: Context) -> bool:
     """A mutable default of a function defined inside another is made afresh on each call of
     the outer one: a closure's cell on purpose, not state shared by every caller."""
     if ctx.py is None:
@@ -50,7 +46,7 @@ def explained_below(line: int, ctx: Context, reach: int = 2) -> bool:
                for n in range(line + 1, min(len(ctx.lines), line + reach) + 1))
 
 
-def effect_hidden_from_callers(f: Finding, ctx: Context) -> bool:
+def effect_hidden_from_callers(f: Candidate, ctx: Context) -> bool:
     """A script's main part acts on the world by design, and so does a context manager: a
     class with `__enter__` exists to change something and put it back."""
     if re.search(r"rm -rf", ctx.text(f.line)):
@@ -59,7 +55,7 @@ def effect_hidden_from_callers(f: Finding, ctx: Context) -> bool:
         ctx.py is not None and pypredicates.in_context_manager(ctx.py, f.line))
 
 
-def import_is_unused(f: Finding, ctx: Context) -> bool:
+def import_is_unused(f: Candidate, ctx: Context) -> bool:
     """An import guarded by `except ImportError` is there for its side effect or to probe
     that the module exists; another module's private name, or any name from a private module
     (a C accelerator: `from _imp import acquire_lock`), is imported for others to take from
@@ -80,7 +76,7 @@ _OBVIOUS = re.compile(r"len\([^()]*(\([^()]*\))?[^()]*\)\s*[<>=!]=?\s*[0-4]\b|"
 _CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
 
 
-def number_unexplained(f: Finding, ctx: Context) -> bool:
+def number_unexplained(f: Candidate, ctx: Context) -> bool:
     """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
     so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
     width in bytes), where names for each case would only restate it."""

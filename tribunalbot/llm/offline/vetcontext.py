@@ -7,17 +7,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.structure import Structure
 
-if TYPE_CHECKING:
-    # A check is named in its topic's record, which every finding reads: checks take a
-    # Finding without importing its module, or the registry and the findings would each
-    # need the other first.
-    from tribunalbot.llm.offline.findings import Finding
+
+class Candidate(Protocol):
+    """What a check reads of the finding it vets. A check is named in its topic's record,
+    which every finding reads: checks take this shape, not `findings.Finding`, or the
+    registry and the findings would each need the other's module first."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def detail(self) -> str: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def topic(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,7 @@ class Context:
         return func.name if func else ""
 
 
-Check = Callable[["Finding", Context], bool]
+Check = Callable[[Candidate, Context], bool]
 
 
 def has_comment(line: int, ctx: Context) -> bool:
@@ -48,7 +60,7 @@ def has_comment(line: int, ctx: Context) -> bool:
 _MAIN = re.compile(r"^_*(main|cli|run_?cli|test|usage)$")
 
 
-def in_script_part(f: Finding, ctx: Context) -> bool:
+def in_script_part(f: Candidate, ctx: Context) -> bool:
     """In a `main` function, a `__main__` block or at module level: where a program talks
     to its user and reads its command line."""
     if _MAIN.match(ctx.function_name(f.line)):

@@ -6,22 +6,18 @@ that could run together, a list that only grows, a query per item.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline import pyloops, pypredicates
-from tribunalbot.llm.offline.vetcontext import Context, block
-
-if TYPE_CHECKING:
-    from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.vetcontext import Candidate, Context, block
 
 
-def retry_never_gives_up(f: Finding, ctx: Context) -> bool:
+def retry_never_gives_up(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pyloops.retries_without_ceiling(ctx.py, f.line)
     return _brace_retry(f, ctx)
 
 
-def _brace_retry(f: Finding, ctx: Context) -> bool:
+def _brace_retry(f: Candidate, ctx: Context) -> bool:
     """`for {` / `while (true)` that goes round again after an error (`continue` in an
     error branch) with no counter compared anywhere in the loop."""
     body = block(ctx, f.line)
@@ -31,7 +27,7 @@ def _brace_retry(f: Finding, ctx: Context) -> bool:
     return bool(retries) and not counted
 
 
-def first_item_unchecked(f: Finding, ctx: Context) -> bool:
+def first_item_unchecked(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pypredicates.index_may_be_empty(ctx.py, f.line)
     return _text_index(f, ctx)
@@ -42,7 +38,7 @@ _MAYBE_EMPTY_TEXT = re.compile(r"\.filter\(|querySelectorAll\(|\.match\(|Object\
                                r"\.ReadDir\(|filepath\.Glob\(|\.Query\(")
 
 
-def _text_index(f: Finding, ctx: Context) -> bool:
+def _text_index(f: Candidate, ctx: Context) -> bool:
     """`name[0]` where `name` was filled from something that can come back empty, with no
     length check in between."""
     match = re.search(r"([\w.]+)(\([^()]*\))?\[0\]", ctx.text(f.line))
@@ -61,7 +57,7 @@ def _text_index(f: Finding, ctx: Context) -> bool:
     return not any(checked.search(x) for x in above[start + 1:])
 
 
-def division_unguarded(f: Finding, ctx: Context) -> bool:
+def division_unguarded(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is None or pypredicates.divisor_may_be_zero(ctx.py, f.line)
     match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
@@ -73,7 +69,7 @@ def division_unguarded(f: Finding, ctx: Context) -> bool:
                          above)
 
 
-def scans_per_item(f: Finding, ctx: Context) -> bool:
+def scans_per_item(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "python":
         return ctx.py is not None and pyloops.nested_scan(ctx.py, f.line)
     inner = _loop_header(ctx.text(f.line))
@@ -138,13 +134,13 @@ _BRACE_FUNCTION = re.compile(r"\s*(func\b|function\b|.*=>\s*\{|(async\s+)?#?\w+\
                              r"\s*\{)")
 
 
-def builds_string_in_loop(f: Finding, ctx: Context) -> bool:
+def builds_string_in_loop(f: Candidate, ctx: Context) -> bool:
     if ctx.py is not None:
         return pyloops.builds_string(ctx.py, f.line)
     return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1]))
 
 
-def sleep_blocks(f: Finding, ctx: Context) -> bool:
+def sleep_blocks(f: Candidate, ctx: Context) -> bool:
     """time.sleep stalls an event loop in async code, and in a loop adds up."""
     func = ctx.structure.function_at(f.line)
     if func is not None and (func.is_async or func.name.startswith("test")):
@@ -172,7 +168,7 @@ def _in_for_or_while(ctx: Context, line: int) -> bool:
     return False
 
 
-def list_only_grows(f: Finding, ctx: Context) -> bool:
+def list_only_grows(f: Candidate, ctx: Context) -> bool:
     match = re.search(r"\bself\.(\w+)\.append\(", ctx.text(f.line))
     if not match:
         return False
@@ -184,7 +180,7 @@ def list_only_grows(f: Finding, ctx: Context) -> bool:
     return not trims and all(ctx.function_name(n) == "__init__" for n in resets)
 
 
-def awaits_could_gather(f: Finding, ctx: Context) -> bool:
+def awaits_could_gather(f: Candidate, ctx: Context) -> bool:
     """Awaiting in turn is a cost only when the results are collected and could have been
     fetched together; awaiting one step after another is often the point."""
     text = ctx.text(f.line)
@@ -199,7 +195,7 @@ def awaits_could_gather(f: Finding, ctx: Context) -> bool:
                           after))
 
 
-def queries_per_item(f: Finding, ctx: Context) -> bool:
+def queries_per_item(f: Candidate, ctx: Context) -> bool:
     """A request per item, or a query that picks rows by the item (a WHERE, bound values):
     one batched call could do. A query per table, as a dump runs, has nothing to batch."""
     text = ctx.text(f.line)

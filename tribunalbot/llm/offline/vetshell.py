@@ -6,18 +6,14 @@ an empty variable turns into /, backticks that nest or quote; and where a shell 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from tribunalbot.llm.offline.rules import SHELL_READ
-from tribunalbot.llm.offline.vetcontext import Context
-
-if TYPE_CHECKING:
-    from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 READ = re.compile(SHELL_READ)
 
 
-def read_eats_backslashes(f: Finding, ctx: Context) -> bool:
+def read_eats_backslashes(f: Candidate, ctx: Context) -> bool:
     """`read` with -r among its options keeps backslashes; without it, they are eaten. A
     bare `read` that keeps nothing (waiting for Enter) loses nothing."""
     match = READ.search(ctx.text(f.line))
@@ -49,13 +45,13 @@ def loop_end(code: tuple[str, ...], line: int) -> int:
     return len(code)
 
 
-def echo_under_sh(f: Finding, ctx: Context) -> bool:
+def echo_under_sh(f: Candidate, ctx: Context) -> bool:
     """echo -e works in bash; in a #!/bin/sh script, dash's echo prints the -e."""
     first = ctx.lines[0] if ctx.lines else ""
     return bool(re.match(r"#!\s*(/usr)?/bin/(env\s+)?(da)?sh\b", first))
 
 
-def guessable_temp(f: Finding, ctx: Context) -> bool:
+def guessable_temp(f: Candidate, ctx: Context) -> bool:
     """A name made from the process id is guessable; `set -C` just before it makes the
     shell refuse a file someone planted there."""
     above = "\n".join(ctx.code[max(0, f.line - 4) : f.line])
@@ -83,7 +79,7 @@ def _meant_to_split(name: str, ctx: Context) -> bool:
     return looped or any(split.match(value) for value in sets)
 
 
-def expansion_may_split(f: Finding, ctx: Context) -> bool:
+def expansion_may_split(f: Candidate, ctx: Context) -> bool:
     """A variable unquoted in a test breaks it when empty or spaced; one the script only
     ever sets to a plain word (a yes/no flag, a count) can be neither."""
     match = _TESTED.search(ctx.text(f.line))
@@ -106,7 +102,7 @@ def expansion_may_split(f: Finding, ctx: Context) -> bool:
     return not (sets or loops) or not all(plain.fullmatch(v.rstrip(";")) for v in sets)
 
 
-def evals_outside_input(f: Finding, ctx: Context) -> bool:
+def evals_outside_input(f: Candidate, ctx: Context) -> bool:
     """eval of the caller's arguments or of a variable the script never sets (it comes from
     the environment); the script's own quoted constructions are its business."""
     text = re.sub(r"'[^']*'", "", ctx.text(f.line).split("eval", 1)[-1])  # literal to eval
@@ -123,7 +119,7 @@ def evals_outside_input(f: Finding, ctx: Context) -> bool:
 _USERS = re.compile(r"(\w+_)?(PAGER|EDITOR|VISUAL|BROWSER|SHELL|DIFF|CMD|COMMAND)$")
 
 
-def deletes_under_unguarded_path(f: Finding, ctx: Context) -> bool:
+def deletes_under_unguarded_path(f: Candidate, ctx: Context) -> bool:
     """`rm -rf "$dir"` of a quoted whole variable removes nothing when it is empty; a path
     built on a variable (`$dir/x`, unquoted `$dir`) removes from / instead."""
     text = ctx.text(f.line)
@@ -139,7 +135,7 @@ def deletes_under_unguarded_path(f: Finding, ctx: Context) -> bool:
     return False
 
 
-def backticks_nest_or_quote(f: Finding, ctx: Context) -> bool:
+def backticks_nest_or_quote(f: Candidate, ctx: Context) -> bool:
     """Backticks are worth a word where they do what the finding says, nest or quote badly:
     an escaped backtick or a quote inside them. A plain `date` or `basename $0` is style.
     A backtick inside single quotes is a character, not a command substitution."""
