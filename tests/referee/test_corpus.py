@@ -36,6 +36,10 @@ STRONGEST = {
     # a blind reader's pick of ten (reproduced: a module named `a[b].py` loses other
     # modules' caches to the unescaped pattern at line 101)
     "py3clean-split-seed11": "glob.escape()",
+    # the blind reader's picks, reproduced: `npm rebuild -w a` rebuilt every workspace;
+    # `c_rehash d1 d2` with one certificate in both left d2 with no links, exit 0
+    "rebuild-split-seed7": "`workspaces: this.workspaceNames` commented out",
+    "c_rehash-split-seed23": "Leaky registry",
 }
 
 

@@ -340,8 +340,8 @@ class _Game:
             verdict=found,
             struck=tuple(planted), honest_errors=errors,
             fair_catches=claims.fair_catches(errors, state.accusations),
-            vote_story=vote_story(state), stand_ins=_stand_ins(state),
-            rejected_replies=_rejected(state)))
+            vote_story=vote_story(state), stand_ins=state.stand_in_turns(),
+            rejected_replies=state.rejected_replies()))
 
     def _early_stop(self) -> datetime | None:
         """When the tribunal stopped early on the Troublemaker's elimination (rules)."""
@@ -385,23 +385,3 @@ def _judged(setup: GameSetup, state: GameState, planted: list[str], tm: int
                     convicted=convicted)
     return failed, found
 
-
-def _rejected(state: GameState) -> int:
-    """How many model replies the game refused and asked again, every phase together."""
-    return (sum(len(s.rejected) for s in state.statements.values())
-            + sum(len(a.rejected) for a in state.accusations)
-            + sum(len(r) for votes in state.votes.values() for r in votes.rejected.values()))
-
-
-def _stand_ins(state: GameState) -> tuple[ev.StandInTurn, ...]:
-    """Every turn the offline reviewer played, in the order the game played them."""
-    turns = [ev.StandInTurn(seat=s.seat, phase="speak", round=0, cover=s.stand_in == "cover")
-             for s in state.statements.values() if s.stand_in]
-    for rnd in sorted({a.round for a in state.accusations} | set(state.votes)):
-        turns += [ev.StandInTurn(seat=a.seat, phase="debate", round=rnd,
-                                 cover=a.stand_in == "cover")
-                  for a in state.accusations if a.round == rnd and a.stand_in]
-        votes = state.votes.get(rnd)
-        turns += [ev.StandInTurn(seat=seat, phase="vote", round=rnd, cover=who == "cover")
-                  for seat, who in sorted(votes.stand_ins.items())] if votes else []
-    return tuple(turns)

@@ -88,6 +88,25 @@ class GameState:
     def accusations_in(self, rnd: int) -> dict[int, ev.Accusation]:
         return {a.seat: a for a in self.accusations if a.round == rnd}
 
+    def rejected_replies(self) -> int:
+        """How many model replies the game refused and asked again, every phase together."""
+        return (sum(len(s.rejected) for s in self.statements.values())
+                + sum(len(a.rejected) for a in self.accusations)
+                + sum(len(r) for votes in self.votes.values() for r in votes.rejected.values()))
+
+    def stand_in_turns(self) -> tuple[ev.StandInTurn, ...]:
+        """Every turn the offline reviewer played, in the order the game played them."""
+        turns = [ev.StandInTurn(seat=s.seat, phase="speak", round=0, cover=s.stand_in == "cover")
+                 for s in self.statements.values() if s.stand_in]
+        for rnd in sorted({a.round for a in self.accusations} | set(self.votes)):
+            turns += [ev.StandInTurn(seat=a.seat, phase="debate", round=rnd,
+                                     cover=a.stand_in == "cover")
+                      for a in self.accusations if a.round == rnd and a.stand_in]
+            votes = self.votes.get(rnd)
+            turns += [ev.StandInTurn(seat=seat, phase="vote", round=rnd, cover=who == "cover")
+                      for seat, who in sorted(votes.stand_ins.items())] if votes else []
+        return tuple(turns)
+
     def ledger(self) -> list[ev.LedgerEntry]:
         """Every claim the Troublemaker planted, in the order it made them."""
         entries = [e for s in self.statements.values() for e in s.planted]
