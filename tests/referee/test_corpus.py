@@ -40,6 +40,10 @@ STRONGEST = {
     # `c_rehash d1 d2` with one certificate in both left d2 with no links, exit 0
     "rebuild-split-seed7": "`workspaces: this.workspaceNames` commented out",
     "c_rehash-split-seed23": "Leaky registry",
+    # reproduced: `<<: [*a, *b]` now loads b's value for a shared key, a's for one-letter keys
+    "yaml-merge-diff-split-seed14": "the identity of the key's string",
+    # lines 63/67/68 ignore the helper's own argument and read the caller's leaked variables
+    "ucf-split-seed31": "Line 63 ignores the function's own argument",
 }
 
 
