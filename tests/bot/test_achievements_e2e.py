@@ -7,12 +7,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.bot.conftest import Arena, answered
+from tests.bot.conftest import Arena, answered, fast_config
+from tests.bot.test_game_e2e import is_reveal, vote_ids
+from tests.engine.scripts import make_responder
 from tests.store.store_helpers import reveal_game
 from tribunalbot.discordbot import render
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.achievements import BEAT_THE_JURY, FIRST_CATCH, Unlock
 from tribunalbot.engine.leaderboard import Season
+from tribunalbot.llm.base import Prompt
+from tribunalbot.llm.scripted import ScriptedLLM
 
 JAN = Season(2027, 1)
 ROSTER = render.Roster({1: "Ada", 2: "Bo"}, {1: "architect", 2: "ghost"}, min_voters=2)
@@ -24,6 +28,7 @@ REVEALED = ev.Revealed(
 UNLOCKS = (Unlock("a", "@everyone", (FIRST_CATCH, BEAT_THE_JURY), (), JAN),
            Unlock("b", "<@123>", (), (FIRST_CATCH,), JAN))
 EARNED = "🏅 Achievements earned"
+scripted_reply = make_responder()
 
 
 def test_a_reveal_names_who_just_earned_an_achievement_and_pings_nobody() -> None:
@@ -68,3 +73,33 @@ async def test_stats_show_the_members_achievements_this_season_and_all_time(
     assert field["name"] == "🏅 Achievements of Bob"
     season = Season.containing(datetime.now(UTC)).label
     assert field["value"].splitlines()[0].endswith(f"({season} and all time)")
+
+
+@pytest.mark.twin
+async def test_a_played_game_whose_two_voters_named_the_troublemaker_says_they_earned_it(
+        arena: Arena) -> None:
+    """The reveal reads the achievements from the votes the game just stored: a first game
+    for two members who both named the Troublemaker is each one's first catch."""
+    twin = arena.twin
+    seen: dict[str, int] = {}
+
+    def respond(prompt: Prompt) -> str:
+        if prompt.task.kind == "speak" and prompt.task.role.troublemaker:
+            seen["troublemaker"] = prompt.task.seat or 0
+        return scripted_reply(prompt)
+
+    bot = arena.make_bot(fast_config(vote_window_seconds=3))
+    bot.services._llms["offline"] = ScriptedLLM(respond)  # type: ignore[assignment]
+    await twin.start_client(bot)
+    alice, bob = twin.seeded.humans["alice"], twin.seeded.humans["bob"]
+    thread_id = (await twin.slash(alice, "review", code="x = 1\n")).original_message_id or 0
+    ballot = await twin.wait_for_message(thread_id, lambda m: any(
+        i.startswith("tribunal:vote:") for i in vote_ids(m)), timeout=20)
+    seat = seen["troublemaker"]
+    button = next(i for i in vote_ids(ballot) if i.endswith(f":{seat}"))
+    for member in (alice, bob):
+        await twin.click(member, ballot, button)
+    reveal = await twin.wait_for_message(thread_id, is_reveal, timeout=30)
+    earned = next(f["value"] for f in reveal.embeds[0]["fields"] if f["name"] == EARNED)
+    assert "Alice: First catch" in earned and "Bob: First catch" in earned
+    await twin.stop_client(bot)
