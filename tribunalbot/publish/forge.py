@@ -19,6 +19,11 @@ from tribunalbot.inputs.prfetch import Fetcher, rate_limited
 from tribunalbot.inputs.prlink import PullRequest, PullRequestError
 
 MAX_PAGES = 30  # of 100 reviews or notes each: a pull request with more is not searched further
+# The most one answer may hold: a page of 100 reviews or notes, each up to 65,536 characters on
+# GitHub (more on GitLab). The diff's own limit (max_diff_bytes, 1 MB by default) is no
+# measure of it: twenty long reviews by other bots pass that, and the review could then never
+# be looked for, so never posted.
+PAGE_BYTES = 16_000_000
 
 
 class HostError(Exception):
@@ -93,6 +98,13 @@ class Forge(Fetcher):
         if not isinstance(answered, dict):
             raise Unsure(f"{pr.site} took the review but answered something unreadable")
         return answered
+
+    def _check_size(self, pr: PullRequest, size: int, at_least: bool = False) -> None:
+        """An answer's size, checked as it is read (`Fetcher._read`) against PAGE_BYTES."""
+        limit = max(PAGE_BYTES, self.settings.max_diff_bytes)
+        if size > limit:
+            raise PullRequestError(f"{pr.site} answered about {pr.name} with more than "
+                                   f"{limit:,} bytes at once; refused")
 
     def refused(self, pr: PullRequest, status: int, headers: httpx.Headers) -> HostError:
         env = self.token_env(pr)

@@ -26,9 +26,19 @@ from tribunalbot.engine.claims import Code
 from tribunalbot.wording import plural
 
 BODY_LIMIT = 65_536  # characters in a GitHub review's or comment's body
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
-_REFERENCE = re.compile(r"(?<![\w&/])([@#!])(?=[A-Za-z0-9_])")
+# A code span as CommonMark reads one: a whole run of backticks (not escaped) closed by the
+# next whole run of as many. A looser reading would leave prose as written ("`` @name `").
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+# What notifies someone or notes itself on another issue: @name after anything but a letter
+# or digit (an e-mail address is no mention; "path/@name" is one); #12 and !12 after anything
+# ("owner/repo#12" and "group/project!12" reach other repositories) but an HTML entity's "&#";
+# GH-12; GitLab's &12 (an epic); and #name or !name where they start a word.
+_REFERENCE = re.compile(r"(?<!\w)@(?=\w)|(?<!&)#(?=\d)|!(?=\d)|(?<![\w&/])[#!](?=[A-Za-z_])|"
+                        r"(?<!\w)(?:GH-|&)(?=\d)", re.I)
 _HIDDEN = re.compile(r"<!--")
+# A line opening with "/" is a quick action on GitLab (/close, /merge, /approve), run with the
+# write token's rights, even in a note posted through the API.
+_COMMAND = re.compile(r"^([ \t]*)/", re.M)
 # The end of a range cited by path ("`a.py:93-96`"), which the citation reader leaves out.
 _RANGE_END = re.compile(r"\s*[-–]\s*(\d{1,7})\b")
 
@@ -48,8 +58,9 @@ def markers_in(body: str, game_id: str) -> set[str]:
 
 
 def forge_safe(text: str) -> str:
-    """`text` that notifies nobody and links nothing on GitHub or GitLab, nor hides a marker;
-    code spans are left as written."""
+    """`text` that notifies nobody, links nothing and commands nothing on GitHub or GitLab,
+    nor hides a marker; code spans are left as written."""
+    text = _COMMAND.sub("\\1\u200b/", text)
     out, at = [], 0
     for span in _CODE_SPAN.finditer(text):
         out += [_quiet(text[at:span.start()]), span.group(0)]
@@ -59,7 +70,7 @@ def forge_safe(text: str) -> str:
 
 
 def _quiet(prose: str) -> str:
-    return _HIDDEN.sub("<\u200b!--", _REFERENCE.sub("\\1\u200b", prose))
+    return _HIDDEN.sub("<\u200b!--", _REFERENCE.sub(lambda m: m.group(0) + "\u200b", prose))
 
 
 @dataclass(frozen=True)
@@ -222,15 +233,29 @@ def _cast(outcome: GameOutcome) -> str:
 
 
 def _jury(scores: Sequence[ev.Score]) -> str:
+    """A vote cast after the early stop gave the answer away names no one: it is counted as
+    the leaderboard and the catch rates count it (DESIGN §2.6)."""
     if not scores:
         return "no human voted."
-    right = sum(s.correct for s in scores)
-    return f"{right} of {plural(len(scores), 'human voter')} named the Troublemaker."
+    right = sum(s.correct and not s.after_stop for s in scores)
+    late = sum(s.after_stop for s in scores)
+    after = (f" ({plural(late, 'vote')} came after the early stop gave the answer away)"
+             if late else "")
+    return f"{right} of {plural(len(scores), 'human voter')} named the Troublemaker{after}."
 
 
 def clip(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters, saying so."""
+    """`text` cut to `limit` characters, saying so; never inside a code span, whose text was
+    left as written (`forge_safe`): cut open, it would be read as prose, @names and all."""
     if len(text) <= limit:
         return text
     note = "\n\n… (cut to fit)"
-    return text[:limit - len(note)] + note
+    cut = limit - len(note)
+    line = text.rfind("\n", 0, cut) + 1  # a finding is one line, read as forge_safe read it
+    for span in _CODE_SPAN.finditer(text, line):
+        if span.start() >= cut:
+            break
+        if span.end() > cut:
+            cut = span.start()
+            break
+    return text[:cut] + note
