@@ -15,7 +15,7 @@ from tests.publish.fake_forges import WRITE_TOKEN, Forges
 from tribunalbot.config import Config
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.game import GameSetup
-from tribunalbot.inputs.prfetch import gitlab_diff
+from tribunalbot.inputs.gitlabdiff import gitlab_diff
 from tribunalbot.inputs.prlink import PullRequest, Revision
 from tribunalbot.inputs.submission import check_code
 from tribunalbot.publish.service import remember

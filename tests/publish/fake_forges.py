@@ -13,6 +13,10 @@ as strict as the documentation. A review or a thread is refused
 Each pull request has a head commit, which a test can move on; what was posted is kept, so a
 test counts it. `after_write` may answer a write once it was stored (a 502, say: the host took
 it and the answer was lost).
+
+Each token is an account's (`GET /user` says whose): what the write token posts is written by
+BOT, and a test writes as a member of the pull request (`review_by`, `note_by`). A GitHub
+repository `renamed` answers its old name as GitHub does: 301 to a GET, 307 to a write.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from aiohttp import web
 from tests.loopback import serve
 from tests.pr.fake_hosts import TOKEN, FakeHosts
 from tribunalbot.diffs import parse_diff
-from tribunalbot.inputs.prfetch import gitlab_diff
+from tribunalbot.inputs.gitlabdiff import gitlab_diff
 
 WRITE_TOKEN = "ghp_FAKEwrite_0123456789abcdef"  # the token that may write
 GITHUB_BODY = 65_536
@@ -54,6 +58,24 @@ def right_side(diff: str) -> RightSide:
     return found
 
 
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+
+    def github(self) -> dict[str, Any]:
+        return {"login": self.name, "id": self.id, "type": "User"}
+
+    def gitlab(self) -> dict[str, Any]:
+        return {"id": self.id, "username": self.name, "name": self.name.title()}
+
+
+BOT = Account(9001, "tribunal-bot")  # the write token's account, on both hosts
+READER = Account(9002, "reader")  # the read token's
+MEMBER = Account(666, "mallory")  # someone else on the pull request, who knows the game's id
+ACCOUNTS = {WRITE_TOKEN: BOT, TOKEN: READER}
+
+
 @dataclass
 class Write:
     path: str
@@ -68,11 +90,14 @@ class Forges(FakeHosts):
     notes: dict[Key, list[dict[str, Any]]] = field(default_factory=dict)  # GitLab's
     writes: list[Write] = field(default_factory=list)  # every write asked for, taken or not
     after_write: Callable[[web.Request], Awaitable[web.StreamResponse | None]] | None = None
+    renamed: dict[str, str] = field(default_factory=dict)  # a GitHub repository's old name: new
 
     async def start(self) -> None:
         app = web.Application()
         pulls, mrs = r"/github/repos/{owner}/{repo}/pulls/{number:\d+}", \
             r"/gitlab/api/v4/projects/{project:.+}/merge_requests/{number:\d+}"
+        app.router.add_get("/github/user", self._user)
+        app.router.add_get("/gitlab/api/v4/user", self._user)
         app.router.add_post(pulls + "/reviews", self._post_review)
         app.router.add_get(pulls + "/reviews", self._list_reviews)
         app.router.add_get(pulls, self._pull_with_head)
@@ -87,6 +112,32 @@ class Forges(FakeHosts):
 
     def head(self, key: Key) -> str:
         return self.heads.setdefault(key, sha(len(self.heads) + 1))
+
+    async def _common(self, request: web.Request) -> web.StreamResponse | None:
+        return await super()._common(request) or self._moved(request)
+
+    def _moved(self, request: web.Request) -> web.Response | None:
+        """A renamed repository's old name, answered as GitHub does: with its new place, the
+        method kept for a write (307), and nothing stored."""
+        for old, new in self.renamed.items():
+            if request.path.startswith(prefix := f"/github/repos/{old}/"):
+                place = f"{self.url}/github/repos/{new}/{request.path_qs[len(prefix):]}"
+                return web.Response(status=301 if request.method == "GET" else 307,
+                                    headers={"Location": place})
+        return None
+
+    async def _user(self, request: web.Request) -> web.StreamResponse:
+        """`GET /user`: the token's own account."""
+        early = await self._common(request)
+        if early is not None:
+            return early
+        github = request.path.startswith("/github")
+        token = (request.headers.get("Authorization", "").removeprefix("Bearer ") if github
+                 else request.headers.get("PRIVATE-TOKEN", ""))
+        account = ACCOUNTS.get(token)
+        if account is None:
+            return _error(401, "Requires authentication" if github else "401 Unauthorized")
+        return web.json_response(account.github() if github else account.gitlab())
 
     # ---- GitHub ------------------------------------------------------------------------------
 
@@ -127,13 +178,19 @@ class Forges(FakeHosts):
         if problem is not None:
             return web.json_response({"message": "Unprocessable Entity", "errors": [problem]},
                                      status=422)
+        return await self._answer(request, self.review_by(key, payload["body"], BOT, payload))
+
+    def review_by(self, key: Key, body: str, author: Account,
+                  payload: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A review `author` wrote on the pull request `key` (the write token's: BOT)."""
         stored = self.reviews.setdefault(key, [])
-        review = {"id": 500 + len(stored), "body": payload["body"], "state": "COMMENTED",
-                  "commit_id": payload["commit_id"], "comments": payload.get("comments", []),
+        review = {"id": 500 + len(stored), "user": author.github(), "body": body,
+                  "state": "COMMENTED", "commit_id": (payload or {}).get("commit_id"),
+                  "comments": (payload or {}).get("comments", []),
                   "html_url": f"https://github.com/{key[0]}/pull/{key[1]}"
                               f"#pullrequestreview-{500 + len(stored)}"}
         stored.append(review)
-        return await self._answer(request, review)
+        return review
 
     def _review_problem(self, key: Key, payload: dict[str, Any]) -> str | None:
         body = payload.get("body")
@@ -206,7 +263,7 @@ class Forges(FakeHosts):
         body = payload.get("body")
         if not isinstance(body, str) or not body or len(body) > GITLAB_NOTE:
             return _error(400, "400 Bad request - Note is missing or too long")
-        return await self._answer(request, self._note(key, body, None))
+        return await self._answer(request, self.note_by(key, body, BOT))
 
     async def _post_discussion(self, request: web.Request) -> web.StreamResponse:
         key = _gitlab_key(request)
@@ -221,7 +278,7 @@ class Forges(FakeHosts):
         problem = self._position_problem(key, position)
         if problem is not None:
             return _error(400, f"400 Bad request - Note {{:line_code=>[\"{problem}\"]}}")
-        note = self._note(key, body, position)
+        note = self.note_by(key, body, BOT, position)
         return await self._answer(request, {"id": f"d{note['id']}", "notes": [note]})
 
     def _position_problem(self, key: Key, position: dict[str, Any]) -> str | None:
@@ -237,10 +294,12 @@ class Forges(FakeHosts):
             return "must be a valid line code"
         return None
 
-    def _note(self, key: Key, body: str, position: dict[str, Any] | None) -> dict[str, Any]:
+    def note_by(self, key: Key, body: str, author: Account,
+                position: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A note `author` wrote on the merge request `key` (the write token's: BOT)."""
         stored = self.notes.setdefault(key, [])
-        note = {"id": 900 + len(stored), "body": body, "system": False,
-                "type": "DiffNote" if position else None, "position": position}
+        note = {"id": 900 + len(stored), "author": author.gitlab(), "body": body,
+                "system": False, "type": "DiffNote" if position else None, "position": position}
         stored.append(note)
         return note
 

@@ -6,12 +6,14 @@ the same URL with `Accept: application/vnd.github.diff` its diff. GitLab: `GET
 page by page, written back here as one git-style diff.
 
 Every request stays where it was sent: a redirect is followed only to the configured API's own
-origin (three at most), so the token, which travels in a header only to that origin, never
-reaches another host. Each try has one wall-clock limit, first byte to last (a host trickling a
-byte at a time cannot keep it alive), and the whole fetch one deadline. What the host answers
-is checked: the content type, the size as it is read, that the pull request is the one asked
-for and that its diff has as many files as the pull request says. A repository the token alone
-can read is refused as private unless the operator allows private ones.
+origin (three at most; for a POST only a 307 or 308, which keep its method and body), so the
+token, which travels in a header only to that origin, never reaches another host. Where one
+pointed is the log's to say, not the member's (it may be an internal proxy's name). Each try
+has one wall-clock limit, first byte to last (a host trickling a byte at a time cannot keep it
+alive), and the whole fetch one deadline. What the host answers is checked: the content type,
+the size as it is read, that the pull request is the one asked for and that its diff has as
+many files as the pull request says. A repository the token alone can read is refused as
+private unless the operator allows private ones.
 
 Time-outs, connection errors, 408 and 5xx are retried with jittered backoff honouring
 Retry-After, as the LLM transport does; a refusal (not found or private, rate limit used up,
@@ -21,6 +23,7 @@ too large) is one sentence and is not retried.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import re
@@ -35,7 +38,7 @@ import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from tribunalbot.config import PullRequestSettings
-from tribunalbot.diffs.model import OMITTED_PREFIX
+from tribunalbot.inputs.gitlabdiff import gitlab_diff
 from tribunalbot.inputs.prlink import (
     PullRequest,
     PullRequestError,
@@ -48,11 +51,13 @@ MAX_WAIT = 30.0  # seconds: a longer Retry-After is capped; the attempts still b
 MAX_PAGES = 50  # GitLab pages of 100 files: far beyond any diff the size limit lets through
 MAX_REDIRECTS = 3  # same-origin ones (a renamed GitHub repository answers one)
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
+KEEP_METHOD = frozenset({307, 308})  # the redirects a POST may follow: the others make it a GET
 _DIFF_ACCEPT = "application/vnd.github.diff"
 _DIFF_TYPES = frozenset({"application/vnd.github.diff", "application/vnd.github.v3.diff",
                          "text/plain", "text/x-diff", "text/x-patch"})
 Sleep = Callable[[float], Awaitable[None]]
 Origin = tuple[str, str, int]
+log = logging.getLogger(__name__)
 
 
 class _Retry(PullRequestError):
@@ -265,12 +270,15 @@ class Fetcher:
         return status, answered, body
 
     async def _follow(self, client: httpx.AsyncClient, pr: PullRequest, url: str,
-                      headers: dict[str, str]) -> tuple[int, httpx.Headers, bytes]:
-        """One request and the redirects of the API's own origin after it."""
+                      headers: dict[str, str], payload: dict[str, Any] | None = None
+                      ) -> tuple[int, httpx.Headers, bytes]:
+        """One GET (or POST of `payload` as JSON) and the redirects of the API's own origin
+        after it."""
+        method, follows = ("GET", REDIRECTS) if payload is None else ("POST", KEEP_METHOD)
         for _ in range(MAX_REDIRECTS + 1):
             sent = {**headers, **self._credentials(pr, url)}
-            async with client.stream("GET", url, headers=sent) as response:
-                if response.status_code in REDIRECTS:
+            async with client.stream(method, url, headers=sent, json=payload) as response:
+                if response.status_code in follows:
                     url = self._redirected(pr, url, response.headers.get("location"))
                     continue
                 return response.status_code, response.headers, await self._read(pr, response)
@@ -282,9 +290,10 @@ class Fetcher:
             raise PullRequestError(f"{pr.site} redirected {pr.name} nowhere; refused")
         target = urljoin(url, location)
         if _origin(target) != _origin(self._api(pr)):
-            where = urlsplit(target).netloc.rpartition("@")[2] or "an unnamed host"
-            raise PullRequestError(f"{pr.site} sent {pr.name} to another host ({where}), "
-                                   "which I do not follow")
+            log.warning("%s redirected %s to %s; not followed", pr.site, pr.name,
+                        urlsplit(target).netloc.rpartition("@")[2] or "an unnamed host")
+            raise PullRequestError(f"{pr.site} sent {pr.name} to another host, which I do not "
+                                   "follow")
         return target
 
     async def _read(self, pr: PullRequest, response: httpx.Response) -> bytes:
@@ -394,28 +403,3 @@ def _seconds(value: str | None) -> float | None:
     except ValueError:
         return None
 
-
-def gitlab_diff(files: list[dict[str, Any]]) -> str:
-    """GitLab's changed files as one git-style diff; a file GitLab would not send (too
-    large, collapsed) is named as left out."""
-    out: list[str] = []
-    left_out: list[str] = []
-    for item in files:
-        old, new = str(item.get("old_path") or ""), str(item.get("new_path") or "")
-        hunks = str(item.get("diff") or "")
-        if not hunks.strip() and (item.get("too_large") or item.get("collapsed")):
-            left_out.append(new or old)
-            continue
-        out.append(f"diff --git a/{old or new} b/{new or old}")
-        if item.get("new_file"):
-            out.append(f"new file mode {item.get('b_mode') or '100644'}")
-        elif item.get("deleted_file"):
-            out.append(f"deleted file mode {item.get('a_mode') or '100644'}")
-        elif item.get("renamed_file"):
-            out += [f"rename from {old}", f"rename to {new}"]
-        if hunks.strip():
-            source = "/dev/null" if item.get("new_file") else f"a/{old}"
-            target = "/dev/null" if item.get("deleted_file") else f"b/{new}"
-            out += [f"--- {source}", f"+++ {target}", hunks.rstrip("\n")]
-    note = [OMITTED_PREFIX + ", ".join(left_out)] if left_out else []
-    return "\n".join(note + out) + "\n"

@@ -17,7 +17,8 @@ import httpx
 
 from tribunalbot.config import Config
 from tribunalbot.cpu import off_loop
-from tribunalbot.inputs.prfetch import Fetcher, Sleep, gitlab_diff
+from tribunalbot.inputs.gitlabdiff import gitlab_diff
+from tribunalbot.inputs.prfetch import Fetcher, Sleep
 from tribunalbot.inputs.prlink import (
     GITHUB_HOSTS,
     PullRequest,

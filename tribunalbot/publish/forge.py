@@ -4,12 +4,18 @@ never makes, a POST.
 
 A GET is retried as the fetch retries it. A POST is tried once: a time-out or a 5xx may come
 after the host stored it, so it is never sent again blindly; the caller looks for what it
-posted (its marker) before trying again.
+posted (its marker) before trying again. A redirect is no such answer: nothing was stored, so
+the POST follows it, as the fetch follows one, when it keeps the method (307, 308: what GitHub
+answers at a renamed repository's old name).
+
+Anyone can write a marker: what the caller finds is the bot's only when the token's own
+account wrote it (`account`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from typing import Any
 
@@ -24,6 +30,10 @@ MAX_PAGES = 30  # of 100 reviews or notes each: a pull request with more is not 
 # measure of it: twenty long reviews by other bots pass that, and the review could then never
 # be looked for, so never posted.
 PAGE_BYTES = 16_000_000
+
+
+class _TooLarge(PullRequestError):
+    """An answer past PAGE_BYTES, refused as it was read: to a POST, the host took it."""
 
 
 class HostError(Exception):
@@ -76,35 +86,53 @@ class Forge(Fetcher):
                 break
         return found
 
+    async def account(self, client: httpx.AsyncClient, pr: PullRequest) -> int:
+        """The id of the account the write token is (`GET /user`, on either host)."""
+        try:
+            status, headers, body = await self._get(client, pr, f"{self.api(pr)}/user",
+                                                    {"Accept": "application/json"})
+        except PullRequestError as exc:
+            raise HostError(str(exc)) from None
+        if status == 429 or (status == 403 and rate_limited(headers)):
+            raise HostError(str(self._refusal(pr, status, headers)))
+        found = _object(body).get("id") if status < 300 else None
+        if not isinstance(found, int) or isinstance(found, bool):
+            raise HostError(f"{pr.site} would not say which account the token in "
+                            f"{self.token_env(pr)} is (HTTP {status}), and without it the bot "
+                            "cannot tell its own earlier review from someone else's: its "
+                            "operator should give it a user's token")
+        return found
+
     async def post(self, client: httpx.AsyncClient, pr: PullRequest, url: str,
                    payload: dict[str, Any]) -> dict[str, Any]:
-        """One POST of `payload` as JSON, once; the object the host answered."""
+        """One POST of `payload` as JSON, once (past the API's own 307s and 308s, which
+        stored nothing); the object the host answered."""
         seconds = self.settings.timeout_seconds
-        headers = {"Accept": "application/json", **self._credentials(pr, url)}
         try:
             async with asyncio.timeout(seconds):
-                response = await client.post(url, json=payload, headers=headers)
+                status, headers, body = await self._follow(
+                    client, pr, url, {"Accept": "application/json"}, payload)
         except httpx.ConnectError as exc:  # nothing left this side
             raise HostError(f"I could not reach {pr.site} ({type(exc).__name__}); try again "
                             "later") from None
         except (httpx.HTTPError, TimeoutError):
             raise Unsure(f"{pr.site} did not confirm the review within {seconds:g} s") from None
-        if response.status_code >= 300:
-            raise self.refused(pr, response.status_code, response.headers)
-        try:
-            answered = response.json()
-        except ValueError:
-            answered = None
-        if not isinstance(answered, dict):
-            raise Unsure(f"{pr.site} took the review but answered something unreadable")
+        except _TooLarge:
+            raise _unreadable(pr) from None
+        except PullRequestError as exc:  # a redirect not followed: nothing was stored
+            raise HostError(str(exc)) from None
+        if status >= 300:
+            raise self.refused(pr, status, headers)
+        if not (answered := _object(body)):
+            raise _unreadable(pr)
         return answered
 
     def _check_size(self, pr: PullRequest, size: int, at_least: bool = False) -> None:
         """An answer's size, checked as it is read (`Fetcher._read`) against PAGE_BYTES."""
         limit = max(PAGE_BYTES, self.settings.max_diff_bytes)
         if size > limit:
-            raise PullRequestError(f"{pr.site} answered about {pr.name} with more than "
-                                   f"{limit:,} bytes at once; refused")
+            raise _TooLarge(f"{pr.site} answered about {pr.name} with more than {limit:,} "
+                            "bytes at once; refused")
 
     def refused(self, pr: PullRequest, status: int, headers: httpx.Headers) -> HostError:
         env = self.token_env(pr)
@@ -122,3 +150,16 @@ class Forge(Fetcher):
                              f"(HTTP {status}): it needs permission to review pull requests "
                              f"of {pr.project} (a fork's token cannot write to its upstream)")
         return HostError(f"{pr.site} refused the review of {pr.name} (HTTP {status})")
+
+
+def _object(body: bytes) -> dict[str, Any]:
+    """The JSON object `body` holds, or an empty one."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _unreadable(pr: PullRequest) -> Unsure:
+    return Unsure(f"{pr.site} took the review but answered something unreadable")

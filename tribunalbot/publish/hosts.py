@@ -3,13 +3,18 @@
 GitHub takes a review whole: `POST /repos/{owner}/{repo}/pulls/{n}/reviews` with the head
 commit, `event: COMMENT`, the summary as its body and one comment per placed finding
 (`path`, `line`, `side: RIGHT`; `start_line`, `start_side` for a range), found again by the
-marker in its body (`GET …/reviews`).
+marker in its body (`GET …/reviews`) among the reviews whose `user` is the token's account.
 
 GitLab has no review: each finding is a thread of its own on `…/merge_requests/{iid}/
 discussions`, placed by a text position (the merge request's base, start and head commits,
 both paths, the new line, and the old one too for an unchanged line), and the summary is a
 note, posted last. Each carries a marker, so a posting cut short goes on where it stopped:
-what the notes (`GET …/notes`) already hold is not posted again.
+what the notes (`GET …/notes`) whose `author` is the token's account already hold is not
+posted again.
+
+Anyone on the pull request can write a game's marker, so only what the token's own account
+wrote counts: a member who knows the game's id could otherwise keep its review off the pull
+request, and have the bot announce their link instead.
 """
 
 from __future__ import annotations
@@ -55,8 +60,9 @@ class GitHub:
         return Head(sha, str(meta.get("html_url") or ""))
 
     async def find(self, game_id: str, head: Head) -> str | None:
+        mine = await self.forge.account(self.client, self.pr)
         reviews = await self.forge.pages(self.client, self.pr, self._reviews())
-        hit = next(_carrying(reviews, game_id), None)
+        hit = next(_carrying(_written_by(reviews, "user", mine), game_id), None)
         return None if hit is None else str(hit.get("html_url") or head.url)
 
     async def post(self, review: Review, head: Head) -> str:
@@ -97,7 +103,9 @@ class GitLab:
                     revision.start_sha)
 
     async def find(self, game_id: str, head: Head) -> str | None:
-        notes = await self.forge.pages(self.client, self.pr, self._url("notes"))
+        mine = await self.forge.account(self.client, self.pr)
+        notes = _written_by(await self.forge.pages(self.client, self.pr, self._url("notes")),
+                            "author", mine)
         summary = next(_carrying(notes, game_id), None)
         for note in notes:
             self.present |= markers_in(str(note.get("body") or ""), game_id)
@@ -137,6 +145,13 @@ def _position(comment: Comment, head: Head) -> dict[str, Any]:
     if comment.old_line is not None:
         position["old_line"] = comment.old_line
     return position
+
+
+def _written_by(items: list[dict[str, Any]], author: str, account: int) -> list[dict[str, Any]]:
+    """The reviews or notes whose `author` field (GitHub's `user`, GitLab's `author`) names
+    `account`."""
+    return [i for i in items
+            if isinstance(who := i.get(author), dict) and who.get("id") == account]
 
 
 def _carrying(items: list[dict[str, Any]], game_id: str) -> Iterator[dict[str, Any]]:

@@ -8,8 +8,9 @@ for them alone. The posting is made once however often, from wherever, it is ask
 - a claim is this process's own (its click in flight is refused), or it is taken over once
   its process is seen dead, once it ended without an answer, or once it outlived the
   posting's deadline twice over;
-- before posting, the pull request is searched for the review's marker: a review the host
-  took just before a crash, whose link was never written, is found instead of posted again.
+- before posting, the pull request is searched for the review's marker, in what the write
+  token's own account wrote (anyone can write a marker): a review the host took just before a
+  crash, whose link was never written, is found instead of posted again.
 
 A pull request that moved on since the game (its head is another commit) gets the summary
 only, the findings listed in it: the lines they cite may hold other code now.
