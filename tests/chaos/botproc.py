@@ -42,6 +42,7 @@ class Env:
     shard: tuple[int, int] | None = None  # (id, count): one process of several
     store_url: str = ""  # a PostgreSQL store (storage.url); "" is the workdir's SQLite file
     settings: str = ""  # the whole config file, instead of `config_toml`'s
+    lease_seconds: float = LEASE_SECONDS  # `config_toml`'s
 
     @classmethod
     def read(cls) -> Env:
@@ -52,7 +53,8 @@ class Env:
                    get(PREFIX + "GAME_ID"), int(get(PREFIX + "SEED")),
                    int(get(PREFIX + "VOTE_WINDOW")), int(get(PREFIX + "MAX_ROUNDS")),
                    _shard(shard) if shard else None, os.environ.get(PREFIX + "STORE", ""),
-                   os.environ.get(PREFIX + "SETTINGS", ""))
+                   os.environ.get(PREFIX + "SETTINGS", ""),
+                   float(os.environ.get(PREFIX + "LEASE", LEASE_SECONDS)))
 
     def variables(self) -> dict[str, str]:
         """The inverse of `read`, for the test process that spawns the bot."""
@@ -60,7 +62,8 @@ class Env:
                  PREFIX + "WORKDIR": str(self.workdir), PREFIX + "GUILD": str(self.guild_id),
                  PREFIX + "GAME_ID": self.game_id, PREFIX + "SEED": str(self.seed),
                  PREFIX + "VOTE_WINDOW": str(self.vote_window),
-                 PREFIX + "MAX_ROUNDS": str(self.max_rounds)}
+                 PREFIX + "MAX_ROUNDS": str(self.max_rounds),
+                 PREFIX + "LEASE": str(self.lease_seconds)}
         if self.shard is not None:
             found[PREFIX + "SHARD"] = f"{self.shard[0]}/{self.shard[1]}"
         if self.store_url:
@@ -85,8 +88,9 @@ def config_toml(env: Env) -> str:
     return (f"[game]\nvote_window_seconds = {env.vote_window}\nevent_chance = 0.0\n"
             f"max_rounds = {env.max_rounds}\n\n"
             "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n"
-            # Leases checked every second: a takeover a test waits for comes quickly.
-            f"lease_seconds = {LEASE_SECONDS}\n"
+            # Leases checked every third of this (every second by default): a takeover a
+            # test waits for comes quickly.
+            f"lease_seconds = {env.lease_seconds}\n"
             + (f'\n[storage]\nurl = "{env.store_url}"\n' if env.store_url else ""))
 
 

@@ -14,6 +14,7 @@ import tests.twin.server as server_module
 from tests.chaos import thread
 from tests.chaos.botproc import Env
 from tests.chaos.faults import FaultInjector, Seen, Stage, Step, Vote
+from tests.chaos.forks import Forker
 from tests.chaos.process import Exit, Launcher, Life
 from tests.twin.core import ROUTES
 from tests.twin.model import FLAG_LOADING, Interaction, Message
@@ -33,6 +34,9 @@ REVEAL_TIMEOUT = 30.0
 TRANSCRIPT_TIMEOUT = 10.0  # it follows the reveal at once; only a bug makes this wait
 SESSION_TIMEOUT = 10.0
 ANSWER_TIMEOUT = 10.0  # a deferred click's confirmation follows as soon as the vote is stored
+# Loop turns in which a connection the dead bot opened last is accepted and registered with
+# the twin's server (the accept, the transport, then connection_made: a turn each), with room.
+ACCEPT_TURNS = 10
 Probe = Callable[[Message], bool]
 
 
@@ -54,6 +58,17 @@ class ChaosTwin(Twin):
             server_module.ROUTES = ROUTES  # type: ignore[attr-defined]
         if not self._wrapped():
             raise RuntimeError("the twin no longer builds its routes from server.ROUTES")
+
+    async def served_all(self, timeout: float) -> None:  # noqa: ASYNC109 (a plain seconds budget)
+        """Until the twin has served all that reached it, for a moment when no bot process
+        runs: the kernel closed a dead process's connections as it died, so the server only
+        has to accept the ones it had not, serve what each carried and let it go; it keeps a
+        connection listed until its handler is done."""
+        assert self._runner is not None and self._runner.server is not None
+        server = self._runner.server
+        for _ in range(ACCEPT_TURNS):
+            await asyncio.sleep(0)
+        await self.wait_for(lambda: not server.connections, timeout)
 
     def _wrapped(self) -> bool:
         assert self._runner is not None
@@ -117,7 +132,8 @@ class Driver:
         self.outcomes: list[Outcome] = []
         self.votes: list[tuple[Vote, str]] = []
         self.killed_clicks: list[tuple[Vote, str, bool]] = []
-        self._again: list[tuple[Vote, str]] = []  # clicks killed in their answer, to redo
+        self._cut: list[tuple[Vote, Interaction]] = []  # clicks killed in their answer
+        self._again: list[tuple[Vote, str]] = []  # and what each showed, to redo
         self.problems: list[str] = []
         self.max_lives = len(steps) + 3
 
@@ -160,6 +176,7 @@ class Driver:
         if step.signal is not None:
             outcome.exit = await life.wait_exit()
             self.attribute(life)
+            await self.read_cut_clicks()
             await self.new_life()
         return outcome
 
@@ -199,16 +216,33 @@ class Driver:
         self.votes.append((vote, await self.final_answer(clicked)))
 
     async def final_answer(self, clicked: Interaction) -> str:
-        """What the clicker reads once the bot is done: a deferred answer ("thinking…")
-        counts only once edited; "" if it never was."""
+        """What the clicker reads once the (running) bot is done: a deferred answer
+        ("thinking…") counts only once edited; "" if it never was."""
         def done() -> bool:
             shown = self.twin.replies(clicked)
             return bool(shown) and not any(m.flags & FLAG_LOADING for m in shown)
 
         with contextlib.suppress(TimeoutError):
             await self.twin.wait_for(done, ANSWER_TIMEOUT)
+        return self.shown(clicked)
+
+    def shown(self, clicked: Interaction) -> str:
         return " / ".join(m.content for m in self.twin.replies(clicked)
                           if not m.flags & FLAG_LOADING)
+
+    async def read_cut_clicks(self) -> None:
+        """What each click killed in its answer shows for good: read once the twin has
+        served all the dead life sent (an edit of the answer included), to check and redo.
+        No life runs now, so nothing else can change it, and there is no edit to wait for."""
+        if not self._cut:
+            return
+        try:
+            await self.twin.served_all(ANSWER_TIMEOUT)
+        except TimeoutError:
+            self.problems.append(f"the twin was still serving the dead life's requests "
+                                 f"{ANSWER_TIMEOUT:.0f} s after it died")
+        self._again += [(vote, self.shown(clicked)) for vote, clicked in self._cut]
+        self._cut.clear()
 
     async def cast_killed(self, life: Life, vote: Vote, stage: Stage) -> None:
         """The click, with SIGKILL at `stage` of the bot's first answer to it."""
@@ -228,7 +262,7 @@ class Driver:
         clicked = await self.twin.click(self.humans[vote.voter], ballot, custom_id,
                                         wait_ack=False)
         await asyncio.wait_for(asyncio.shield(armed.fired), STEP_TIMEOUT)
-        self._again.append((vote, await self.final_answer(clicked)))
+        self._cut.append((vote, clicked))  # read once the twin has served the dead life
 
     async def click_again(self, life: Life) -> None:
         """Each click killed in its answer: note what was shown and stored, then redo it."""
@@ -318,8 +352,9 @@ async def _vote_stored(workdir: Path, vote: Vote) -> bool:
 
 
 async def play(steps: tuple[Step, ...], workdir: Path, code: str,
-               launchers: list[Launcher]) -> Played:
-    """One game to the reveal. `launchers` lets the caller's teardown kill what is left."""
+               launchers: list[Launcher], forker: Forker | None = None) -> Played:
+    """One game to the reveal. `launchers` lets the caller's teardown kill what is left;
+    `forker`, a zygote the caller keeps (else the game starts one of its own)."""
     twin = ChaosTwin()
     await twin.start()
     try:
@@ -328,7 +363,7 @@ async def play(steps: tuple[Step, ...], workdir: Path, code: str,
         twin.set_rate_limit("webhook", 1000, 2)
         env = Env(twin.base_url, twin.hub.url, workdir, seeded.guild_id, GAME_ID, SEED,
                   VOTE_WINDOW, MAX_ROUNDS)
-        launcher = Launcher(env, twin.token)
+        launcher = Launcher(env, twin.token, forker=forker)
         launchers.append(launcher)
         driver = Driver(twin, launcher, steps)
         try:

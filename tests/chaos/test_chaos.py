@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.chaos import checks
+from tests.chaos.forks import Forker
 from tests.chaos.harness import Played, play
 from tests.chaos.process import Launcher
 from tests.chaos.scenarios import CHAOS, Scenario
@@ -28,12 +29,12 @@ def test_the_uninterrupted_game_is_a_sound_reference(baseline: Played) -> None:
 
 @pytest.mark.parametrize("scenario", CHAOS, ids=lambda s: s.name)
 def test_a_killed_and_restarted_game_reads_as_if_never_interrupted(
-        scenario: Scenario, baseline: Played, tmp_path: Path,
-        launchers: list[Launcher]) -> None:
+        scenario: Scenario, baseline: Played, tmp_path: Path, launchers: list[Launcher],
+        chaos_loop: asyncio.Runner, forker: Forker) -> None:
     if checks.run_problems(baseline):
         pytest.fail("the uninterrupted reference game failed; see its own test",
                     pytrace=False)
-    played = asyncio.run(play(scenario.steps, tmp_path, CODE, launchers))
+    played = chaos_loop.run(play(scenario.steps, tmp_path, CODE, launchers, forker))
     problems = (checks.run_problems(played) + checks.sigterm_exits(played)
                 + checks.single_messages(played) + checks.votes_counted(played)
                 + checks.killed_clicks_honest(played) + checks.same_thread(played, baseline))

@@ -23,7 +23,12 @@ from tribunalbot.llm.base import Prompt
 from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import ScriptedLLM
 
-GAMES = 30
+# Chance names the Troublemaker in about one game in eight (seven for the debate and vote);
+# before the cut, always. Over 20 games the bound (at most 7 hits) lets a fair game fail
+# with probability 0.4% at a hit rate of 1/7 (3% at 1/5, the accusations' observed rate),
+# and a leak that names the Troublemaker 60% of the time pass with probability 2%; 30 games
+# bought 0.2% and 0.3% for half as much time again.
+GAMES = 20
 WORDS = ("the", "query", "input", "handler", "value", "loop", "call", "path", "result", "code")
 
 
@@ -67,7 +72,7 @@ def _longest_is_troublemaker(lengths: dict[int, int], troublemaker: int) -> bool
 async def test_a_verbose_troublemaker_is_not_told_apart_by_published_length() -> None:
     hits = {"review": 0, "accusation": 0, "vote": 0}
     for seed in range(GAMES):
-        game = setup(seed)
+        game = setup(seed, max_rounds=1)  # what is measured: the reviews and round 1
         budget = game.settings.word_budget
         result = await run_game(game, _verbose_troublemaker(budget), RecordingTable(),
                                 clock=FixedClock())

@@ -14,6 +14,7 @@ import pytest
 
 from tests.bot.conftest import answered
 from tests.chaos.botproc import LEASE_SECONDS, Env
+from tests.chaos.forks import Forker
 from tests.chaos.harness import MAX_ROUNDS, SEED, VOTE_WINDOW
 from tests.chaos.process import Launcher
 from tests.processes.test_two_shards import seed_two_guilds
@@ -60,6 +61,7 @@ async def race(workdir: Path, store_url: str) -> tuple[list[tuple[int, User, str
     """Every (server index, member, the bot's answer) once the twenty are answered."""
     twin = Twin()
     await twin.start()
+    forker = await Forker.start(workdir / "zygote.log")  # both processes forked, imports once
     launchers: list[Launcher] = []
     try:
         twin.set_rate_limit("channel", 1000, 60)
@@ -69,7 +71,7 @@ async def race(workdir: Path, store_url: str) -> tuple[list[tuple[int, User, str
         launchers = [Launcher(Env(twin.base_url, twin.hub.url, workdir, channel.guild_id, "",
                                   SEED, VOTE_WINDOW, MAX_ROUNDS, shard=(n, 2),
                                   store_url=store_url, settings=settings(store_url)),
-                              twin.token) for n, channel in enumerate(channels)]
+                              twin.token, forker=forker) for n, channel in enumerate(channels)]
         # One after the other: both migrate the same new database otherwise.
         for shard, launcher in enumerate(launchers):
             await start(twin, launcher, shard)
@@ -86,6 +88,7 @@ async def race(workdir: Path, store_url: str) -> tuple[list[tuple[int, User, str
     finally:
         for launcher in launchers:
             await launcher.stop_all()
+        await forker.close()
         await twin.close()
 
 

@@ -10,7 +10,9 @@
 
 Only the interpreter's own start (about a tenth of a second, more on a loaded machine),
 before the first line of the project's code runs, keeps the default action: the early
-moments are counted from that first line."""
+moments are counted from that first line, each in a fresh interpreter. The later moments of
+the start, and the restarts of the running game, are lives forked after the imports
+(tests/chaos/zygote.py): what they test begins where the imports end."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from tests.bot.test_game_e2e import vote_ids
 from tests.chaos import checks, thread
 from tests.chaos.botproc import Env
 from tests.chaos.botstart import CAUGHT
+from tests.chaos.forks import Forker
 from tests.chaos.harness import MAX_ROUNDS, SEED, Played
 from tests.chaos.process import Launcher, Life
 from tests.samples import CODE
@@ -49,12 +52,14 @@ def settings() -> str:
 class Bot:
     """One bot (its lives one after another) on one twin and one workdir."""
 
-    def __init__(self, twin: Twin, workdir: Path) -> None:
+    def __init__(self, twin: Twin, workdir: Path, *, forked: bool = True,
+                 forker: Forker | None = None) -> None:
         assert twin.seeded is not None
         self.twin = twin
         self.launcher = Launcher(Env(twin.base_url, twin.hub.url, workdir,
                                      twin.seeded.guild_id, GAME, SEED, VOTE_WINDOW,
-                                     MAX_ROUNDS, settings=settings()), twin.token)
+                                     MAX_ROUNDS, settings=settings()), twin.token,
+                                 forked=forked, forker=forker)
 
     async def spawn(self) -> Life:
         return await self.launcher.spawn(frozenset(self.twin.hub.sessions))
@@ -98,15 +103,17 @@ def test_a_sigterm_at_any_moment_of_the_start_exits_cleanly(tmp_path: Path) -> N
 
     async def body(twin: Twin) -> None:
         bots: list[Bot] = []
+        forkers: list[Forker] = []
 
-        def bot() -> Bot:
-            made = Bot(twin, tmp_path / f"life{len(bots)}")
+        def bot(forked: bool) -> Bot:
+            made = Bot(twin, tmp_path / f"life{len(bots)}", forked=forked,
+                       forker=forkers[0] if forked else None)
             made.launcher.env.workdir.mkdir()
             bots.append(made)
             return made
 
         async def after(seconds: float) -> tuple[str, str]:
-            made = bot()
+            made = bot(forked=False)  # the imports themselves: a fresh interpreter
             life = await made.spawn()
             await twin.wait_for(lambda: CAUGHT in life.log_tail(5) or not life.running, 20)
             await asyncio.sleep(seconds)  # the moment itself: a process's own clock
@@ -114,12 +121,14 @@ def test_a_sigterm_at_any_moment_of_the_start_exits_cleanly(tmp_path: Path) -> N
                     await sigterm_when(life, lambda: True))
 
         async def at(name: str, ready: Callable[[Bot, Life, int], bool]) -> tuple[str, str]:
-            made = bot()
+            made = bot(forked=True)  # past the imports: forked, they are not done again
             since = len(twin.core.requests)
             life = await made.spawn()
             return name, await sigterm_when(life, lambda: ready(made, life, since))
 
         moments = [await after(s) for s in EARLY]
+        # Started now, so that its imports do not slow the early moments down.
+        forkers.append(await Forker.start(tmp_path / "zygote.log"))
         moments += [
             await at("the database file appears", lambda b, life, since: (
                 b.launcher.env.workdir / "bot.db").exists()),
@@ -134,6 +143,8 @@ def test_a_sigterm_at_any_moment_of_the_start_exits_cleanly(tmp_path: Path) -> N
         finally:
             for made in bots:
                 await made.launcher.stop_all()
+            for forker in forkers:
+                await forker.close()
 
     asyncio.run(with_twin(body))
     if problems:

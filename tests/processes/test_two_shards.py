@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.chaos import checks, thread
-from tests.chaos.botproc import LEASE_SECONDS, Env
+from tests.chaos.botproc import Env
+from tests.chaos.forks import Forker
 from tests.chaos.harness import MAX_ROUNDS, SEED, VOTE_WINDOW, Played
 from tests.chaos.process import Launcher
 from tests.samples import CODE
@@ -26,6 +27,9 @@ from tests.twin.twin import Twin
 pytestmark = [pytest.mark.chaos]
 
 GAMES = ("a0a0a0a0a0a0", "b1b1b1b1b1b1")  # the game of shard 0's guild, of shard 1's
+# Each process keeps its leases and looks for games to take over every third of this: 0.5 s.
+# No lease here ever has to expire (a dead process's is taken at once), so none is waited on.
+LEASE_SECONDS = 1.5
 GAME_TIMEOUT = 60.0
 
 
@@ -44,13 +48,15 @@ def seed_two_guilds(twin: Twin) -> list[Channel]:
 
 
 class Shards:
+    """The processes of both shards, each forked by one zygote (tests/chaos/zygote.py)."""
+
     def __init__(self, twin: Twin, workdir: Path, channels: list[Channel],
-                 store_url: str) -> None:
-        self.twin, self.channels = twin, channels
+                 store_url: str, forker: Forker) -> None:
+        self.twin, self.channels, self.forker = twin, channels, forker
         self.launchers = [
             Launcher(Env(twin.base_url, twin.hub.url, workdir, channel.guild_id, game, SEED,
-                         VOTE_WINDOW, MAX_ROUNDS, shard=(shard, 2), store_url=store_url),
-                     twin.token)
+                         VOTE_WINDOW, MAX_ROUNDS, shard=(shard, 2), store_url=store_url,
+                         lease_seconds=LEASE_SECONDS), twin.token, forker=forker)
             for shard, (channel, game) in enumerate(zip(channels, GAMES, strict=True))]
         self.threads = [0, 0]
 
@@ -82,6 +88,7 @@ class Shards:
     def stop_all_now(self) -> None:
         for launcher in self.launchers:
             launcher.kill_all_now()
+        self.forker.kill_now()
 
 
 def _same_text(played: Played, game: str, other: Played, other_game: str) -> list[str]:
@@ -97,11 +104,12 @@ def _same_text(played: Played, game: str, other: Played, other_game: str) -> lis
 async def _play(workdir: Path, store_url: str) -> tuple[Shards, list[str]]:
     twin = Twin()
     await twin.start()
+    forker = await Forker.start(workdir / "zygote.log")
     shards: Shards | None = None
     try:
         twin.set_rate_limit("channel", 1000, 60)  # pacing is tested elsewhere
         twin.set_rate_limit("webhook", 1000, 2)
-        shards = Shards(twin, workdir, seed_two_guilds(twin), store_url)
+        shards = Shards(twin, workdir, seed_two_guilds(twin), store_url, forker)
         await asyncio.gather(shards.start(0), shards.start(1))
         await asyncio.gather(shards.review(0), shards.review(1))
         # Shard 0's process dies once its game is under way (two persona posts out).
@@ -134,6 +142,7 @@ async def _play(workdir: Path, store_url: str) -> tuple[Shards, list[str]]:
         if shards is not None:
             for launcher in shards.launchers:
                 await launcher.stop_all()
+        await forker.close()
         await twin.close()
 
 

@@ -37,9 +37,10 @@ __all__ = ["openai_validator"]  # the fixture, used below
 GAME = "e0e0e0e0e0e0"
 KEY = "TRIBUNAL_TEST_FAKE_KEY"
 CONCURRENCY = 4  # the provider's slots ([providers.fake] concurrency)
-# The first two reviews come back at once, the other six take seconds: the next two take the
-# freed slots, and four are in flight at the stop; two wait for a slot, never sent.
-DELAYS = (0.05, 0.05, *([4.0] * 6))
+# The first two reviews come back at once and the next four take seconds (two sent with the
+# first two, two in the slots these free): four are in flight at the stop, and the last two
+# reviews wait for a slot, never sent. What the resumed game asks again is answered at once.
+DELAYS = (0.05, 0.05, *([4.0] * CONCURRENCY))
 
 
 @pytest.fixture
@@ -58,7 +59,8 @@ def settings(url: str) -> str:
             f"concurrency = {CONCURRENCY}\n"
             "price_input_per_mtok = 1.0\nprice_output_per_mtok = 1.0\n\n"
             "[game]\nvote_window_seconds = 2\nevent_chance = 0.0\nmax_rounds = 1\n\n"
-            "[discord]\npost_interval_seconds = 0.3\nuser_cooldown_seconds = 0\n"
+            # Pacing is tested elsewhere: here it would only add its pauses.
+            "[discord]\npost_interval_seconds = 0.0\nuser_cooldown_seconds = 0\n"
             "lease_seconds = 3.0\n")
 
 
