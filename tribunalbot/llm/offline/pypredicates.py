@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
+from tribunalbot.llm.offline import pynames
 from tribunalbot.llm.offline.pyfacts import (
     FUNCTIONS,
     PyFacts,
@@ -226,8 +227,12 @@ def compiled_or_run_here(py: PyFacts, line: int) -> bool:
 def probes_attribute(py: PyFacts, line: int, imports: bool = False) -> bool:
     """A bare expression (or an import) inside a try that catches AttributeError (or
     NameError, ImportError) is there to test that the name exists."""
-    kinds: tuple[type, ...] = (ast.Import, ast.ImportFrom) if imports else (ast.Expr,)
-    for node in py.at(line, kinds):
+    if imports:
+        statement = pynames.import_statement(py, line)  # a parenthesised one too
+        nodes: list[ast.AST] = [statement] if statement is not None else []
+    else:
+        nodes = py.at(line, ast.Expr)
+    for node in nodes:
         for parent in py.ancestors(node):
             if isinstance(parent, ast.Try) and any(
                     re.search(r"AttributeError|NameError|ImportError", text_of(h.type or h))
@@ -236,17 +241,25 @@ def probes_attribute(py: PyFacts, line: int, imports: bool = False) -> bool:
     return False
 
 
+# Where a program talks to its user: its main function (`main`, `cli_main`, a plugin's
+# `looponfail_main`), a module's self-test, its usage.
+MAIN_FUNCTION = re.compile(r"^_*(\w+_)?(main|cli|run_?cli|test|usage)$")
+
+
 def script_functions(py: PyFacts) -> set[str]:
-    """Functions the script part runs: called from the `__main__` block or from `main`, and
-    what those call in turn (two levels)."""
+    """Functions the script part runs: called from the `__main__` block or from a main
+    function, and what those call in turn (two levels). A method call is followed by its
+    name (`recorder.waitonchange()` runs the file's `waitonchange`): the loop a command's
+    main drives is the command's too."""
     roots: list[ast.AST] = [n for n in py.tree.body if isinstance(n, ast.If) and
                             "__main__" in text_of(n.test)]
-    roots += [f.node for f in py.functions if f.node is not None and re.match(
-        r"^_*(main|test|cli)$", f.name)]
+    roots += [f.node for f in py.functions if f.node is not None and
+              MAIN_FUNCTION.match(f.name)]
     named = {f.name: f.node for f in py.functions if f.node is not None}
     found: set[str] = set()
     for _level in range(2):
-        called = {text_of(n.func) for r in roots for n in ast.walk(r) if isinstance(n, ast.Call)}
+        called = {text_of(n.func).split(".")[-1] for r in roots for n in ast.walk(r)
+                  if isinstance(n, ast.Call)}
         fresh = {c for c in called if c in named and c not in found}
         found |= fresh
         roots = [named[c] for c in fresh if named[c] is not None]
@@ -291,3 +304,71 @@ def in_context_manager(py: PyFacts, line: int) -> bool:
                 return any(isinstance(n, FUNCTIONS) and n.name in ("__enter__", "__aenter__")
                            for n in up.body)
     return False
+
+
+_CATCH_ALL = frozenset({"Exception", "BaseException"})
+
+
+def raise_meant_for_handler(py: PyFacts, line: int) -> bool:
+    """The raise on `line` sits in a try's body on purpose: that body is the raise alone
+    (raised to be caught: its traceback, its frame), or every handler ends by raising again
+    and one of them catches everything, so the try is cleanup each failure of its body
+    passes through on its way out, this raise's too (a worker killed, a socket closed)."""
+    for node in py.at(line, ast.Raise):
+        guard = _try_around(py, node)
+        if guard is None:
+            continue
+        if len(guard.body) == 1 and guard.body[0] is node:
+            return True
+        if all(_always_raises(h.body) for h in guard.handlers) and any(
+                h.type is None or _CATCH_ALL & names_in(h.type) for h in guard.handlers):
+            return True
+    return False
+
+
+def _try_around(py: PyFacts, node: ast.AST) -> ast.Try | None:
+    """The innermost try whose body (not a handler, not `finally`) holds `node`, within
+    its own function."""
+    child = node
+    for up in py.ancestors(node):
+        if isinstance(up, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            return None
+        if isinstance(up, ast.Try) and any(s is child for s in up.body):
+            return up
+        child = up
+    return None
+
+
+def _always_raises(body: list[ast.stmt]) -> bool:
+    """Every way through `body` ends in a raise."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    return isinstance(last, ast.If) and _always_raises(last.body) and \
+        _always_raises(last.orelse)
+
+
+def instance_lives_one_call(py: PyFacts, line: int) -> bool:
+    """The class holding `line` is made in this file only for one call and never kept
+    (`Session(config).main()`), and nothing here extends it: what an instance collects
+    goes when that call returns. False when the file never makes one: its callers may keep
+    one for as long as they run."""
+    owner = next((up for n in py.by_line.get(line, ()) for up in py.ancestors(n)
+                  if isinstance(up, ast.ClassDef)), None)
+    if owner is None:
+        return False
+    made = [n for n in ast.walk(py.tree) if isinstance(n, ast.Call) and
+            isinstance(n.func, ast.Name) and n.func.id == owner.name]
+    extended = any(isinstance(n, ast.ClassDef) and any(owner.name in names_in(b) for b in n.bases)
+                   for n in ast.walk(py.tree))
+    return bool(made) and not extended and all(_used_at_once(py, n) for n in made)
+
+
+def _used_at_once(py: PyFacts, call: ast.Call) -> bool:
+    """`Cls(...).method(...)`: the new instance's method is called and the instance dropped."""
+    attribute = py.parents.get(id(call))
+    caller = py.parents.get(id(attribute)) if attribute is not None else None
+    return isinstance(attribute, ast.Attribute) and isinstance(caller, ast.Call) and \
+        caller.func is attribute

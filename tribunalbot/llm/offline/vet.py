@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyloops, pypredicates, vetshell
+from tribunalbot.llm.offline import pyloops, pynames, pypredicates, vetshell
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Candidate,
@@ -96,10 +96,16 @@ def resource_left_open(f: Candidate, ctx: Context) -> bool:
 _TRACE_FLAG = re.compile(r"(?i)debug|verbose|trace")
 
 
+# A function whose name says its job is to show something to whoever runs the program.
+_SHOWS = re.compile(r"^_*(print|show|display|echo)(_|$)")
+
+
 def print_is_stray_output(f: Candidate, ctx: Context) -> bool:
-    """A print is the output of a script's main part, a trace behind a debug switch, or a
-    message to a chosen stream; elsewhere it is output no caller can redirect."""
-    if in_script_part(f, ctx):
+    """A print is the output of a script's main part (and of what its main function drives),
+    of a function whose job is to print (`print_report`, `show_usage`), a trace behind a
+    debug switch, or a message to a chosen stream; elsewhere it is output no caller can
+    redirect."""
+    if in_script_part(f, ctx) or _SHOWS.match(ctx.function_name(f.line)):
         return False
     return ctx.py is None or not (pypredicates.print_to_stream(ctx.py, f.line) or
                                   pypredicates.under_flag(ctx.py, f.line, _TRACE_FLAG))
@@ -144,13 +150,23 @@ def _matched_first(f: Candidate, ctx: Context) -> bool:
     return any(re.search(rf"\b{call.group(1)}\b[^=]*=[^=].*\.group\(", x) for x in above)
 
 
+# Starting a child process: the other end of a pipe this module owns.
+_SPAWNS = re.compile(r"\b(Popen|open_process|create_subprocess_(exec|shell)|run_process)\(|"
+                     r"\bmultiprocessing\b")
+
+
 def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
     """A module that is a pickle store by design (it says so, or builds its own Pickler and
-    Unpickler) cannot trade pickle for a safe loader; its callers choose what to open."""
+    Unpickler) cannot trade pickle for a safe loader; its callers choose what to open. Nor
+    can one that starts its own worker process and pickles both ways over the pipe between
+    them: what it unpickles is what its other end pickled (functions, exceptions), which is
+    the feature."""
     if ctx.py is None:
         return True
-    built = re.search(r"\b(Unpickler|Pickler)\(", "\n".join(ctx.code))
-    return not (re.search(r"(?i)\bpickl", _module_docstring(ctx)) or built)
+    code = "\n".join(ctx.code)
+    built = re.search(r"\b(Unpickler|Pickler)\(", code)
+    own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
+    return not (re.search(r"(?i)\bpickl", _module_docstring(ctx)) or built or own_worker)
 
 
 _SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csrf|auth|key\b|"
@@ -321,6 +337,27 @@ def todo_starts_here(f: Candidate, ctx: Context) -> bool:
     """A note over several comment lines is one to-do, said where it starts."""
     above = ctx.lines[f.line - 2] if f.line > 1 else ""
     return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
+
+
+def name_is_undefined(f: Candidate, ctx: Context) -> bool:
+    """Said where the linter can be sure. Not of a name a function uses that the module binds
+    and later deletes (helpers `del`eted once the tables they fill are built: the calls run
+    before the `del`); not of `__path__`, which the import system sets in a package's
+    `__init__`; not in a module that makes names at run time (writes its `globals()`, or
+    answers for missing names with a module `__getattr__`)."""
+    if ctx.py is None or not f.detail:
+        return True
+    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py):
+        return False
+    return not (ctx.py.function_at(f.line) is not None and
+                pynames.bound_then_deleted(ctx.py, f.detail))
+
+
+def raise_tangles_failure_path(f: Candidate, ctx: Context) -> bool:
+    """A raise in its own try is a jump to the handler (kept), unless the try exists for it:
+    a body that is the raise alone (raised to be caught), or cleanup every failure passes
+    through and raises on from (a catch-all handler that always raises again)."""
+    return ctx.py is None or not pypredicates.raise_meant_for_handler(ctx.py, f.line)
 
 
 def module_docstring_missing(f: Candidate, ctx: Context) -> bool:

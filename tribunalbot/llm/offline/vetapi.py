@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import pypredicates
+from tribunalbot.llm.offline import pynames, pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment, in_script_part
 
@@ -59,10 +59,21 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     """An import guarded by `except ImportError` is there for its side effect or to probe
     that the module exists; another module's private name, or any name from a private module
     (a C accelerator: `from _imp import acquire_lock`), is imported for others to take from
-    here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API)."""
-    if f.detail.split(".")[-1].startswith("_") or re.search(
-            r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line)):
+    here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API). The whole
+    statement is read: a linter cites each name of a parenthesised import on its own line."""
+    if f.detail.split(".")[-1].startswith("_"):
         return False
+    if ctx.py is None:
+        return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
+    return not (pynames.imports_for_others(ctx.py, f.line) or
+                pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+def star_import_hides_names(f: Candidate, ctx: Context) -> bool:
+    """A star import guarded by `except ImportError` takes whatever an optional module
+    provides (a C accelerator overriding the pure-Python definitions above it): which names
+    that is differs by build and platform, and a list of them would fail where one is
+    missing."""
     return ctx.py is None or not pypredicates.probes_attribute(ctx.py, f.line, imports=True)
 
 

@@ -4,7 +4,6 @@ and the helpers several checks share (where a line sits: a script's main part, a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -56,14 +55,12 @@ def has_comment(line: int, ctx: Context) -> bool:
     """`line` as written carries a comment (its code, comments stripped, differs)."""
     written = ctx.lines[line - 1]
     return "#" in written and written.strip() != ctx.text(line).strip()
-# Where a program talks to its user: its main function, a module's self-test, its usage.
-_MAIN = re.compile(r"^_*(main|cli|run_?cli|test|usage)$")
 
 
 def in_script_part(f: Candidate, ctx: Context) -> bool:
     """In a `main` function, a `__main__` block or at module level: where a program talks
     to its user and reads its command line."""
-    if _MAIN.match(ctx.function_name(f.line)):
+    if pypredicates.MAIN_FUNCTION.match(ctx.function_name(f.line)):
         return True
     if ctx.py is not None:
         func = ctx.py.function_at(f.line)

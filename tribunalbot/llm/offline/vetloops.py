@@ -140,11 +140,21 @@ def builds_string_in_loop(f: Candidate, ctx: Context) -> bool:
     return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1]))
 
 
+# A function whose name says it waits tells its callers that it blocks (`waitonchange`,
+# `wait_until_ready`, `watch`): blocking is the call they chose. A bare `poll` promises no
+# wait, and its loop is where a cap belongs (tests/offline/test_loops.py).
+_WAITS = re.compile(r"(?i)wait|watch|idle|pause")
+
+
 def sleep_blocks(f: Candidate, ctx: Context) -> bool:
-    """time.sleep stalls an event loop in async code, and in a loop adds up."""
+    """time.sleep stalls an event loop in async code, and in a loop adds up; not in a
+    synchronous function whose job is to wait, where blocking is what its caller asked for
+    and a cap would end the wait it exists for."""
     func = ctx.structure.function_at(f.line)
     if func is not None and (func.is_async or func.name.startswith("test")):
         return True  # in a test, every sleep is time the suite waits for nothing
+    if func is not None and _WAITS.search(func.name):
+        return False
     return _in_for_or_while(ctx, f.line)
 
 
@@ -177,6 +187,8 @@ def list_only_grows(f: Candidate, ctx: Context) -> bool:
     trims = re.search(rf"self\.{attr}\.(pop|popleft|clear|remove)\(|del self\.{attr}\b|"
                       rf"self\.{attr}\[[^\]]*:[^\]]*\]\s*=", code)
     resets = [n for n, x in enumerate(ctx.code, 1) if re.search(rf"self\.{attr}\s*=[^=]", x)]
+    if ctx.py is not None and pypredicates.instance_lives_one_call(ctx.py, f.line):
+        return False  # the instance lives for one call: the list goes with it
     return not trims and all(ctx.function_name(n) == "__init__" for n in resets)
 
 

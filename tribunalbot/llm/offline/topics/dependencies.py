@@ -140,5 +140,6 @@ RECORDS: dict[Topic, TopicRecord] = {
         label="star import",
         names="[star import|wildcard import|import of everything|blanket import]",
         ruff=("F403",),
+        check=vetapi.star_import_hides_names,
     ),
 }

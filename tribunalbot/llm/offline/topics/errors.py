@@ -236,6 +236,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[tangled error flow|raise inside its own try|muddled failure path|"
               "self-caught raise]",
         ruff=("TRY301",),
+        check=vet.raise_tangles_failure_path,
     ),
     Topic.DEBUG_LOGGING: TopicRecord(
         domain=OWNER, severity=1,
@@ -330,5 +331,6 @@ RECORDS: dict[Topic, TopicRecord] = {
         label="undefined name",
         names="[undefined name|name never defined|unbound name|missing definition]",
         ruff=("F821", "F822"),
+        check=vet.name_is_undefined,
     ),
 }
