@@ -174,7 +174,11 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("package", "packaging/markers.py"),
         Source("system", "/usr/lib/node_modules/npm/lib/commands/completion.js"),
     ),
-    # Wider than npm's commands and one SQL source: npm's own dependencies, C examples Debian ships.
+    # After round 6's 17 wrong findings were silenced at their idioms (round 7 judged no
+    # findings). Wider than npm's commands and one SQL source: npm's own dependencies, C
+    # examples Debian ships. Judged: 49 findings, 3 right, 38 weak, 8 wrong (swallowed_error
+    # on deliberate fallbacks 3, magic_number beside its comment 2); the panel named 20 of 20,
+    # found 14 plants checkable, 2 honest lookalikes: the 6 it could not check cite no line.
     8: (
         Source(_STD, "asyncio/queues.py"), Source("system", "/usr/bin/ssh-copy-id"),
         Source("package", "fasteners/process_mechanism.py"),
