@@ -212,7 +212,7 @@ async def _json_with_retries(llm: LLM, seating: Seating, seat: int, kind: str, r
     wrong_targets = 0
     leaked = False
     for attempt in range(1, seating.settings.persona_attempts + 1):
-        personal = seating.personal(seat, kind, task_text, note, rnd=rnd)
+        personal = seating.personal(seat, kind, task_text, note)
         task = seating.task(kind, seat, rnd, attempt, **seen)
         tokens = json_reply_tokens(seating.settings.language)
         try:
@@ -257,7 +257,7 @@ async def _structured_turn(llm: LLM, seating: Seating, seat: int, kind: str, rnd
         return reply, ""
     stand_in = _stand_in_kind(seating, seat, leaked)
     cover = stand_in == "cover"
-    personal = seating.personal(seat, kind, task_text, "", cover=cover, rnd=rnd)
+    personal = seating.personal(seat, kind, task_text, "", cover=cover)
     task = seating.stand_in_task(kind, seat, rnd, cover, **seen)
     prompt = Prompt(shared, personal, task, max_tokens=json_reply_tokens(
         seating.settings.language))

@@ -231,12 +231,6 @@ def vote_task(candidates: list[tuple[int, str]], words: int = 40,
     )
 
 
-def debate_brief(rnd: int) -> str:
-    """The saboteur's debate brief, the same every round (answering an accusation is in
-    every player's task, debate_task)."""
-    return TROUBLEMAKER_DEBATE
-
-
 def troublemaker_brief(strategy: Strategy, boldness: int = 0) -> str:
     brief = TROUBLEMAKER_BRIEF.format(strategy=strategy.brief, planted=PLANTED_PREFIX)
     return f"{brief}\n{BOLDNESS[boldness]}" if boldness in BOLDNESS else brief

@@ -79,7 +79,7 @@ class Seating:
         return replace(task, role=SeatRole()) if cover else task
 
     def personal(self, seat: int, phase: str, task_text: str, retry_note: str,
-                 cover: bool = False, rnd: int = 0) -> str:
+                 cover: bool = False) -> str:
         """The per-player suffix: persona card, hidden nudges, role brief, task. `cover`: the
         Troublemaker's honest cover, played by the stand-in, with neither brief nor hints."""
         persona = self.personas[seat]
@@ -96,7 +96,7 @@ class Seating:
         elif self.is_troublemaker(seat):
             strategy = STRATEGY_BY_KEY[self.dealt.strategy]
             parts.append(prompts.troublemaker_brief(strategy, self.boldness) if phase == "speak"
-                         else prompts.debate_brief(rnd) if phase == "debate"
+                         else prompts.TROUBLEMAKER_DEBATE if phase == "debate"
                          else prompts.TROUBLEMAKER_VOTE)
         elif self.context_jurors:
             parts.append(f"JUROR HINTS FROM EARLIER GAMES:\n{self.context_jurors}")
