@@ -14,6 +14,7 @@ from tribunalbot.llm.offline import pynames
 from tribunalbot.llm.offline.pyfacts import (
     FUNCTIONS,
     PyFacts,
+    PyFunction,
     names_in,
     text_of,
     walk_own,
@@ -57,7 +58,10 @@ def handler_is_blind(py: PyFacts, line: int) -> bool | None:
 def assert_checks_input(py: PyFacts, line: int) -> bool:
     """An assert that validates what a public function was given, or that carries a message
     for whoever hits it, is a runtime check that -O strips. A bare assert on the function's
-    own state is an internal invariant, which is what assert is for."""
+    own state is an internal invariant, which is what assert is for; so is one deep in the
+    logic (not among the function's first statements) of a module whose other asserts state
+    its own state: it says what that state implies of an argument (a blind round's reader:
+    "an assert stating an internal invariant, in a file that uses asserts that way")."""
     func = py.function_at(line)
     if func is None:
         return False
@@ -66,8 +70,30 @@ def assert_checks_input(py: PyFacts, line: int) -> bool:
         if node.msg is not None:
             return True
         if not func.name.startswith("_") and names_in(node.test) & set(func.params):
-            return True
+            return _leads(func, node) or _asserts_on_own_state(py) < 2
     return False
+
+
+def _leads(func: PyFunction, node: ast.Assert) -> bool:
+    """`node` is a precondition: a statement of the body before any that is not an assert."""
+    for stmt in getattr(func.node, "body", []):
+        if stmt is node:
+            return True
+        if not isinstance(stmt, ast.Assert) and not (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            return False
+    return False
+
+
+def _asserts_on_own_state(py: PyFacts) -> int:
+    """How many bare asserts in functions name none of their function's parameters."""
+    count = 0
+    for node in ast.walk(py.tree):
+        func = py.function_at(node.lineno) if isinstance(node, ast.Assert) else None
+        if isinstance(node, ast.Assert) and func is not None and node.msg is None and \
+                not names_in(node.test) & set(func.params):
+            count += 1
+    return count
 
 
 def opened_and_owned_here(py: PyFacts, line: int) -> bool:

@@ -309,9 +309,27 @@ def has_one_implementation(f: Candidate, ctx: Context) -> bool:
         block = indented_block(ctx, f.line)
         built = set(re.findall(r"\breturn\s+(?:new\s+)?([A-Z]\w*)\(", "\n".join(block)))
         return len(built) == 1
+    if _base_for_users(name, f.line, ctx):
+        return False
     subclasses = [x for x in ctx.code if re.search(
         rf"\bclass\s+\w+\s*\([^)]*\b{name}\b|\b(extends|implements)\s+{name}\b", x)]
     return len(subclasses) == 1
+
+
+# What a base class leaves to its subclasses: abstract methods, a body that refuses to run.
+_LEFT_TO_SUBCLASSES = re.compile(r"@(abc\.)?abstractmethod\b|\braise\s+NotImplementedError\b|"
+                                 r"^\s*abstract\s+\w|\b[Nn]ot\s+[Ii]mplemented\b", re.M)
+
+
+def _base_for_users(name: str, line: int, ctx: Context) -> bool:
+    """A public base class in a lone file that leaves methods to its subclasses (or says it
+    is to be subclassed) is the library's extension point: users write the other
+    implementations, so one in view is no sign of a needless layer. A change's new one has
+    no users yet."""
+    if ctx.is_change or name.startswith("_"):
+        return False
+    body = "\n".join(ctx.lines[line - 1 : line + len(indented_block(ctx, line))])
+    return bool(_LEFT_TO_SUBCLASSES.search(body) or re.search(r"(?i)\bsubclass|\boverrid", body))
 
 
 def lint_warning_stands(f: Candidate, ctx: Context) -> bool:

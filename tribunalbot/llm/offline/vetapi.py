@@ -91,7 +91,7 @@ def number_unexplained(f: Candidate, ctx: Context) -> bool:
     """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
     so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
     width in bytes), where names for each case would only restate it."""
-    if _OBVIOUS.search(ctx.text(f.line)) or has_comment(f.line, ctx) or \
+    if _OBVIOUS.search(ctx.text(f.line)) or _comment_beside(f, ctx) or \
             explained_below(f.line, ctx):
         return False  # ... and a number its comment, or the error just below, explains
     case = _CASE.search(ctx.text(f.line))
@@ -101,3 +101,22 @@ def number_unexplained(f: Candidate, ctx: Context) -> bool:
             rf"\b{case.group(1)}\s*==\s*\d\b", x)}
         return len(cases) < 3
     return True
+
+
+def _comment_beside(f: Candidate, ctx: Context) -> bool:
+    """A comment on the line, on a comment line just above it, or heading the block the line
+    opens (`if room >= 3:` then "# room for the three-character quoted encoding"): what the
+    number means is said where it is read. Not for a number the function repeats in four
+    places or more (a header's length in every slice), where a name keeps them in step."""
+    if has_comment(f.line, ctx):
+        return True
+
+    def comment_only(n: int) -> bool:
+        return 0 < n <= len(ctx.lines) and not ctx.text(n).strip() and has_comment(n, ctx)
+    opens = ctx.text(f.line).rstrip().endswith((":", "{"))
+    if not (comment_only(f.line - 1) or (opens and comment_only(f.line + 1))):
+        return False
+    func = ctx.structure.function_at(f.line)
+    start, end = (func.start, func.end) if func else (f.line, f.line)
+    literal = rf"(?<![\w.]){re.escape(f.detail)}(?![\w.])" if f.detail else r"^$"
+    return sum(bool(re.search(literal, x)) for x in ctx.code[start - 1 : end]) < 4

@@ -196,6 +196,8 @@ def awaits_could_gather(f: Candidate, ctx: Context) -> bool:
     """Awaiting in turn is a cost only when the results are collected and could have been
     fetched together; awaiting one step after another is often the point."""
     text = ctx.text(f.line)
+    if _steps_in_order(f.line, ctx):
+        return False
     if re.search(r"\.(append|push|add)\(\s*await\b|\]\s*=\s*await\b", text):
         return True
     match = re.search(r"(\w+)\s*=\s*await\b", text)
@@ -205,6 +207,46 @@ def awaits_could_gather(f: Candidate, ctx: Context) -> bool:
     after = "\n".join(ctx.code[f.line : f.line + 8])
     return bool(re.search(rf"\.(append|push|add)\([^)]*\b{name}\b|\[[^\]]*\]\s*=\s*{name}\b",
                           after))
+
+
+# A clock read: the time before and after a step.
+_CLOCK = re.compile(r"\bnew Date\(\)|\bDate\.now\(\)|\bperformance\.now\(\)|\bprocess\.hrtime|"
+                    r"\btime\.(monotonic|perf_counter|time)(_ns)?\(\)|\bloop\.time\(\)")
+_PY_FOR = re.compile(r"\s*(?:async\s+)?for\s+(.+?)\s+in\s+(.+):")
+
+
+def _steps_in_order(line: int, ctx: Context) -> bool:
+    """Iterations that must stay in order: the loop calls each of a list of functions in turn
+    (`for step of steps: await step()`, a pipeline whose order is the list's); each await is
+    timed on its own (a clock read just before it and just after), which running them
+    together would make meaningless; or the awaited call takes what the last one returned
+    (`page = await next_page(page)`)."""
+    text = ctx.text(line)
+    fed = re.search(r"(\w+)\s*=\s*await\b(.*)", text)
+    if fed and re.search(rf"\b{fed.group(1)}\b", fed.group(2)):
+        return True
+    before = ctx.code[max(0, line - 4) : line - 1]
+    after = ctx.code[line : line + 8]
+    if any(_CLOCK.search(x) for x in before) and any(_CLOCK.search(x) for x in after):
+        return True
+    return any(re.search(rf"\bawait\s+{re.escape(name)}\s*\(", text)
+               for name in _loop_names(line, ctx))
+
+
+def _loop_names(line: int, ctx: Context) -> set[str]:
+    """The names the loop around `line` binds (brace `for`, or Python's by indentation)."""
+    if ctx.language != "python":
+        header = _enclosing_for(ctx, line)
+        found = _loop_header(ctx.text(header)) if header else None
+        return found[0] if found else set()
+    indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
+    for above in reversed(ctx.code[: line - 1]):
+        level = len(above) - len(above.lstrip())
+        if above.strip() and level < indent:
+            if match := _PY_FOR.match(above):
+                return set(re.findall(r"\w+", match.group(1)))
+            indent = level
+    return set()
 
 
 def queries_per_item(f: Candidate, ctx: Context) -> bool:

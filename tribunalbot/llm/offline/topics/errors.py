@@ -5,7 +5,7 @@ topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet, vetloops
+from tribunalbot.llm.offline import vet, veterrors, vetloops
 from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -52,6 +52,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"catch\s*(\(\s*\w*\s*\))?\s*\{\s*\}|\(\s*\w*\s*\)\s*=>\s*\{\s*\}\s*\)"),
         ),
+        check=veterrors.failure_swallowed,
     ),
     Topic.BROAD_EXCEPT: TopicRecord(
         domain=OWNER, severity=3,

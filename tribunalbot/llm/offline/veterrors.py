@@ -1,0 +1,104 @@
+"""Is an ignored failure swallowed, or expected? The check of a catch that does nothing, in
+brace languages (JavaScript, TypeScript): the code around it may already handle what the
+failure leaves behind, or expect the failure outright.
+
+A blind round's readers (bench/blind round 8) judged three such findings wrong: a `stat`
+whose missing result the next line tests, the `unlink` of a temp file that a successful
+rename has already moved away, and a lookup (`os.userInfo()`) whose function answers nothing
+when it fails, called as the last of a chain of fallbacks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
+
+# Removing something that may already be gone: the failure it ignores is "no such file".
+_REMOVES = re.compile(r"\b(unlink|rm|rmdir|rimraf|remove|unlinkSync|rmSync|rmdirSync)\b")
+_TEMP = re.compile(r"(?i)(?<![a-z])te?mp(?!l)")
+_ASSIGNED = re.compile(r"^\s*(?:(?:const|let|var)\s+)?([\w$]+)\s*=[^=]")
+_TRY_OPEN = re.compile(r"\btry\s*\{")
+
+
+def failure_swallowed(f: Candidate, ctx: Context) -> bool:
+    """An empty catch swallows a failure, unless what follows handles the missing value (the
+    result is tested, or the function that returns nothing on failure is only called as a
+    fallback), or the failure is one the code expects (removing a temp file, or any file
+    in cleanup, that may no longer exist)."""
+    if ctx.language not in ("javascript", "typescript"):
+        return True
+    text = ctx.text(f.line)
+    guarded = [text.split(".catch(")[0]] if ".catch(" in text else _try_body(f.line, ctx)
+    if _removes_expected(guarded, f.line, ctx):
+        return False
+    if any(_result_tested(x, f.line, ctx) for x in guarded):
+        return False
+    return not _nothing_for_a_fallback(guarded, f.line, ctx)
+
+
+def _openers(line: int, ctx: Context) -> list[int]:
+    """The lines whose `{` opens a block around `line`, innermost first."""
+    found: list[int] = []
+    balance = 0
+    for number in range(line - 1, 0, -1):
+        for char in reversed(ctx.text(number)):
+            balance += (char == "}") - (char == "{")
+            if balance < 0:
+                found.append(number)
+                balance = 0
+    return found
+
+
+def _try_body(line: int, ctx: Context) -> list[str]:
+    """The lines of the try block closed by the `catch` on `line`."""
+    opener = next(iter(_openers(line, ctx)), None)
+    if opener is None or not _TRY_OPEN.search(ctx.text(opener)):
+        return []
+    return list(ctx.code[opener : line - 1])
+
+
+def _removes_expected(guarded: list[str], line: int, ctx: Context) -> bool:
+    """Every guarded statement removes a file, a temp one or one in a `finally` block."""
+    code = [x for x in guarded if x.strip() and x.strip() not in ("{", "}")]
+    return bool(code) and all(_REMOVES.search(x) for x in code) and any(
+        _TEMP.search(x.split("(", 1)[-1]) or _in_finally(line, ctx) for x in code)
+
+
+def _in_finally(line: int, ctx: Context) -> bool:
+    """`line` is in a `finally` block of its own function."""
+    for opener in _openers(line, ctx):
+        text = ctx.text(opener)
+        if re.search(r"\bfinally\s*\{", text):
+            return True
+        if re.search(r"\bfunction\b|=>\s*\{", text):
+            return False
+    return False
+
+
+def _result_tested(statement: str, line: int, ctx: Context) -> bool:
+    """The guarded statement sets a name that one of the next lines tests before use."""
+    match = _ASSIGNED.match(statement)
+    if not match:
+        return False
+    name = re.escape(match.group(1))
+    tests = re.compile(rf"\bif\s*\(\s*!?\s*{name}\b|(?<![\w.$]){name}\s*(&&|\|\||\?\?|\?\.)|"
+                       rf"(?<![\w.$]){name}\s*[!=]==?\s*(null|undefined)\b")
+    return any(tests.search(x) for x in ctx.code[line : line + 4])
+
+
+def _nothing_for_a_fallback(guarded: list[str], line: int, ctx: Context) -> bool:
+    """`try { return lookup() } catch {}` ends a function that answers nothing when the
+    lookup fails, and every caller reads that answer as one of a chain of fallbacks."""
+    code = [x for x in guarded if x.strip()]
+    if len(code) != 1 or not re.match(r"\s*return\b", code[0]):
+        return False
+    after = next((x for x in ctx.code[line:] if x.strip()), "")
+    func = ctx.structure.function_at(line)
+    if after.strip() != "}" or func is None or not func.name:
+        return False
+    name = re.escape(func.name)
+    calls = [x for n, x in enumerate(ctx.code, 1)
+             if re.search(rf"(?<![\w.$]){name}\s*\(", x) and n != func.start]
+    fallback = re.compile(rf"(\|\||\?\?)\s*{name}\s*\(|{name}\s*\([^()]*\)\s*(\|\||\?\?)")
+    return bool(calls) and all(fallback.search(x) for x in calls)
