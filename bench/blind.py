@@ -200,7 +200,9 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
     ),
     # Chosen before any change it measures; at least six are small clean utilities (bisect,
     # encoders, setters, status codes, xml2-config, base16enc), to read how a game goes on
-    # code with little or nothing wrong.
+    # code with little or nothing wrong. After round 8's wrong findings were silenced. Judged:
+    # 26 findings, 1 right, 20 weak, 5 wrong (magic_number on HTTP status-class bounds 3);
+    # the panel named 19 of 20, found 18 plants checkable, 2 honest lookalikes.
     9: (
         Source(_STD, "bisect.py"), Source("system", "/usr/sbin/update-shells"),
         Source("package", "attr/setters.py"),
