@@ -129,10 +129,11 @@ def _constant_iter(node: ast.AST) -> bool:
 
 def builds_string(py: PyFacts, line: int) -> bool:
     """`s += "..."` or `s = s + ...` on a string (not a running total) that grows across the
-    loop: a name bound afresh in each round is only a few joins per item."""
+    loop: a name bound afresh in each round is only a few joins per item, and a growth the
+    loop is left right after happens once."""
     for node in py.at(line, (ast.AugAssign, ast.Assign)):
         value = getattr(node, "value", None)
-        if value is None or not _stringy(value):
+        if value is None or not _stringy(value) or _loop_left_after(py, node):
             continue
         target = getattr(node, "target", None) or getattr(node, "targets", [None])[0]
         loop = next((a for a in py.ancestors(node) if isinstance(a, (ast.For, ast.While))),
@@ -142,6 +143,23 @@ def builds_string(py: PyFacts, line: int) -> bool:
             continue
         return True
     return False
+
+
+def _loop_left_after(py: PyFacts, node: ast.AST) -> bool:
+    """The statement after `node` in its block is a `return`, or a `break` out of the only
+    loop around it in its function: the loop ends on the round that runs `node`."""
+    parent = py.parents.get(id(node))
+    block = next((b for _, b in ast.iter_fields(parent) if isinstance(b, list) and node in b),
+                 []) if parent is not None else []
+    after = block[block.index(node) + 1] if node in block[:-1] else None
+    if isinstance(after, ast.Return):
+        return True
+    loops = 0
+    for up in py.ancestors(node):
+        if isinstance(up, (*FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            break
+        loops += isinstance(up, (ast.For, ast.AsyncFor, ast.While))
+    return isinstance(after, ast.Break) and loops == 1
 
 
 def _bound_afresh(loop: ast.AST, name: str, growing: ast.AST) -> bool:

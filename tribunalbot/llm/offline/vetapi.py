@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import pynames, pypredicates
+from tribunalbot.llm.offline import pybounds, pynames, pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment, in_script_part
 
@@ -90,10 +90,13 @@ _CASE = re.compile(r"\b(\w+)\s*==\s*\d\b")
 def number_unexplained(f: Candidate, ctx: Context) -> bool:
     """A small length (a pair, a triple), an HTTP status or a debug level explains itself;
     so does one case of a switch over small numbers (a sector 0-5 after `i % 6`, a sample
-    width in bytes), where names for each case would only restate it."""
+    width in bytes), where names for each case would only restate it. The bounds of the
+    range a small predicate is named for (`is_redirect`) already have their name."""
     if _OBVIOUS.search(ctx.text(f.line)) or _comment_beside(f, ctx) or \
             explained_below(f.line, ctx):
         return False  # ... and a number its comment, or the error just below, explains
+    if ctx.py is not None and pybounds.range_named_by_function(ctx.py, f.line):
+        return False
     case = _CASE.search(ctx.text(f.line))
     if case:
         near = ctx.code[max(0, f.line - 8) : f.line + 7]

@@ -135,9 +135,53 @@ _BRACE_FUNCTION = re.compile(r"\s*(func\b|function\b|.*=>\s*\{|(async\s+)?#?\w+\
 
 
 def builds_string_in_loop(f: Candidate, ctx: Context) -> bool:
+    """A string grown on each round of a loop; not one grown on the round that leaves it (a
+    `break` or `return` right after), which grows it once."""
     if ctx.py is not None:
         return pyloops.builds_string(ctx.py, f.line)
-    return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1]))
+    return bool(re.search(r"[\"'`]", ctx.text(f.line).split("=", 1)[-1])) and \
+        not _brace_loop_left_after(ctx, f.line)
+
+
+_LEAVES = re.compile(r"\s*(break|return)\b")
+_LOOP_HEAD = re.compile(r"\s*(\}\s*)?(for|while|do)\b")
+_OTHER_BLOCK = re.compile(r"\s*(\}\s*)?(if|else|switch|try|catch|finally|case|default)\b")
+# A callback run once per item: its `return` goes on to the next item, not out of the loop.
+_PER_ITEM = re.compile(r"\.(forEach|map|flatMap|filter|reduce|some|every|each)\(")
+
+
+def _brace_loop_left_after(ctx: Context, line: int) -> bool:
+    """The statement after `line` in its block (on the same line after `;`, or the next line
+    at its indent) is a `return`, or a `break` out of the one loop around it in its
+    function."""
+    text = ctx.text(line)
+    after = text.split(";", 1)[1] if ";" in text else ""
+    if not after.strip():
+        indent = len(text) - len(text.lstrip())
+        below = next((x for x in ctx.code[line:] if x.strip()), "")
+        after = below if len(below) - len(below.lstrip()) == indent else ""
+    leaves = _LEAVES.match(after)
+    loops = _brace_loops_around(ctx, line)
+    if not leaves or not loops:
+        return False
+    return leaves.group(1) == "return" or loops == 1
+
+
+def _brace_loops_around(ctx: Context, line: int) -> int:
+    """How many statement loops (`for`, `while`, `do`) hold `line` in its own function;
+    0 when that function is a per-item callback, whose loop is outside it."""
+    balance, loops = 0, 0
+    for number in range(line - 1, 0, -1):
+        text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "", ctx.text(number))
+        balance += text.count("}") - text.count("{")
+        if balance >= 0:
+            continue
+        balance = 0  # this line opens a block around `line`
+        if _LOOP_HEAD.match(text):
+            loops += 1
+        elif not _OTHER_BLOCK.match(text) and _BRACE_FUNCTION.match(text):
+            return 0 if _PER_ITEM.search(text) else loops
+    return loops
 
 
 # A function whose name says it waits tells its callers that it blocks (`waitonchange`,

@@ -138,8 +138,20 @@ def deletes_under_unguarded_path(f: Candidate, ctx: Context) -> bool:
 def backticks_nest_or_quote(f: Candidate, ctx: Context) -> bool:
     """Backticks are worth a word where they do what the finding says, nest or quote badly:
     an escaped backtick or a quote inside them. A plain `date` or `basename $0` is style.
-    A backtick inside single quotes is a character, not a command substitution."""
+    A backtick inside single quotes is a character, not a command substitution. A script
+    written for Bourne shells older than $(...) (it never writes one and substitutes with
+    backticks throughout) quotes inside them as those shells define; only nesting (an escaped
+    backtick) or an escaped quote is worth a word there."""
     text = ctx.lines[f.line - 1] if 0 < f.line <= len(ctx.lines) else ""
     live = [m for m in re.finditer(r"(?<!\\)`([^`]*)(?<!\\)`", text)
             if text[: m.start()].count("'") % 2 == 0]
-    return any(re.search(r"\\`|[\"']", m.group(1)) for m in live) or "\\`" in text
+    bad = r"\\[`\"]" if _backticks_throughout(ctx) else r"\\`|[\"']"
+    return any(re.search(bad, m.group(1)) for m in live) or "\\`" in text
+
+
+def _backticks_throughout(ctx: Context) -> bool:
+    """The script's one way to substitute a command is backticks, never nested: on three
+    lines or more, no escaped backtick anywhere (read as nesting, as on a line), and no
+    $(...) anywhere, nor the POSIX shell's $((...)), which would mean $(...) works."""
+    substitutes = [x for x in ctx.code if re.search(r"(?<!\\)`[^`]+(?<!\\)`", x)]
+    return len(substitutes) >= 3 and not any("$(" in x or "\\`" in x for x in ctx.code)
