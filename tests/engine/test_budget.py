@@ -24,11 +24,9 @@ from tribunalbot.llm.replies import format_review
 from tribunalbot.llm.scripted import ScriptedLLM
 
 # Chance names the Troublemaker in about one game in eight (seven for the debate and vote);
-# before the cut, always. Over 20 games the bound (at most 7 hits) lets a fair game fail
-# with probability 0.4% at a hit rate of 1/7 (3% at 1/5, the accusations' observed rate),
-# and a leak that names the Troublemaker 60% of the time pass with probability 2%; 30 games
-# bought 0.2% and 0.3% for half as much time again.
-GAMES = 20
+# before the cut, always. Over 30 games the bound (at most 10 hits) lets a leak that names
+# it 60% of the time pass with probability 0.3%. Only the reviews and round 1 are measured.
+GAMES = 30
 WORDS = ("the", "query", "input", "handler", "value", "loop", "call", "path", "result", "code")
 
 
