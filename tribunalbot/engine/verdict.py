@@ -272,13 +272,14 @@ def _actionable(sentences: list[str], planted: Sequence[str]) -> str | None:
         return None
     if (all(s.endswith("?") for s in sentences) or _DISMISSAL.search(lead)
             or is_judgment_call(lead)
-            or _CLEARED.search(lead) or any(_KEEP.search(s) for s in sentences[:3])
+            or _CLEARED.search(lead) or _MINOR.search(lead)
+            or any(_KEEP.search(s) for s in sentences[:3])
             or any(_NO_ACTION.search(s) for s in sentences)):
         return None
     # A question stays where it stands: it may name what the next sentence is about ("Which
     # test pins `[c-b-a]`? It translates to ..."); a point of nothing but questions is none.
     kept = [s for s in sentences if not _is_praise(s) and not _DISMISSAL.search(s)
-            and not is_judgment_call(s)]
+            and not _MINOR.search(s) and not is_judgment_call(s)]
     if not kept or _fragment(_bare(" ".join(kept))):
         return None
     first = _LEAD_CONNECTIVE.sub("", kept[0])
@@ -311,6 +312,10 @@ _NO_ACTION = re.compile(r"[;:,]\s*leave it\W*$|^\W*(?:acceptable|fine|harmless|l
 # A point that clears the lines it cites ("where I'd look for leaks, and there is no real one").
 _CLEARED = re.compile(r"\b(?:there is|there's|I see|I found) no real\b|\bno real one\b|"
                       r"\bfound (?:none|nothing) to flag\b|\bnothing (?:here )?to flag\b", re.I)
+# A point its author weighs as minor ("a nit rather than a defect", "low priority", "for when
+# that code is next touched"): true, perhaps, but the verdict lists what to act on.
+_MINOR = re.compile(r"\b(?:a|just a|only a) nit\b|\bnit:|\bnot urgent\b|\blow priority\b|"
+                    r"\bfor later\b|\bnext (?:touched|changes)\b|\bminor on code\b", re.I)
 _KEEP = re.compile(r"\bkeep (?:it|them|this|that)\b[^.;]*(?:[.;]|$)(?![^.]*\bbut\b)", re.I)
 
 

@@ -173,9 +173,15 @@ def _misplaced_fixes(statement: str, start: int, end: int, lines: list[int],
     out: list[Contradiction] = []
     if not lines or not analysis.at(lines[0]):
         return out
+    here = {f.topic for n in lines for f in analysis.at(n)}
+    # The cited lines' own fixes first, blanked: one may hold another topic's shorter wording
+    # ("wrap the variable in quotes, exit on empty, ..." holds unquoted_var's).
+    for fix, topic in _FIXES.items():
+        if topic in here and (at := said.find(fix)) >= 0:
+            said = said[:at] + " " * len(fix) + said[at + len(fix):]
     for fix, topic in _FIXES.items():
         at = said.find(fix)
-        if at < 0 or any(f.topic == topic for n in lines for f in analysis.at(n)):
+        if at < 0 or topic in here:
             continue
         line = lines[0]
         home = next((f for f in analysis.ranked() if f.topic == topic), None)

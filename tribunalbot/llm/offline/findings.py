@@ -19,6 +19,8 @@ _READABLE = re.compile(r"[\w./:-]{1,40}")
 _UNSAFE = re.compile(r"troubl|sabot|impost|plant|mole|traitor|disguis|strateg|deep.?think|"
                      r"blockchain|rewrite|perfect|let.?ai|role|secret.?notes", re.I)
 
+STATED = 4  # a finding this severe (a defect) is always worth saying
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -56,6 +58,15 @@ class Finding:
     @property
     def severity(self) -> int:
         return self.info.severity
+
+    @property
+    def worth_saying(self) -> bool:
+        """Whether a review states it as a finding. Ten blind rounds of readers who wrote none
+        of this judged most true findings on mature code not worth saying (a long function,
+        a missing docstring, a literal: 495 weak to 159 right), so a review says only defects
+        and the facts a senior signs anywhere; the rest stay in the analysis, for the calls
+        that weigh them (a nit fairly called minor, a function that earns a split)."""
+        return self.severity >= STATED or self.info.stated
 
 
 FEW_FINDINGS = 3

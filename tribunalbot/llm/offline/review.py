@@ -6,12 +6,13 @@ import random
 import re
 from collections.abc import Collection
 from dataclasses import replace
+from itertools import product
 
 from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import honest, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, Judgment, say
+from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
 from tribunalbot.llm.offline.voice import (
     ADDITIVE,
     BORROWED,
@@ -23,10 +24,12 @@ from tribunalbot.llm.offline.voice import (
     FUTURE_FIELDS,
     FUTURE_SENTENCES,
     HOSTILE_OPENER,
+    MINOR,
     QUIET_CLOSERS,
     SEGUE_SHARE,
     VOICES,
     Voice,
+    lowered,
     voice_for,
     with_fix,
 )
@@ -39,7 +42,8 @@ SLACK = 8
 
 def select_findings(analysis: Analysis, domains: list[str], count: int,
                     rng: random.Random) -> list[Finding]:
-    """Up to `count` findings, preferring earlier domains, then severity, then topic variety.
+    """Up to `count` findings: in a change what it wrote first, then those worth saying
+    before the minor ones (said as minor), then earlier domains, severity and topic variety.
 
     Ties are shuffled with the game's generator, so two games on the same code differ a little
     while each game replays exactly.
@@ -47,18 +51,19 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
     chosen: list[Finding] = []
     # In a change, what it wrote comes before what it left as it was, whatever the domain;
     # in plain code every line is "written", so the first round sees everything.
-    for written_only in (True, False):
-        for second_pass in (False, True):
-            for domain in domains:
-                pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
-                        and (f.changed or not written_only)]
-                rng.shuffle(pool)
-                pool.sort(key=lambda f: -f.severity)
-                for finding in pool:
-                    if len(chosen) == count:
-                        return chosen
-                    if second_pass or _fresh(finding, chosen):
-                        chosen.append(finding)
+    passes = product((True, False), (True, False), (False, True))
+    for written_only, worthy_only, second_pass in passes:
+        for domain in domains:
+            pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
+                    and (f.changed or not written_only)
+                    and (f.worth_saying or not worthy_only)]
+            rng.shuffle(pool)
+            pool.sort(key=lambda f: -f.severity)
+            for finding in pool:
+                if len(chosen) == count:
+                    return chosen
+                if second_pass or _fresh(finding, chosen):
+                    chosen.append(finding)
     return chosen
 
 
@@ -85,20 +90,25 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
     and the first finding outside the persona's domain may open with a segue. `waved`: the
     line the review calls minor, which no citation lands beside. Each fix in the seat's own
     words, so two seats stating one finding never give its fix in the same words."""
-    mine, borrowed = list(voice.items), list(BORROWED)
+    mine, borrowed, minor = list(voice.items), list(BORROWED), list(MINOR)
     rng.shuffle(mine)
     rng.shuffle(borrowed)
+    rng.shuffle(minor)
     segue = rng.choice(BORROWED_SEGUES) if rng.random() < SEGUE_SHARE else None
     out: list[str] = []
     for finding, cited in zip(picks, citations(picks, analysis, rng, waved), strict=True):
         info = finding.info
+        fix = info.fix_for_seat(seat)
+        if not finding.worth_saying:
+            out.append(_next_template(minor, first=False).format(
+                line=cited, problem=finding.problem, fix=lowered(fix)))
+            continue
         ref = f" ({info.ref})" if info.ref else ""
         pool = mine if finding.domain == own or own == "ghost" else borrowed
         template = _next_template(pool, first=not out)
         if pool is borrowed and segue and out:  # a segue ("one more", "also") follows a point
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
-        fix = finding.info.fix_for_seat(seat)
         out.append(with_fix(text, f"{fix}: {finding.how}" if finding.how else fix, rng))
     return out
 
@@ -176,10 +186,10 @@ def _judgment(task: Task, analysis: Analysis, rng: random.Random,
 
 
 def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
-    """What the review's findings may be drawn from: never the line it waves through (a flag,
-    then "leave it alone", would contradict itself), nor the line whose fix it recommends
-    (that would say the same fix twice)."""
-    if judgment.kind != DISMISS and judgment.family != DIRECT_FIX:
+    """What the review's findings may be drawn from: never the line its call is about. A flag,
+    then "leave it alone", would contradict itself; a line's fix, then its fix again, says it
+    twice; "minor, for later", then "rewrite it", both."""
+    if not judgment.line:  # an uncited call
         return analysis
     kept = tuple(f for f in analysis.findings if abs(f.line - judgment.line) > 1)
     return replace(analysis, findings=kept)
@@ -232,8 +242,6 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
     items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1)
-    if not items and real_items:
-        items = [f"I read all {analysis.line_count} lines and found nothing serious."]
     target = min(TARGET_WORDS, int(words * 0.8))
     extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)

@@ -161,6 +161,10 @@ class TopicRecord:
     needs: tuple[str, int] | None = None
     reason: str = ""
     juror_fix: str = ""  # the fix as a `[a|b]` choice of a juror's own imperatives, if any
+    # Worth a review's words on mature code though below a defect's severity: a fact a senior
+    # signs on any file (an import nothing uses, `which` for `command -v`). See
+    # `findings.Finding.worth_saying`.
+    stated: bool = False
 
     @property
     def wordings(self) -> tuple[str, ...]:

@@ -205,6 +205,18 @@ BORROWED: tuple[str, ...] = (
     "Line {line}, too, {problem}. {fix}.",
     "Line {line} {problem} as well. {fix}.",
 )
+# A finding not worth a change on its own (findings.Finding.worth_saying), said as what it is:
+# true, minor, for whoever next touches that code. One sentence led by its line, so no
+# formula opens review after review; {fix} is the seat's own wording, lowered.
+MINOR: tuple[str, ...] = (
+    "Line {line} {problem}; a minor point, for when that code is next touched: {fix}.",
+    "Line {line} {problem}, which is minor on code this settled; {fix} when it next changes.",
+    "Line {line} {problem}; small and not urgent, so {fix} on the next pass through it.",
+    "Line {line} {problem}, a nit rather than a defect; {fix} if that code changes anyway.",
+    "Line {line} {problem}; low priority, and when someone is in there anyway, {fix}.",
+    "Line {line} {problem}, one for later rather than for this change; {fix}.",
+)
+
 # A template that adds to a point made before it: never a review's first.
 ADDITIVE = re.compile(r"\balso\b|, too,|\bas well\b")
 
@@ -221,7 +233,7 @@ FIX_LEADS: tuple[str, ...] = (
 )
 
 
-def _lowered(fix: str) -> str:
+def lowered(fix: str) -> str:
     """The fix to follow a lead or a semicolon: its first word in lower case unless it is a
     name or an acronym ("SQL", "`main`")."""
     if len(fix) > 1 and fix[0].isupper() and fix[1].islower():
@@ -234,8 +246,8 @@ def with_fix(text: str, fix: str, rng: random.Random) -> str:
     merge, lead = rng.random() < MERGE_SHARE, rng.choice(FIX_LEADS)
     before = text.split(FIX_SLOT, 1)[0]
     if merge and before.endswith(". ") and ";" not in before:  # one semicolon a sentence
-        return text.replace(". " + FIX_SLOT, "; " + _lowered(fix))
-    return text.replace(FIX_SLOT, lead + _lowered(fix) if lead else fix)
+        return text.replace(". " + FIX_SLOT, "; " + lowered(fix))
+    return text.replace(FIX_SLOT, lead + lowered(fix) if lead else fix)
 
 
 # Under Ultra Focus every seat says first that it keeps to the aspect: in several ways, since a

@@ -67,6 +67,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.WHICH_COMMAND: TopicRecord(
         domain=OWNER, severity=1,
+        stated=True,
         problem="looks a command up with which, an external program that is not in POSIX and "
                 "behaves differently between systems",
         fix="Use command -v",
@@ -106,6 +107,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNUSED_IMPORT: TopicRecord(
         domain=OWNER, severity=2,
+        stated=True,
         problem="imports something it never uses",
         fix="Drop the import",
         more_fixes=(

@@ -137,6 +137,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.CRASH: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="exits or panics instead of returning an error",
         fix="Return an error the caller can act on",
         more_fixes=(

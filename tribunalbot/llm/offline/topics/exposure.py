@@ -168,6 +168,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.DATA_EXPOSURE: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="fetches every column with SELECT *, more than a caller may need or be allowed to "
                 "see",
         fix="Select an explicit list of columns",
@@ -191,6 +192,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNTRUSTED_INPUT: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="takes untrusted input and uses it without validation",
         fix="Validate type, length and format where it enters",
         more_fixes=(

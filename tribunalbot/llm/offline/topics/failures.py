@@ -60,6 +60,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNWRAP_PANIC: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="unwraps a result, so any error becomes a panic",
         fix="Propagate it with ? or handle the error case",
         more_fixes=(
@@ -97,6 +98,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNSET_VARIABLE: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="expands a variable the script never sets, so it is always empty there",
         fix="Set it where it is meant to come from, or fix the name",
         more_fixes=(
@@ -115,6 +117,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNCHECKED_CD: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="changes directory without checking that it worked, so the commands after it run "
                 "in the wrong place",
         fix="Write cd ... || exit",
@@ -154,6 +157,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.READ_WITHOUT_R: TopicRecord(
         domain=OWNER, severity=2,
+        stated=True,
         problem="reads input with read but without -r, so backslashes in it are eaten",
         fix="Use read -r",
         more_fixes=(

@@ -78,6 +78,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.BLOCKING_IO: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="does synchronous I/O on the request path",
         fix="Use the asynchronous call so the server keeps serving",
         more_fixes=(

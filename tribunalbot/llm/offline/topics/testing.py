@@ -35,6 +35,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.DIV_EMPTY: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="divides by a length that can be zero",
         fix="Handle the empty case and add a test for it",
         more_fixes=(
@@ -158,6 +159,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.VACUOUS_ASSERT: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="asserts something that holds whatever the code does",
         fix="Assert on the exact value the code computed",
         more_fixes=(
@@ -177,6 +179,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.TEST_WITHOUT_ASSERT: TopicRecord(
         domain=OWNER, severity=3,
+        stated=True,
         problem="has a test with no assertion, so it passes whatever happens",
         fix="Assert on the observable outcome",
         more_fixes=(
