@@ -1,5 +1,6 @@
 """Is a proposed finding true of the code around it? The checks of the topics that need one,
-apart from loops (vetloops), public names and deliberate choices (vetapi) and shell (vetshell).
+apart from loops (vetloops), public names and deliberate choices (vetapi), shell (vetshell)
+and asserts (vetasserts).
 
 Ruff and the pattern rules propose; a topic's check (its record's `check`, topics/) reads the
 context and keeps the finding only when what the topic says holds here. A topic without a
@@ -81,10 +82,6 @@ def hash_guards_a_secret(f: Candidate, ctx: Context) -> bool:
     the match. Said only where the code around it handles a secret or an identity."""
     around = ctx.code[max(0, f.line - 6) : f.line + 5]
     return any(_SECURITY_USE.search(text) for text in around)
-
-
-def assert_guards_input(f: Candidate, ctx: Context) -> bool:
-    return ctx.py is None or pypredicates.assert_checks_input(ctx.py, f.line)
 
 
 def resource_left_open(f: Candidate, ctx: Context) -> bool:
@@ -234,9 +231,14 @@ def crashes_outside_main(f: Candidate, ctx: Context) -> bool:
 
 
 def equality_is_loose(f: Candidate, ctx: Context) -> bool:
+    """`var` is said only where the file also declares with `let` or `const`: in one written
+    throughout in ES5 style (old engines), rewriting it fights the file's own idiom."""
     text = re.sub(r"([\"'`])(?:\\.|(?!\1).)*\1", '""', ctx.text(f.line))
     text = re.sub(r"[!=]=\s*null\b|\bnull\s*[!=]=", "", text)  # == null also matches undefined
-    return bool(re.search(r"[^=!<>]==[^=]|^\s*var\s", text))
+    if re.search(r"[^=!<>]==[^=]", text):
+        return True
+    return bool(re.match(r"\s*var\s", text)) and any(
+        re.search(r"\b(let|const)\s+[\w$\[{]", line) for line in ctx.code)
 
 
 # One-letter names every reader knows: f for a file, c for a character, x and y.

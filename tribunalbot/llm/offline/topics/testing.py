@@ -4,7 +4,7 @@ that cannot fail. One record per topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet, vetapi, vetloops
+from tribunalbot.llm.offline import vetapi, vetasserts, vetloops
 from tribunalbot.llm.offline.rules import JS_TS, PYTHON, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -31,7 +31,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"^\s*assert\b", PYTHON),
         ),
-        check=vet.assert_guards_input,
+        check=vetasserts.assert_guards_input,
     ),
     Topic.DIV_EMPTY: TopicRecord(
         domain=OWNER, severity=3,
