@@ -188,6 +188,23 @@ def test_the_verdict_keeps_the_lines_most_reviewers_raised() -> None:
     assert len(found) == 3 and not any("60" in f for f in found)  # questions are no findings
 
 
+def test_the_verdict_leaves_out_what_the_table_weighs_as_minor() -> None:
+    """A point said as minor is none to act on; and a line more reviewers call minor than
+    urge a change at is the table's minor point, whoever urged it."""
+    from tribunalbot.engine.verdict import verdict
+
+    nit = "Line 40 declares a public class with no docstring, a nit rather than a defect; " \
+          "add one if that code changes anyway."
+    urged = "Line 40 declares a public class with no docstring; add one now."
+    sql = "Line 90 builds SQL from its input; bind the values."
+    statements = {1: ev.Statement(seat=1, text=f"{urged}\n\n{sql}"),
+                  2: ev.Statement(seat=2, text=f"{nit}\n\n{sql}"),
+                  3: ev.Statement(seat=3, text=nit)}
+    assert verdict(statements, [], limit=5) == (sql,)
+    statements[3] = ev.Statement(seat=3, text=urged)  # now two urge it, one calls it minor
+    assert verdict(statements, [], limit=5) == (urged, sql)
+
+
 def test_the_verdict_keeps_a_grave_finding_raised_once() -> None:
     from tribunalbot.engine.verdict import verdict
 

@@ -137,6 +137,10 @@ def verdict(statements: dict[int, ev.Statement], planted: Sequence[str],
     for gone, kept in _repeated(best):
         raised_by[kept] |= raised_by.pop(gone)
         del best[gone]
+    # A line more reviewers weigh as minor than urge a change at is the table's minor point.
+    minor = _weighed_minor(statements)
+    for line in [n for n in best if len(minor.get(n, ())) > len(raised_by[n])]:
+        del best[line]
 
     def weight(line: Line) -> tuple[int, float, Line]:
         # Between findings as weighty, the stronger one wins, never the earlier line: a bug
@@ -193,6 +197,20 @@ def _covers(text: str, line: int) -> bool:
                 return True
     return False
 
+
+
+def _weighed_minor(statements: dict[int, ev.Statement]) -> dict[Line, set[int]]:
+    """Per line, the seats whose review calls its point there minor ("a nit rather than a
+    defect", "for when that code is next touched")."""
+    out: dict[Line, set[int]] = {}
+    for seat, statement in statements.items():
+        for sentences in review_points(statement.findings):
+            said = " ".join(sentences)
+            ref = _LINE_REF.search(said)
+            if ref is not None and _MINOR.search(said):
+                cited, line = _cited(ref)
+                out.setdefault((cited.rsplit("/", 1)[-1], line), set()).add(seat)
+    return out
 
 
 def _repeated(best: dict[Line, Finding]) -> list[tuple[Line, Line]]:

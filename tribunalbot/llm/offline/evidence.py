@@ -147,10 +147,12 @@ def _contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
         # Quoted code is the code's words, not the reviewer's: a `class WidgetFactory:`
         # quoted is no factory recommended. Blanked to the same length, so spans hold.
         said = _CODE_SPAN.sub(lambda q: " " * len(q.group(0)), sentence)
+        refuses = False  # a sentence that turns an option down claims no problem at its line
         for suspect in SUSPECTS:
             m = suspect.pattern.search(said)
             if not m:
                 continue
+            refuses |= not suspect.dismissal and _negated(_clause_at(said, m.start()))
             judged = (_judge_dismissal(suspect, m, analysis, line) if suspect.dismissal
                       else _judge_option(suspect, m, said, analysis, line))
             if judged is None:
@@ -160,7 +162,7 @@ def _contradictions(statement: str, analysis: Analysis) -> list[Contradiction]:
             found.append(Contradiction(weight, quote, line, reason, _should(analysis, line),
                                        family, finding))
         found += _misplaced_fixes(statement, start, end, lines, analysis)
-        found += _line_checks(statement, start, end, lines, analysis)
+        found += _line_checks(statement, start, end, lines, analysis, refuses)
     return found
 
 
@@ -263,14 +265,16 @@ def _judge_option(suspect: Suspect, m: re.Match[str], sentence: str, analysis: A
 
 
 def _line_checks(statement: str, start: int, end: int, lines: list[int],
-                 analysis: Analysis) -> list[Contradiction]:
+                 analysis: Analysis, refuses: bool = False) -> list[Contradiction]:
+    """Lines the code does not have; and, unless the sentence only turns an option down,
+    lines where nothing supports what it claims."""
     out: list[Contradiction] = []
     quote = quote_around(statement, start, end, start)
     for line in lines:
         if not analysis.has_line(line):
             out.append(Contradiction(BAD_LINE_WEIGHT, quote, line, _no_such_line(analysis, line),
                                      _should(analysis, 0), "bad_line"))
-        elif not analysis.at(line):
+        elif not analysis.at(line) and not refuses:
             out.append(Contradiction(UNGROUNDED_WEIGHT, quote, line,
                                      f"nothing at line {line} supports that claim",
                                      _should(analysis, line), "ungrounded"))

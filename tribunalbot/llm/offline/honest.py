@@ -26,6 +26,7 @@ from tribunalbot.llm.offline.judgment import (
     option_shapes,
     say,
 )
+from tribunalbot.llm.offline.reasons import code_lines
 from tribunalbot.llm.offline.suspects import SUSPECTS
 
 # Of honest judgment calls, those overstated: an option one step heavier than its line has
@@ -100,8 +101,17 @@ def choose(analysis: Analysis, rng: random.Random, avoid: Collection[int] = (),
     for family in fit.OFFERED:  # nothing earned anywhere: turn an option down
         if made := _option(family, REFUSE, level, analysis, rng, avoid):
             return made
+    if not analysis.findings and (lines := away_from_lines(code_lines(analysis), avoid)):
+        # Clean code: the refusal names a line, as the plant's recommendation does there.
+        return Judgment(REFUSE, rng.choice(fit.OFFERED), fit.HEAVIEST, None,
+                        at=rng.choice(lines))
     return Judgment(REFUSE, rng.choice(fit.OFFERED), fit.HEAVIEST,
                     rng.choice(analysis.findings) if analysis.findings else None)
+
+
+def away_from_lines(lines: list[int], avoid: Collection[int]) -> list[int]:
+    """`away_from` for lines where no finding is."""
+    return [n for n in lines if all(abs(n - a) > 1 for a in avoid)]
 
 
 def overreach(judgment: Judgment, analysis: Analysis, rng: random.Random) -> Judgment:

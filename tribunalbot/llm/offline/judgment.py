@@ -27,6 +27,7 @@ from tribunalbot.llm.offline.phrasebook import (
     RECOMMEND_LEADS,
     RECOMMEND_UNCITED,
     REFUSALS,
+    REFUSALS_CLEAN,
     REFUSE_LEADS,
     REFUSE_UNCITED,
     stacks_for,
@@ -55,10 +56,13 @@ class Judgment:
     # The topic whose problem the sentence claims of the line, when not the finding's own (the
     # Troublemaker's): a DIRECT_FIX recommends its fix; an option gives it as the reason.
     advice: Topic | None = None
+    # The line cited where no finding is (code with nothing to find): a refusal's line, or the
+    # line a plant's reason is plainly false of.
+    at: int = 0
 
     @property
     def line(self) -> int:
-        return self.finding.line if self.finding else 0
+        return self.finding.line if self.finding else self.at
 
 
 def option_shapes(analysis: Analysis) -> frozenset[str]:
@@ -124,7 +128,7 @@ def say(judgment: Judgment, analysis: Analysis, rng: random.Random,
     move = rng.choice(MOVES[judgment.family]).format(option=option)
     if judgment.kind == REFUSE:
         leads = REFUSE_LEADS if line else REFUSE_UNCITED
-        tail = rng.choice(REFUSALS)
+        tail = rng.choice(REFUSALS if judgment.finding else REFUSALS_CLEAN)
     elif reason := _reason(judgment):
         # Why, in the direct fix's form: a reason a reader can check at the line (reasons.py).
         return f"{rng.choice(RECOMMEND_LEADS).format(line=line)} {move}, since that line " \
@@ -139,7 +143,9 @@ def _reason(judgment: Judgment) -> str:
     """The reason a cited option recommendation gives: that of the topic it claims of
     the line (a plant's), else the cited finding's own, when that topic earns the family; ""
     when neither does (the recommendation then only says what the option is good for)."""
-    if judgment.kind != RECOMMEND or judgment.finding is None:
+    if judgment.kind != RECOMMEND:
         return ""
-    topic = judgment.advice or judgment.finding.topic
+    topic = judgment.advice or (judgment.finding.topic if judgment.finding else None)
+    if topic is None:
+        return ""
     return reason_of(topic) if fit.EARNS.get(judgment.family, {}).get(topic) else ""

@@ -109,6 +109,10 @@ BENEFITS: dict[str, tuple[str, ...]] = {
 REFUSALS: tuple[str, ...] = ("; a direct fix is enough there",
                              "; that is more than the code there asks for",
                              "; the code there is better served by a plain fix")
+# ... and where nothing was found to fix: no "direct fix" to point to.
+REFUSALS_CLEAN: tuple[str, ...] = ("; that code does its job as it stands",
+                                   "; that is more than the code there asks for",
+                                   "; nothing there asks for it")
 
 # Openings: a recommendation, and a refusal built the same way, each followed by a move ("put
 # that code behind ..."). Many of each, so no opening marks a review: each review has one

@@ -192,6 +192,12 @@ def refutation(topic: Topic, analysis: Analysis, line: int) -> str:
     return refute(code, line)
 
 
+def code_lines(analysis: Analysis) -> list[int]:
+    """The lines of code (no blank, no comment) a call may cite where nothing was found."""
+    code = code_of(analysis)
+    return [n for n, text in enumerate(code.lines, 1) if text.strip()] if code else []
+
+
 def false_reasons(family: str, analysis: Analysis, line: int) -> list[Topic]:
     """The topics earning `family` whose reason the code plainly refutes at `line`: the
     reasons a plant recommending the family there can give."""

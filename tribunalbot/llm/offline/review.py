@@ -12,7 +12,7 @@ from tribunalbot.llm.base import Task
 from tribunalbot.llm.offline import honest, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.judgment import DISMISS, Judgment, say
+from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, RECOMMEND, Judgment, say
 from tribunalbot.llm.offline.voice import (
     ADDITIVE,
     BORROWED,
@@ -85,7 +85,8 @@ def domain_order(task: Task, voice: Voice, analysis: Analysis) -> list[str]:
 
 
 def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysis,
-                 rng: random.Random, waved: Collection[int] = (), seat: int = 1) -> list[str]:
+                 rng: random.Random, waved: Collection[int] = (), seat: int = 1,
+                 urged: int = 0) -> list[str]:
     """One sentence pair per finding; templates rotate so no phrasing repeats in a review,
     and the first finding outside the persona's domain may open with a segue. `waved`: the
     line the review calls minor, which no citation lands beside. Each fix in the seat's own
@@ -99,7 +100,9 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
     for finding, cited in zip(picks, citations(picks, analysis, rng, waved), strict=True):
         info = finding.info
         fix = info.fix_for_seat(seat)
-        if not finding.worth_saying:
+        # A minor finding at the line the review's call urges a change at is no minor point
+        # to that review ("minor, for later", then "rewrite it", would contradict itself).
+        if not finding.worth_saying and not (urged and abs(finding.line - urged) <= 1):
             out.append(_next_template(minor, first=False).format(
                 line=cited, problem=finding.problem, fix=lowered(fix)))
             continue
@@ -186,10 +189,10 @@ def _judgment(task: Task, analysis: Analysis, rng: random.Random,
 
 
 def _pickable(analysis: Analysis, judgment: Judgment) -> Analysis:
-    """What the review's findings may be drawn from: never the line its call is about. A flag,
-    then "leave it alone", would contradict itself; a line's fix, then its fix again, says it
-    twice; "minor, for later", then "rewrite it", both."""
-    if not judgment.line:  # an uncited call
+    """What the review's findings may be drawn from: never the line it waves through (a flag,
+    then "leave it alone", would contradict itself), nor the line whose fix it recommends
+    (that would say the same fix twice)."""
+    if judgment.kind != DISMISS and judgment.family != DIRECT_FIX:
         return analysis
     kept = tuple(f for f in analysis.findings if abs(f.line - judgment.line) > 1)
     return replace(analysis, findings=kept)
@@ -241,7 +244,8 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     picks = select_findings(pickable, domain_order(task, voice, analysis), real_items, rng)
     own = task.persona or "ghost"  # under Ultra Focus most items are "outside my beat"
     waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
-    items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1)
+    urged = judgment.line if judgment.kind == RECOMMEND else 0
+    items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1, urged)
     target = min(TARGET_WORDS, int(words * 0.8))
     extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)
@@ -256,5 +260,22 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
                QUIET_CLOSERS.get(task.persona or "", QUIET_CLOSERS["ghost"]))
     closer = rng.choice(true_of(closers, analysis))
     parts = _even_out([*parts, closer], voice, rng, target, special)
-    public = " ".join(parts[:-1]) + "\n\n" + parts[-1]
-    return format_review(public, _notes(picks, analysis), planted)
+    return format_review(_paragraphs(parts), _notes(picks, analysis), planted)
+
+
+_CITES = re.compile(r"\blines? \d|\w:\d", re.I)
+
+
+def _paragraphs(parts: list[str]) -> str:
+    """A paragraph for each point that cites a line, one for the talk around them, and the
+    closer: a reader (and the verdict) takes a paragraph for a point, so the persona's
+    opener or an aside must not run into a finding."""
+    out: list[str] = []
+    talk: list[str] = []
+    for part in parts[:-1]:
+        if _CITES.search(part):
+            out += [" ".join(talk), part] if talk else [part]
+            talk = []
+        else:
+            talk.append(part)
+    return "\n\n".join([*out, *([" ".join(talk)] if talk else []), parts[-1]])

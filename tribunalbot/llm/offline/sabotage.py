@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection
 
 from tribunalbot.llm.offline import fit, reasons
 from tribunalbot.llm.offline.findings import Analysis, Finding
-from tribunalbot.llm.offline.honest import away_from, plain_fixes
+from tribunalbot.llm.offline.honest import away_from, away_from_lines, plain_fixes
 from tribunalbot.llm.offline.judgment import (
     DIRECT_FIX,
     DISMISS,
@@ -31,6 +31,7 @@ from tribunalbot.llm.offline.judgment import (
     say,
 )
 from tribunalbot.llm.offline.topic import Topic
+from tribunalbot.llm.offline.topics import record
 from tribunalbot.llm.replies import PlantedClaim
 
 # Each disguise's subject.
@@ -98,10 +99,19 @@ def _misplaced(analysis: Analysis, rng: random.Random,
     for topic in topics:
         homes = [f.line for f in fixes if f.topic == topic]
         pool = [f for f in away_from(list(analysis.findings), avoid) if f.topic != topic
-                and all(abs(f.line - n) > 1 for n in homes)]
+                and all(abs(f.line - n) > 1 for n in homes) and not _shows(topic, analysis, f.line)]
         if pool:
             return Judgment(RECOMMEND, DIRECT_FIX, 0, rng.choice(pool), advice=topic)
     return None
+
+
+def _shows(topic: Topic, analysis: Analysis, line: int) -> bool:
+    """The line matches one of the topic's own line patterns, found there or not: a review
+    names only a few findings of a minor topic (findings.MAX_PER_TOPIC), and "line 58 uses
+    `var`" of a line that does is no plant (bench/blind/round11, page 12)."""
+    text = analysis.code_view[line - 1] if 0 < line <= len(analysis.code_view) else ""
+    return any(r.pattern.search(text) for r in record(topic).rules
+               if not r.languages or analysis.language in r.languages)
 
 
 def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
@@ -137,8 +147,25 @@ def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[s
     # of long, branchy functions only): an option with no reason could not be refuted from
     # the code (bench/blind/round5 and round6), so the plant takes a form that can.
     made = _misplaced(analysis, rng, avoid) or _refusal(family, analysis, rng, avoid)
-    return made or _unreasoned(family, _weigh(family, level, analysis, boldness), analysis,
-                               rng, avoid)
+    anchored = (_anchored(f, _weigh(f, level, analysis, boldness), analysis, rng, avoid)
+                for f in (family, *rest))
+    return made or next((a for a in anchored if a), None) or _unreasoned(
+        family, _weigh(family, level, analysis, boldness), analysis, rng, avoid)
+
+
+def _anchored(family: str, level: int, analysis: Analysis, rng: random.Random,
+              avoid: Collection[int]) -> Judgment | None:
+    """The option at a line where nothing was found, for a reason the line plainly lacks
+    ("since that line is nested too deep to follow" of a top-level statement): where no
+    finding's line will do. With no reason, or no line, a recommendation could not be shown
+    wrong from the code (bench/blind/round11: five such plants of twenty)."""
+    lines = [n for n in away_from_lines(reasons.code_lines(analysis), avoid)
+             if not analysis.at(n) and reasons.false_reasons(family, analysis, n)]
+    if not lines:
+        return None
+    line = rng.choice(lines)
+    advice = rng.choice(reasons.false_reasons(family, analysis, line))
+    return Judgment(RECOMMEND, family, level, None, advice=advice, at=line)
 
 
 def _weigh(family: str, level: int, analysis: Analysis, boldness: int) -> int:
@@ -180,6 +207,9 @@ def _unreasoned(family: str, level: int, analysis: Analysis, rng: random.Random,
 
 def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
     finding = judgment.finding
+    if finding is None and judgment.advice and judgment.at:
+        return (f"{reasons.refutation(judgment.advice, analysis, judgment.at)}, so the reason "
+                f"given is false there, and nothing at line {judgment.at} calls for {option}.")
     if finding is None:
         return f"Nothing in this code needs {option}; it adds weight the code does not carry."
     fix = finding.info.fix[0].lower() + finding.info.fix[1:]
