@@ -4,13 +4,17 @@ pypredicates.assert_checks_input answers for the function the assert sits in (a 
 public function's argument). What it cannot see is the class around it, or the line after:
 blind rounds' readers (bench/blind rounds 10 and 11) judged wrong an assert that a tokenizer
 has no token pending before it reads one, a listener started only once, an argument checked
-against the rules of a class written to be driven by its own package's parser, and an
-`assert x is not None` that narrows an optional for the type checker before the code uses it.
+against the rules of a class written to be driven by its own package's parser, an
+`assert x is not None` that narrows an optional for the type checker before the code uses it
+(round 12: or an attribute, in a file that narrows that way), and an `assert False` that marks
+a line no case reaches.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 
 from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, names_in, text_of
@@ -27,7 +31,8 @@ def assert_guards_input(f: Candidate, ctx: Context) -> bool:
         return True
     if not pypredicates.assert_checks_input(ctx.py, f.line):
         return False
-    return not any(_states_protocol(ctx.py, node) or _narrows_before_use(ctx.py, node)
+    return not any(_states_protocol(ctx.py, node) or _narrows_before_use(ctx.py, node) or
+                   _narrows_as_the_file_does(ctx.py, node) or _marks_unreachable(ctx.py, node)
                    for node in ctx.py.at(f.line, ast.Assert) if isinstance(node, ast.Assert))
 
 
@@ -103,21 +108,96 @@ def _states_protocol(py: PyFacts, node: ast.Assert) -> bool:
     return len(asserting) >= 2 and bool(names_in(node.test) & own)
 
 
+def _not_none_of(node: ast.Assert) -> ast.expr | None:
+    """What a bare `assert x is not None` says is set (`x`, a name or an attribute)."""
+    test = node.test
+    if node.msg is None and isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+            isinstance(test.ops[0], ast.IsNot) and _is_none(test.comparators[0]) and \
+            isinstance(test.left, (ast.Name, ast.Attribute)):
+        return test.left
+    return None
+
+
 def _narrows_before_use(py: PyFacts, node: ast.Assert) -> bool:
     """A bare `assert x is not None` whose `x` the function then reads through (`x.attr`,
     `x[i]`, `x()`): with -O the use fails just as loudly, so the assert tells the type
     checker, not a caller, that the optional is set."""
-    test = node.test
-    if node.msg is not None or not (
-            isinstance(test, ast.Compare) and len(test.ops) == 1 and
-            isinstance(test.ops[0], ast.IsNot) and _is_none(test.comparators[0]) and
-            isinstance(test.left, (ast.Name, ast.Attribute))):
+    subject = _not_none_of(node)
+    if subject is None:
         return False
     func = py.function_at(node.lineno)
     if func is None or func.node is None:
         return False
-    narrowed = text_of(test.left)
+    narrowed = text_of(subject)
     return any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Call)) and
                n.lineno > (node.end_lineno or node.lineno) and
                text_of(n.func if isinstance(n, ast.Call) else n.value) == narrowed
                for n in ast.walk(func.node))
+
+
+def _narrows_as_the_file_does(py: PyFacts, node: ast.Assert) -> bool:
+    """A bare `assert obj.attr is not None` in a file whose other bare `is not None` asserts
+    narrow an optional before its use: that is the file's way of telling the type checker an
+    attribute is set (a blind round's reader: "narrows an Optional for the type checker, the
+    idiom used throughout"), whether or not these lines read it. One on a name the caller
+    passed (`assert user is not None`) still checks input."""
+    if not isinstance(_not_none_of(node), ast.Attribute):
+        return False
+    return any(other is not node and isinstance(other, ast.Assert) and
+               _narrows_before_use(py, other) for other in ast.walk(py.tree))
+
+
+# A message that says the assert's line is never reached.
+_UNREACHED = re.compile(r"(?i)\bnever\b|unreachable|\bnot (be )?reached|can(no|')?t happen|"
+                        r"\bimpossible\b|should(n't| not) (happen|get here|be here)")
+
+
+def _marks_unreachable(py: PyFacts, node: ast.Assert) -> bool:
+    """`assert False` (or 0) that marks a line the code never reaches: its message says so
+    ("never get here"), or it is the `else` of an if/elif chain whose conditions, read as
+    truth tables of the same few terms, cover every case. Stripped by -O, nothing is lost.
+    One that reports a value the branches did not expect ("unknown status") stays."""
+    if not (isinstance(node.test, ast.Constant) and not node.test.value):
+        return False
+    if node.msg is not None and _UNREACHED.search(text_of(node.msg)):
+        return True
+    return _exhaustive(_chain_tests(py, node))
+
+
+def _chain_tests(py: PyFacts, node: ast.Assert) -> list[ast.expr]:
+    """The conditions of the if/elif chain whose final `else` is `node` alone."""
+    tests: list[ast.expr] = []
+    inner: ast.AST = node
+    up = py.parents.get(id(inner))
+    while isinstance(up, ast.If) and up.orelse == [inner]:
+        tests.append(up.test)
+        inner, up = up, py.parents.get(id(up))
+    return tests
+
+
+def _exhaustive(tests: list[ast.expr]) -> bool:
+    """Some condition holds whatever the terms they combine with and/or/not are (at most
+    four terms, each the same expression wherever it appears)."""
+    terms = {ast.dump(t): t for test in tests for t in _terms(test)}
+    if not tests or len(terms) > 4:
+        return False
+    keys = list(terms)
+    return all(any(_holds(test, dict(zip(keys, values, strict=True))) for test in tests)
+               for values in itertools.product((False, True), repeat=len(keys)))
+
+
+def _terms(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp):
+        return [t for value in test.values for t in _terms(value)]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _terms(test.operand)
+    return [test]
+
+
+def _holds(test: ast.expr, values: dict[str, bool]) -> bool:
+    if isinstance(test, ast.BoolOp):
+        combine = all if isinstance(test.op, ast.And) else any
+        return combine(_holds(value, values) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return not _holds(test.operand, values)
+    return values[ast.dump(test)]

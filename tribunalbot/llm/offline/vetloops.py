@@ -5,9 +5,11 @@ that could run together, a list that only grows, a query per item.
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pyloops, pypredicates
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, block
 
 
@@ -233,7 +235,75 @@ def list_only_grows(f: Candidate, ctx: Context) -> bool:
     resets = [n for n, x in enumerate(ctx.code, 1) if re.search(rf"self\.{attr}\s*=[^=]", x)]
     if ctx.py is not None and pypredicates.instance_lives_one_call(ctx.py, f.line):
         return False  # the instance lives for one call: the list goes with it
+    if ctx.py is not None and _outcome_messages(ctx.py, match.group(1)):
+        return False
     return not trims and all(ctx.function_name(n) == "__init__" for n in resets)
+
+
+# Nodes that run their body once per item or pass: a statement loop or a comprehension.
+_REPEATS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
+            ast.GeneratorExp)
+
+
+def _outcome_messages(py: PyFacts, attr: str) -> bool:
+    """`self.attr` holds messages for a person (every append a string or an f-string), each
+    appended outside any loop by a method no loop in the file calls, and the class reads the
+    list back whole to show it: a line per outcome of a run (a blind round's reader: "gets
+    one or two status lines per run and is read once"), not one per item. A list that only
+    grows does so per item: a message appended in a loop, or data appended per call, stays."""
+    appends = [n for n in ast.walk(py.tree) if isinstance(n, ast.Call) and
+               isinstance(n.func, ast.Attribute) and n.func.attr == "append" and
+               _is_self_attr(n.func.value, attr)]
+    if not appends or not all(len(a.args) == 1 and _is_message(a.args[0]) for a in appends):
+        return False
+    appenders = {_function_name(py, a) for a in appends} - {""}
+    called_in_loop = any(
+        isinstance(n, ast.Call) and _callee(n.func) in appenders and _repeats(py, n)
+        for n in ast.walk(py.tree))
+    return not called_in_loop and not any(_repeats(py, a) for a in appends) and any(
+        _reads_whole(node, attr) for node in ast.walk(py.tree))
+
+
+def _is_self_attr(node: ast.AST, attr: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == attr and \
+        isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _is_message(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def _function_name(py: PyFacts, node: ast.AST) -> str:
+    """The name of the innermost function around `node` ("" at module level)."""
+    return next((up.name for up in py.ancestors(node) if isinstance(up, FUNCTIONS)), "")
+
+
+def _callee(func: ast.expr) -> str:
+    """The name a call calls: `name(...)` or `obj.name(...)`."""
+    return func.id if isinstance(func, ast.Name) else \
+        func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def _repeats(py: PyFacts, node: ast.AST) -> bool:
+    """`node` runs once per pass of a loop or comprehension of its own function."""
+    for up in py.ancestors(node):
+        if isinstance(up, FUNCTIONS):
+            return False
+        if isinstance(up, _REPEATS):
+            return True
+    return False
+
+
+def _reads_whole(node: ast.AST, attr: str) -> bool:
+    """`for x in self.attr`, a comprehension over it, `"\\n".join(self.attr)` or
+    `return self.attr`: the list read back in full (its length alone is not)."""
+    if isinstance(node, (ast.For, ast.comprehension)):
+        return _is_self_attr(node.iter, attr)
+    if isinstance(node, ast.Call) and _callee(node.func) not in ("len", "bool"):
+        return any(_is_self_attr(arg, attr) for arg in node.args)
+    return isinstance(node, ast.Return) and node.value is not None and \
+        _is_self_attr(node.value, attr)
 
 
 def awaits_could_gather(f: Candidate, ctx: Context) -> bool:

@@ -1,6 +1,7 @@
 """Vetting checks for shell scripts: a `read` that eats backslashes, `echo -e` under sh, an
 expansion that splits, `eval` of what the script did not write, a recursive delete of a path
-an empty variable turns into /, backticks that nest or quote; and where a shell loop ends.
+an empty variable turns into /, backticks that nest or quote, a temporary file that is only
+scratch; and where a shell loop ends.
 """
 
 from __future__ import annotations
@@ -29,6 +30,22 @@ def read_eats_backslashes(f: Candidate, ctx: Context) -> bool:
 # commit hash or a yes/no answer never has one).
 _FREE_TEXT = re.compile(r"(?i)\w*(line|file|path|name|dir|entry|url|text|input|link|crt|"
                         r"cert|hook|patch)\w*|[ifp]")
+
+
+# `name=$(mktemp ...)` or with backticks: the variable that holds a new temporary file.
+_TEMP_NAME = re.compile(r"\b(\w+)=(?:\$\(|`)\s*mktemp\b")
+
+
+def temp_left_behind(f: Candidate, ctx: Context) -> bool:
+    """A temporary file is left behind unless it is what the script makes: one its own
+    output goes to (`exec >>"$log" 2>&1`, a session's log or a result another program
+    reads) is meant to outlive the run, and a trap that removed it would remove the output.
+    A file written by a command (`sort x > "$tmp"`) is scratch, and stays a finding."""
+    made = _TEMP_NAME.search(ctx.text(f.line))
+    if not made:
+        return True
+    output = re.compile(rf"\bexec\s+[1&]?>>?\s*[\"']?\$\{{?{made.group(1)}\b")
+    return not any(output.search(x) for x in ctx.code)
 
 
 def loop_end(code: tuple[str, ...], line: int) -> int:

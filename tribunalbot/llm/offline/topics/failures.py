@@ -154,6 +154,7 @@ RECORDS: dict[Topic, TopicRecord] = {
               "leaked temporary file]",
         ref="CWE-459",
         detectors=("shellsql",),
+        check=vetshell.temp_left_behind,
     ),
     Topic.READ_WITHOUT_R: TopicRecord(
         domain=OWNER, severity=2,
