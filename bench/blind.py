@@ -57,7 +57,8 @@ def findings_page(item: Input) -> str:
     analysis = analyze(item.code, item.language)
     lines = [f"# {item.name} ({item.language})", "", "```", numbered(item.code), "```", "",
              "## Findings", ""]
-    for n, finding in enumerate(sorted(analysis.findings, key=lambda f: f.line), 1):
+    said = [f for f in analysis.findings if f.said]  # what a review may say of this code
+    for n, finding in enumerate(sorted(said, key=lambda f: f.line), 1):
         how = f": {finding.how}" if finding.how else ""
         weight = "" if finding.worth_saying else "Said as minor, for when that code is next " \
             "touched: "

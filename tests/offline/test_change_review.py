@@ -74,7 +74,8 @@ async def test_every_review_cites_path_line_of_the_new_code(llm: OfflineLLM,
         reply = parse_review(text)
         assert reply.well_formed
         places = cited(reply.public)
-        assert len(places) >= 3, reply.public
+        # Its findings said (a small change has few) and its call: each a line of new code.
+        assert len(places) >= 2, reply.public
         assert set(places) <= shown, reply.public
         assert not BARE_LINE.search(reply.public), reply.public  # no number of no file
         assert not re.search(r"\d{7}", text)  # the analysis's own numbers stay inside

@@ -68,6 +68,11 @@ class Finding:
         that weigh them (a nit fairly called minor, a function that earns a split)."""
         return self.severity >= STATED or self.info.stated
 
+    @property
+    def said(self) -> bool:
+        """Whether a review says it at all: as a change, or as a minor note of a fact."""
+        return self.worth_saying or self.info.noted
+
 
 FEW_FINDINGS = 3
 

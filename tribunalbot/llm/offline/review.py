@@ -42,8 +42,8 @@ SLACK = 8
 
 def select_findings(analysis: Analysis, domains: list[str], count: int,
                     rng: random.Random) -> list[Finding]:
-    """Up to `count` findings: in a change what it wrote first, then those worth saying
-    before the minor ones (said as minor), then earlier domains, severity and topic variety.
+    """Up to `count` findings a review says: in a change what it wrote first, then those worth
+    saying before the minor notes, then earlier domains, severity and topic variety.
 
     Ties are shuffled with the game's generator, so two games on the same code differ a little
     while each game replays exactly.
@@ -55,7 +55,7 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
     for written_only, worthy_only, second_pass in passes:
         for domain in domains:
             pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
-                    and (f.changed or not written_only)
+                    and f.said and (f.changed or not written_only)
                     and (f.worth_saying or not worthy_only)]
             rng.shuffle(pool)
             pool.sort(key=lambda f: -f.severity)

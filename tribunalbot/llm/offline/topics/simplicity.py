@@ -13,6 +13,7 @@ OWNER = "simplicity_zealot"
 RECORDS: dict[Topic, TopicRecord] = {
     Topic.COMPLEXITY: TopicRecord(
         domain=OWNER, severity=3,
+        noted=True,
         problem="packs too many branches into one function",
         fix="Split it and return early",
         more_fixes=(
@@ -35,6 +36,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.DEEP_NESTING: TopicRecord(
         domain=OWNER, severity=3,
+        noted=True,
         problem="nests its logic several blocks deep",
         fix="Flatten it with guard clauses or a helper",
         more_fixes=(
@@ -79,6 +81,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.SIMPLIFY: TopicRecord(
         domain=OWNER, severity=1,
+        noted=True,
         problem="says in a roundabout way what a simpler construct says",
         fix="Use the simpler form",
         more_fixes=(
