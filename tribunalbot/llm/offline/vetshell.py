@@ -78,6 +78,8 @@ def guessable_temp(f: Candidate, ctx: Context) -> bool:
 _TESTED = re.compile(r"(?:\[|\btest)\s+(?:!\s+)?(?:-n\s+)?\$\{?(\w+)\}?\s")
 
 
+# bash's own test: no word splitting or globbing of what it expands (bench/blind/round13).
+_DOUBLE_BRACKETS = re.compile(r"\[\[\s.*?\s\]\]")
 _ARGUMENT = re.compile(r"(?<![\"'\\])\$\{?([A-Za-z_]\w*)\}?")
 # Names a script gives a list of words: `rm -f -- $list` is meant to split.
 _LIST_NAME = re.compile(r"(?i)\w*(list|opts|options|args|flags|files|dirs|names|paths|items)"
@@ -99,9 +101,10 @@ def _meant_to_split(name: str, ctx: Context) -> bool:
 def expansion_may_split(f: Candidate, ctx: Context) -> bool:
     """A variable unquoted in a test breaks it when empty or spaced; one the script only
     ever sets to a plain word (a yes/no flag, a count) can be neither."""
-    match = _TESTED.search(ctx.text(f.line))
+    text = _DOUBLE_BRACKETS.sub(" ", ctx.text(f.line))  # bash splits nothing in [[ ]]
+    match = _TESTED.search(text)
     if not match:  # the other commands' unquoted arguments
-        names = _ARGUMENT.findall(ctx.text(f.line).split("#")[0])
+        names = _ARGUMENT.findall(text.split("#")[0])
         return any(not _meant_to_split(name, ctx) for name in names)
     name = match.group(1)
     if name.isdigit():
