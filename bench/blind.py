@@ -57,7 +57,7 @@ def findings_page(item: Input) -> str:
     analysis = analyze(item.code, item.language)
     lines = [f"# {item.name} ({item.language})", "", "```", numbered(item.code), "```", "",
              "## Findings", ""]
-    said = [f for f in analysis.findings if f.said]  # what a review may say of this code
+    said = [f for f in analysis.findings if analysis.says(f)]  # what a review may say of it
     for n, finding in enumerate(sorted(said, key=lambda f: f.line), 1):
         how = f": {finding.how}" if finding.how else ""
         weight = "" if finding.worth_saying else "Said as minor, for when that code is next " \

@@ -75,3 +75,16 @@ def test_every_topic_has_one_weight() -> None:
     """A change (a defect, or stated), a note, or silent: never two at once."""
     for topic, record in REGISTRY.items():
         assert not (record.noted and (record.stated or record.severity >= 4)), topic
+
+
+def _function(lines: int) -> str:
+    body = "".join(f"    total += {n} * step\n" for n in range(lines))
+    return f"def accumulate(step):\n    total = 0\n{body}    return total\n"
+
+
+def test_a_function_s_length_is_a_note_only_past_where_readers_found_it_worth_one() -> None:
+    """Blind readers judged 1 in 40 long functions under 60 lines of code worth a note."""
+    for lines, said in ((35, False), (70, True)):
+        analysis = analyze(_function(lines), "python")
+        (long,) = [f for f in analysis.findings if f.topic == Topic.LONG_FUNCTION]
+        assert analysis.says(long) is said, lines

@@ -55,7 +55,7 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
     for written_only, worthy_only, second_pass in passes:
         for domain in domains:
             pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
-                    and f.said and (f.changed or not written_only)
+                    and analysis.says(f) and (f.changed or not written_only)
                     and (f.worth_saying or not worthy_only)]
             rng.shuffle(pool)
             pool.sort(key=lambda f: -f.severity)
