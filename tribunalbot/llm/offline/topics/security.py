@@ -110,7 +110,10 @@ RECORDS: dict[Topic, TopicRecord] = {
         ref="CWE-95",
         ruff=("S307", "S102"),
         rules=(
-            rule(r"\beval\(|\bnew Function\(|^\s*exec\("),
+            rule(r"\beval\(|\bnew Function\("),
+            # Python's exec runs a string; Perl's and PHP's exec run a program (bench/blind/
+            # round14: `exec(@_) or exit(1)` is no string run as code).
+            rule(r"^\s*exec\(", PYTHON),
             rule(r"^\s*eval\s|[;&|]\s*eval\s", SHELL),
         ),
         check=vet.evals_input,
