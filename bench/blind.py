@@ -17,14 +17,15 @@ writes what those readers read, and keeps what they must not see apart:
     OUT/key.json          per game the Troublemaker's seat, disguise and planted claims
 
 The readers' verdicts go in DIR (bench/blind/round1 holds the first round's):
-findings-*.json (page, n, line, topic, verdict: right, weak or wrong), panel-*.json (page,
-guess, written before the key was read) and panel-*-after.json (page, checkable,
-honest_lookalike), with the round's key.json. Precision counts only "right" as right.
+findings-*.json (page, n, line, topic, verdict: right, weak or wrong; from round 11 also
+said_as: change or minor, the weight the finding is said at), panel-*.json (page, guess,
+written before the key was read) and panel-*-after.json (page, checkable, honest_lookalike),
+with the round's key.json. Precision counts only "right" as right.
 
 A round's files are in none of the bench's inputs, the labelled set, the recorded games or
 `examples/`; each round gets new ones, so that no round is judged on what the one before
 tuned. Files are found on this machine (the standard library, the venv's packages, Debian's
-files) and named by where, not kept here.
+files) and named by where in `bench/blind_rounds.py`, not kept here.
 """
 
 from __future__ import annotations
