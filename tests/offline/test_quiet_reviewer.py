@@ -88,3 +88,14 @@ def test_a_function_s_length_is_a_note_only_past_where_readers_found_it_worth_on
         analysis = analyze(_function(lines), "python")
         (long,) = [f for f in analysis.findings if f.topic == Topic.LONG_FUNCTION]
         assert analysis.says(long) is said, lines
+
+
+def test_every_minor_wording_is_one_the_verdict_reads_as_minor() -> None:
+    """The offline reviewer's notes and the verdict's reading of any author's "minor" are
+    two homes that must agree: a note the verdict missed would be listed as a change."""
+    from tribunalbot.engine.verdict import _MINOR
+    from tribunalbot.llm.offline.voice import MINOR
+
+    for template in MINOR:
+        said = template.format(line=4, problem="has no docstring", fix="add one")
+        assert _MINOR.search(said), said

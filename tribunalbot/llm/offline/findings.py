@@ -68,11 +68,6 @@ class Finding:
         that weigh them (a nit fairly called minor, a function that earns a split)."""
         return self.severity >= STATED or self.info.stated
 
-    @property
-    def said(self) -> bool:
-        """Whether a review says it at all: as a change, or as a minor note of a fact."""
-        return self.worth_saying or self.info.noted
-
 
 FEW_FINDINGS = 3
 
@@ -128,8 +123,8 @@ class Analysis:
         function's size or shape only past where blind readers began to find it worth a note
         (rounds 4-13: of long functions under 60 lines of code they judged 1 in 40 worth it,
         of nesting under 6 blocks 1 in 45)."""
-        if not finding.said or finding.worth_saying:
-            return finding.said
+        if finding.worth_saying or not finding.info.noted:
+            return finding.worth_saying
         shape = _NOTED_SHAPE.get(finding.topic)
         func = self.structure.function_at(finding.line) if self.structure else None
         return shape is None or func is None or shape(func)

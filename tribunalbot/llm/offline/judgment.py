@@ -30,6 +30,7 @@ from tribunalbot.llm.offline.phrasebook import (
     REFUSALS_CLEAN,
     REFUSE_LEADS,
     REFUSE_UNCITED,
+    lowered,
     stacks_for,
 )
 from tribunalbot.llm.offline.reasons import problem_of, reason_of
@@ -104,9 +105,7 @@ def option_text(family: str, level: int, language: str, rng: random.Random) -> s
 def direct_fix(topic: Topic, seat: int = 1) -> str:
     """A topic's fix, in the seat's wording, as the rest of a sentence ("At line 9, I would
     bind the values ...")."""
-    fix = record(topic).fix_for_seat(seat).rstrip(".")
-    # "Bind ..." reads on after a lead; "SQL ...", "`is None` ..." keep their case.
-    return fix[0].lower() + fix[1:] if fix[1:2].islower() else fix
+    return lowered(record(topic).fix_for_seat(seat).rstrip("."))
 
 
 def say(judgment: Judgment, analysis: Analysis, rng: random.Random,

@@ -188,3 +188,11 @@ def lead_pattern(leads: tuple[str, ...]) -> str:
 
 def stacks_for(language: str) -> tuple[str, ...]:
     return STACKS.get(language, DEFAULT_STACKS)
+
+
+def lowered(fix: str) -> str:
+    """The fix to follow a lead or a semicolon: its first word in lower case unless it is a
+    name or an acronym ("SQL", "`main`")."""
+    if len(fix) > 1 and fix[0].isupper() and fix[1].islower():
+        return fix[0].lower() + fix[1:]
+    return fix

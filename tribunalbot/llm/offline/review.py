@@ -13,6 +13,7 @@ from tribunalbot.llm.offline import honest, sabotage
 from tribunalbot.llm.offline.citing import citations
 from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.judgment import DIRECT_FIX, DISMISS, RECOMMEND, Judgment, say
+from tribunalbot.llm.offline.phrasebook import lowered
 from tribunalbot.llm.offline.voice import (
     ADDITIVE,
     BORROWED,
@@ -29,7 +30,6 @@ from tribunalbot.llm.offline.voice import (
     SEGUE_SHARE,
     VOICES,
     Voice,
-    lowered,
     voice_for,
     with_fix,
 )
@@ -230,7 +230,7 @@ def _future(commit: str, picks: list[Finding], seat: int, rng: random.Random) ->
         return rng.choice(FUTURE_ASIDES).format(commit=commit)
     fix = bearing[0].info.fix_for_seat(seat)
     return rng.choice(FUTURE_SENTENCES).format(commit=commit, line=bearing[0].line,
-                                               fix=fix[0].lower() + fix[1:])
+                                               fix=lowered(fix))
 
 
 def write_review(task: Task, analysis: Analysis, rng: random.Random,

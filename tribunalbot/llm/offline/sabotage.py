@@ -30,6 +30,7 @@ from tribunalbot.llm.offline.judgment import (
     option_shapes,
     say,
 )
+from tribunalbot.llm.offline.phrasebook import lowered
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.topics import record
 from tribunalbot.llm.replies import PlantedClaim
@@ -212,7 +213,7 @@ def _why(judgment: Judgment, option: str, analysis: Analysis) -> str:
                 f"given is false there, and nothing at line {judgment.at} calls for {option}.")
     if finding is None:
         return f"Nothing in this code needs {option}; it adds weight the code does not carry."
-    fix = finding.info.fix[0].lower() + finding.info.fix[1:]
+    fix = lowered(finding.info.fix)
     line = finding.line
     if judgment.family == DIRECT_FIX:
         home = next(f for f in analysis.ranked() if f.topic == judgment.advice)

@@ -169,7 +169,7 @@ class TopicRecord:
     # docstring missing, a function's length, backticks), not a reading of intent (is this
     # number magic, this growth unbounded, this assert a runtime check?). Twelve blind rounds
     # judged the notes of the first kind true, and those of the second wrong on each round's
-    # new idioms; a reviewer that cannot be sure says nothing. See `Finding.said`.
+    # new idioms; a reviewer that cannot be sure says nothing. See `Analysis.says`.
     noted: bool = False
 
     @property

@@ -13,6 +13,8 @@ import random
 import re
 from dataclasses import dataclass
 
+from tribunalbot.llm.offline.phrasebook import lowered
+
 
 @dataclass(frozen=True)
 class Voice:
@@ -231,14 +233,6 @@ FIX_LEADS: tuple[str, ...] = (
     "Simple remedy: ", "The way out: ", "In short: ", "Recommended: ", "First step: ",
     "The repair: ", "Do this: ", "A small change fixes it: ", "Straightforward fix: ",
 )
-
-
-def lowered(fix: str) -> str:
-    """The fix to follow a lead or a semicolon: its first word in lower case unless it is a
-    name or an acronym ("SQL", "`main`")."""
-    if len(fix) > 1 and fix[0].isupper() and fix[1].islower():
-        return fix[0].lower() + fix[1:]
-    return fix
 
 
 def with_fix(text: str, fix: str, rng: random.Random) -> str:
