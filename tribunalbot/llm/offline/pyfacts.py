@@ -62,6 +62,10 @@ class PyFacts:
             node = self.parents[id(node)]
             yield node
 
+    def enclosing_function(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The innermost function around `node`, or None at module level."""
+        return next((up for up in self.ancestors(node) if isinstance(up, FUNCTIONS)), None)
+
 
 def facts(text: str) -> PyFacts | None:
     tree = parse(text)
@@ -168,6 +172,14 @@ def walk_own(body: list[ast.stmt]) -> Iterator[ast.AST]:
 def exits_unconditionally(body: list[ast.stmt]) -> bool:
     """The block always leaves: a return, raise or break among its own statements."""
     return any(isinstance(s, EXITS) for s in body)
+
+
+def self_attribute(node: ast.AST) -> str | None:
+    """`x` of `self.x`, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == "self":
+        return node.attr
+    return None
 
 
 def names_in(node: ast.AST) -> set[str]:

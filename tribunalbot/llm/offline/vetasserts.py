@@ -17,7 +17,7 @@ import itertools
 import re
 
 from tribunalbot.llm.offline import pypredicates
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, names_in, text_of
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, names_in, self_attribute, text_of
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -58,13 +58,9 @@ def _steps(cls: ast.ClassDef) -> set[str]:
         for node in ast.walk(method):
             targets = node.targets if isinstance(node, ast.Assign) else \
                 [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
-            found |= {t.attr for target in targets for t in ast.walk(target)
-                      if isinstance(t, ast.Attribute) and _is_self(t.value)}
+            attrs = (self_attribute(t) for target in targets for t in ast.walk(target))
+            found |= {attr for attr in attrs if attr}
     return found
-
-
-def _is_self(node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _tests_a_step(test: ast.expr, steps: set[str]) -> bool:
@@ -77,7 +73,7 @@ def _tests_a_step(test: ast.expr, steps: set[str]) -> bool:
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
             isinstance(test.ops[0], (ast.Is, ast.IsNot)) and _is_none(test.comparators[0]):
         test = test.left
-    return isinstance(test, ast.Attribute) and _is_self(test.value) and test.attr in steps
+    return self_attribute(test) in steps
 
 
 def _is_none(node: ast.AST) -> bool:

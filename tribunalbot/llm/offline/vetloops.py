@@ -9,7 +9,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pyloops, pypredicates
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, self_attribute
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, block
 
 
@@ -253,10 +253,10 @@ def _outcome_messages(py: PyFacts, attr: str) -> bool:
     grows does so per item: a message appended in a loop, or data appended per call, stays."""
     appends = [n for n in ast.walk(py.tree) if isinstance(n, ast.Call) and
                isinstance(n.func, ast.Attribute) and n.func.attr == "append" and
-               _is_self_attr(n.func.value, attr)]
+               self_attribute(n.func.value) == attr]
     if not appends or not all(len(a.args) == 1 and _is_message(a.args[0]) for a in appends):
         return False
-    appenders = {_function_name(py, a) for a in appends} - {""}
+    appenders = {f.name for a in appends if (f := py.enclosing_function(a))}
     called_in_loop = any(
         isinstance(n, ast.Call) and _callee(n.func) in appenders and _repeats(py, n)
         for n in ast.walk(py.tree))
@@ -264,19 +264,9 @@ def _outcome_messages(py: PyFacts, attr: str) -> bool:
         _reads_whole(node, attr) for node in ast.walk(py.tree))
 
 
-def _is_self_attr(node: ast.AST, attr: str) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == attr and \
-        isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
 def _is_message(node: ast.AST) -> bool:
     return isinstance(node, ast.JoinedStr) or (
         isinstance(node, ast.Constant) and isinstance(node.value, str))
-
-
-def _function_name(py: PyFacts, node: ast.AST) -> str:
-    """The name of the innermost function around `node` ("" at module level)."""
-    return next((up.name for up in py.ancestors(node) if isinstance(up, FUNCTIONS)), "")
 
 
 def _callee(func: ast.expr) -> str:
@@ -299,11 +289,11 @@ def _reads_whole(node: ast.AST, attr: str) -> bool:
     """`for x in self.attr`, a comprehension over it, `"\\n".join(self.attr)` or
     `return self.attr`: the list read back in full (its length alone is not)."""
     if isinstance(node, (ast.For, ast.comprehension)):
-        return _is_self_attr(node.iter, attr)
+        return self_attribute(node.iter) == attr
     if isinstance(node, ast.Call) and _callee(node.func) not in ("len", "bool"):
-        return any(_is_self_attr(arg, attr) for arg in node.args)
+        return any(self_attribute(arg) == attr for arg in node.args)
     return isinstance(node, ast.Return) and node.value is not None and \
-        _is_self_attr(node.value, attr)
+        self_attribute(node.value) == attr
 
 
 def awaits_could_gather(f: Candidate, ctx: Context) -> bool:
