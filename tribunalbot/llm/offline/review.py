@@ -51,12 +51,12 @@ def select_findings(analysis: Analysis, domains: list[str], count: int,
     chosen: list[Finding] = []
     # In a change, what it wrote comes before what it left as it was, whatever the domain;
     # in plain code every line is "written", so the first round sees everything.
+    said = [f for f in analysis.findings if analysis.says(f)]
     passes = product((True, False), (True, False), (False, True))
     for written_only, worthy_only, second_pass in passes:
         for domain in domains:
-            pool = [f for f in analysis.findings if f.domain == domain and f not in chosen
-                    and analysis.says(f) and (f.changed or not written_only)
-                    and (f.worth_saying or not worthy_only)]
+            pool = [f for f in said if f.domain == domain and f not in chosen
+                    and (f.changed or not written_only) and (f.worth_saying or not worthy_only)]
             rng.shuffle(pool)
             pool.sort(key=lambda f: -f.severity)
             for finding in pool:

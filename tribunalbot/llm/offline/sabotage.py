@@ -160,13 +160,12 @@ def _anchored(family: str, level: int, analysis: Analysis, rng: random.Random,
     ("since that line is nested too deep to follow" of a top-level statement): where no
     finding's line will do. With no reason, or no line, a recommendation could not be shown
     wrong from the code (bench/blind/round11: five such plants of twenty)."""
-    lines = [n for n in away_from_lines(reasons.code_lines(analysis), avoid)
-             if not analysis.at(n) and reasons.false_reasons(family, analysis, n)]
-    if not lines:
+    false_at = {n: found for n in away_from_lines(reasons.code_lines(analysis), avoid)
+                if not analysis.at(n) and (found := reasons.false_reasons(family, analysis, n))}
+    if not false_at:
         return None
-    line = rng.choice(lines)
-    advice = rng.choice(reasons.false_reasons(family, analysis, line))
-    return Judgment(RECOMMEND, family, level, None, advice=advice, at=line)
+    line = rng.choice(list(false_at))
+    return Judgment(RECOMMEND, family, level, None, advice=rng.choice(false_at[line]), at=line)
 
 
 def _weigh(family: str, level: int, analysis: Analysis, boldness: int) -> int:
