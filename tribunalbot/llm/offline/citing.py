@@ -18,7 +18,7 @@ from collections.abc import Collection
 from tribunalbot.llm.offline.findings import _UNSAFE, Analysis, Finding
 
 QUOTE_SHARE = 0.15  # of cited findings, quoted with their code
-SLIP_RATE = 0.035  # of reviews, one quoted finding cited at a wrong line (about 1 game in 6;
+SLIP_RATE = 0.045  # of reviews, one quoted finding cited at a wrong line (about 1 game in 6;
 # a review that says no finding cannot slip, so quiet code lowers the rate per game)
 MAX_CODE = 40
 SLIP_MIN, SLIP_MAX = 3, 6  # how far off a slip lands: beyond the claim check's two lines

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.locations import Places
-from tribunalbot.llm.offline.structure import Function, Structure
+from tribunalbot.llm.offline.structure import Structure
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 from tribunalbot.llm.offline.topics import record
 
@@ -119,15 +119,12 @@ class Analysis:
         return tuple(i for i in self.imports if i.kind == THIRD_PARTY)
 
     def says(self, finding: Finding) -> bool:
-        """Whether a review says `finding`: as a change, or as a note of a fact, and a
-        function's size or shape only past where blind readers began to find it worth a note
-        (rounds 4-13: of long functions under 60 lines of code they judged 1 in 40 worth it,
-        of nesting under 6 blocks 1 in 45)."""
+        """Whether a review says `finding`: as a change, or as a note of a fact whose better
+        form this code itself shows (backticks only where the script also writes $(...))."""
         if finding.worth_saying or not finding.info.noted:
             return finding.worth_saying
-        shape = _NOTED_SHAPE.get(finding.topic)
-        func = self.structure.function_at(finding.line) if self.structure else None
-        return shape is None or func is None or shape(func)
+        shows_better_form = _NOTED_WHEN.get(finding.topic)
+        return shows_better_form is None or shows_better_form(self)
 
     def for_domain(self, domain: str) -> list[Finding]:
         return [f for f in self.findings if f.domain == domain]
@@ -150,10 +147,17 @@ class Analysis:
         return self.places.first_line() if self.places.spans else 1
 
 
-_NOTED_SHAPE: dict[Topic, Callable[[Function], bool]] = {
-    Topic.LONG_FUNCTION: lambda f: f.code_lines >= 60,
-    Topic.DEEP_NESTING: lambda f: f.max_depth >= 6,
-    Topic.COMPLEXITY: lambda f: f.branches >= 25,
+_DOLLAR_PAREN = re.compile(r"\$\((?!\()")
+
+
+def _writes_dollar_paren(analysis: Analysis) -> bool:
+    """Whether the script substitutes with $(...) somewhere (arithmetic $(( )) aside):
+    readers judged backticks worth a note only in a script that mixes the two forms."""
+    return any(_DOLLAR_PAREN.search(line) for line in analysis.code_view or analysis.lines)
+
+
+_NOTED_WHEN: dict[Topic, Callable[[Analysis], bool]] = {
+    Topic.BACKTICKS: _writes_dollar_paren,
 }
 
 

@@ -38,6 +38,15 @@ from tribunalbot.llm.replies import PlantedClaim, format_review
 ITEMS = 3  # findings per review, the same for everyone: length must not be a tell
 TARGET_WORDS = 125
 SLACK = 8
+# On code with little worth saying every seat's review is short alike: padding each to the
+# full length with stock asides made one aside recur in most of a persona's reviews. The
+# target is the table's (one analysis), so length still tells nothing of a role.
+QUIET_WORDS, WORDS_PER_FINDING = 60, 22
+
+
+def target_words(analysis: Analysis, words: int) -> int:
+    said = sum(1 for f in analysis.findings if analysis.says(f))
+    return min(TARGET_WORDS, int(words * 0.8), QUIET_WORDS + WORDS_PER_FINDING * min(said, ITEMS))
 
 
 def select_findings(analysis: Analysis, domains: list[str], count: int,
@@ -246,7 +255,7 @@ def write_review(task: Task, analysis: Analysis, rng: random.Random,
     waved = [judgment.line] if judgment.kind == DISMISS and judgment.line else []
     urged = judgment.line if judgment.kind == RECOMMEND else 0
     items = render_items(voice, picks, own, analysis, rng, waved, task.seat or 1, urged)
-    target = min(TARGET_WORDS, int(words * 0.8))
+    target = target_words(analysis, words)
     extra, planted = _worded(task, judgment, analysis, rng)
     items.insert(rng.randint(0, len(items)), extra)
     parts = [_opener(task, voice, analysis, rng), *items]

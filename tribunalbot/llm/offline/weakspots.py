@@ -109,7 +109,9 @@ def _claim_quote(statement: str) -> str:
 
 
 def missed_spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
-    """Serious findings the review passes over: its own field's worst, and the file's."""
+    """Serious findings the review passes over: its own field's worst, and the file's. Only
+    what a review says counts as missed (`Analysis.says`): no seat says a function is long,
+    so none is at fault for passing over one."""
     cited = cited_lines(statement)
     covered = {f.topic for c in cited for f in analysis.at(c)}
     quote = _claim_quote(statement)
@@ -117,7 +119,8 @@ def missed_spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
         return []
     out: list[Spot] = []
     for own in (True, False):
-        pool = [f for f in analysis.findings if (f.domain == domain) == own]
+        pool = [f for f in analysis.findings
+                if (f.domain == domain) == own and analysis.says(f)]
         for f in sorted(pool, key=lambda f: (-f.severity, f.line)):
             if f.severity < (SERIOUS - 1 if own else SERIOUS):
                 break

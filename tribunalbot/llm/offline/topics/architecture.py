@@ -17,7 +17,6 @@ LONG_FUNCTION = 30
 RECORDS: dict[Topic, TopicRecord] = {
     Topic.LONG_FUNCTION: TopicRecord(
         domain=OWNER, severity=3,
-        noted=True,
         problem=f"starts a long function ({LONG_FUNCTION} lines of code or more), too much to "
                 "take in at once",
         fix="Split it into steps that each do one job",

@@ -128,7 +128,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.IMPORT_STYLE: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="imports * from a module, which hides where names come from",
         fix="Import the names it uses explicitly",
         more_fixes=(

@@ -302,7 +302,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.WARN_STACKLEVEL: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="warns without a stacklevel, so the warning points here instead of at the caller",
         fix="Pass stacklevel=2",
         more_fixes=(

@@ -58,7 +58,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.MISSING_DOCSTRING: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="exposes a public function with no docstring",
         fix="Document what it returns and when it fails",
         more_fixes=(
@@ -80,7 +79,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.MODULE_DOCSTRING: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="opens a module with no docstring saying what it is for",
         fix="Add a one-line module docstring",
         more_fixes=(
@@ -103,7 +101,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.CLASS_DOCSTRING: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="declares a public class with no docstring",
         fix="Document what the class represents",
         more_fixes=(
@@ -125,7 +122,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.WEAK_TYPING: TopicRecord(
         domain=OWNER, severity=2,
-        noted=True,
         problem="escapes the type checker with any",
         fix="Give it a real type",
         more_fixes=(
@@ -145,7 +141,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNQUOTED_VAR: TopicRecord(
         domain=OWNER, severity=2,
-        noted=True,
         problem="expands a variable unquoted, so spaces split it",
         fix="Quote the expansion",
         more_fixes=(
@@ -216,7 +211,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.ECHO_OPTIONS: TopicRecord(
         domain=OWNER, severity=2,
-        noted=True,
+        stated=True,
         problem="passes -e to echo in a #!/bin/sh script, where dash's echo prints the -e itself",
         fix="Use printf, which means the same in every shell",
         more_fixes=(
@@ -237,7 +232,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.SQL_NO_COMMENT: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="creates a function with no COMMENT ON, unlike the ones this file describes, so "
                 "the catalog says nothing of it",
         fix="Add a COMMENT ON FUNCTION saying what it computes",
@@ -275,7 +269,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.TODO: TopicRecord(
         domain=OWNER, severity=2,
-        noted=True,
         problem="leaves a TODO that the next developer inherits",
         fix="Resolve it or turn it into a tracked issue",
         more_fixes=(
@@ -339,7 +332,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.UNUSED: TopicRecord(
         domain=OWNER, severity=1,
-        noted=True,
         problem="keeps a variable it never uses",
         fix="Delete it, or name it _ where something must bind it",
         more_fixes=(

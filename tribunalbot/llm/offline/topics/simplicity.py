@@ -13,7 +13,6 @@ OWNER = "simplicity_zealot"
 RECORDS: dict[Topic, TopicRecord] = {
     Topic.COMPLEXITY: TopicRecord(
         domain=OWNER, severity=3,
-        noted=True,
         problem="packs too many branches into one function",
         fix="Split it and return early",
         more_fixes=(
@@ -36,7 +35,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.DEEP_NESTING: TopicRecord(
         domain=OWNER, severity=3,
-        noted=True,
         problem="nests its logic several blocks deep",
         fix="Flatten it with guard clauses or a helper",
         more_fixes=(

@@ -118,7 +118,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.NAIVE_DATETIME: TopicRecord(
         domain=OWNER, severity=2,
-        noted=True,
         problem="depends on the local clock and time zone",
         fix="Inject the clock so a test can pin it",
         more_fixes=(
