@@ -7,6 +7,7 @@ from __future__ import annotations
 from bench.fair.inputs import Source
 
 _STD = "stdlib"
+_GCLOUD = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/"
 ROUNDS: dict[int, tuple[Source, ...]] = {
     1: (
         Source(_STD, "graphlib.py"), Source("system", "/usr/bin/savelog"),
@@ -302,5 +303,32 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/lib/node_modules/npm/node_modules/make-fetch-happen/lib/fetch.js"),
         Source("system", "/usr/share/perl5/Git/LoadCPAN.pm"),
         Source("package", "aiosqlite/context.py"),
+    ),
+    # The first round with notes said only where their better form names itself (docstrings,
+    # sizes and TODOs silent). Chosen at random (seed 15015) from this machine's files in no
+    # earlier round or pool; the Python of the Cloud SDK is new to every round.
+    15: (
+        Source(_STD, "wsgiref/validate.py"),
+        Source(_STD, "asyncio/locks.py"),
+        Source(_STD, "http/cookies.py"),
+        Source(_STD, "email/_parseaddr.py"),
+        Source("system", _GCLOUD + "command_lib/deploy/delivery_pipeline_util.py"),
+        Source("system", _GCLOUD + "api_lib/service_directory/namespaces.py"),
+        Source("system",
+               _GCLOUD + "command_lib/container/fleet/policycontroller/deployment_configs.py"),
+        Source("system", _GCLOUD + "command_lib/error_reporting_util.py"),
+        Source("system", _GCLOUD + "command_lib/ml_engine/operations_util.py"),
+        Source("system", _GCLOUD + "command_lib/notebooks/completers.py"),
+        Source("system", "/usr/lib/perf-core/tests/shell/test_intel_pt.sh"),
+        Source("system", "/usr/lib/x86_64-linux-gnu/tcl8.6/tclConfig.sh"),
+        Source("system", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/httplib2/script/"
+                         "compile-py3-openssl11.sh"),
+        Source("system", "/usr/bin/apt-key"),
+        Source("system", "/usr/share/javascript/sphinxdoc/1.0/doctools.js"),
+        Source("system", "/usr/share/javascript/sphinxdoc/1.0/sphinx_highlight.js"),
+        Source("system", "/usr/share/perl/5.36.0/Pod/Simple/PullParserStartToken.pm"),
+        Source("system", "/usr/share/perl/5.36.0/App/Prove/State/Result/Test.pm"),
+        Source("system", "/usr/share/perl/5.36.0/ExtUtils/MM_Win95.pm"),
+        Source("system", "/usr/share/perl/5.36.0/Time/gmtime.pm"),
     ),
 }
