@@ -119,12 +119,12 @@ class Analysis:
         return tuple(i for i in self.imports if i.kind == THIRD_PARTY)
 
     def says(self, finding: Finding) -> bool:
-        """Whether a review says `finding`: as a change, or as a note of a fact whose better
-        form this code itself shows (backticks only where the script also writes $(...))."""
-        if finding.worth_saying or not finding.info.noted:
-            return finding.worth_saying
-        shows_better_form = _NOTED_WHEN.get(finding.topic)
-        return shows_better_form is None or shows_better_form(self)
+        """Whether a review says `finding`: as a change or as a note (its weight), and, for
+        a few topics, only where this code shows it matters (`_SAID_WHEN`)."""
+        if not (finding.worth_saying or finding.info.noted):
+            return False
+        matters_here = _SAID_WHEN.get(finding.topic)
+        return matters_here is None or matters_here(self, finding)
 
     def for_domain(self, domain: str) -> list[Finding]:
         return [f for f in self.findings if f.domain == domain]
@@ -150,14 +150,45 @@ class Analysis:
 _DOLLAR_PAREN = re.compile(r"\$\((?!\()")
 
 
-def _writes_dollar_paren(analysis: Analysis) -> bool:
+def _writes_dollar_paren(analysis: Analysis, finding: Finding) -> bool:
     """Whether the script substitutes with $(...) somewhere (arithmetic $(( )) aside):
     readers judged backticks worth a note only in a script that mixes the two forms."""
     return any(_DOLLAR_PAREN.search(line) for line in analysis.code_view or analysis.lines)
 
 
-_NOTED_WHEN: dict[Topic, Callable[[Analysis], bool]] = {
+# A command that destroys or moves what it names, by a path the working directory decides
+# (not one starting with /): where a failed `cd` does its harm.
+_HARMS_HERE = re.compile(r"\b(rm|mv)\s+(-\S+\s+)*(?![\"']?/|-)\S|-delete\b|\bch(mod|own)\s+-R\b|"
+                         r"\bgit\s+(clean|reset\s+--hard)\b")
+_NEXT_CD = re.compile(r"(?:^|[;(&|]|\bthen|\bdo|\belse)\s*cd\b")
+
+
+def _harm_follows(analysis: Analysis, finding: Finding) -> bool:
+    """Whether, before the next `cd`, the script removes or moves something by a relative
+    path: then an unchecked `cd` is worth a change. Before a build or a download it was
+    judged noise by blind round 15's readers (the build fails on its own there)."""
+    lines = analysis.code_view or analysis.lines
+    for text in lines[finding.line:]:
+        if _NEXT_CD.search(text):
+            return False
+        if _HARMS_HERE.search(text):
+            return True
+    return False
+
+
+# Merging nested `if`s or `with`s: readers judged it worth a note 1 time in 12 (rounds 1-15),
+# the nesting often carrying a comment or mirroring a branch beside it.
+_NESTED_ON_PURPOSE = frozenset({"ruff:SIM102", "ruff:SIM117"})
+
+
+def _not_a_merge(analysis: Analysis, finding: Finding) -> bool:
+    return finding.source not in _NESTED_ON_PURPOSE
+
+
+_SAID_WHEN: dict[Topic, Callable[[Analysis, Finding], bool]] = {
     Topic.BACKTICKS: _writes_dollar_paren,
+    Topic.UNCHECKED_CD: _harm_follows,
+    Topic.SIMPLIFY: _not_a_merge,
 }
 
 

@@ -28,7 +28,8 @@ def retries_without_ceiling(py: PyFacts, line: int) -> bool:
         return False
     loop = loops[0]
     tries = [s for s in walk_own(loop.body) if isinstance(s, ast.Try) and _succeeds(s) and
-             any(not exits_unconditionally(h.body) for h in s.handlers)]
+             any(not exits_unconditionally(h.body) and not _cancellation(h)
+                 for h in s.handlers)]
     if not tries or any(_takes_next(n) for n in walk_own(loop.body)):
         return False  # not a retry: a read, queue, select or event loop takes a new item
     own = list(walk_own(loop.body))
@@ -43,6 +44,15 @@ def retries_without_ceiling(py: PyFacts, line: int) -> bool:
         if guards:
             return not any(_reaches(py, guard, bump, loop) for guard in guards)
     return True
+
+
+def _cancellation(handler: ast.ExceptHandler) -> bool:
+    """A handler of cancellation alone: going round again after it finishes a step that must
+    not be cut short (a lock taken back, blind round 15's asyncio `Condition.wait`), which no
+    failure repeats and a ceiling would break."""
+    caught = handler.type
+    kinds = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught else []
+    return bool(kinds) and all(text_of(k).endswith("CancelledError") for k in kinds)
 
 
 # Calls that take the next item of a stream or a queue: a loop around them is a consumer.

@@ -133,8 +133,21 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
         if ctx.py is not None:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
                 not pypredicates.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
-        return not literal.search(ctx.text(f.line))
+        return not literal.search(ctx.text(f.line)) and not _expression_by_design(f, ctx)
     return check
+
+
+_CALL_TEXT_LINES = 4  # a call's arguments may run onto the lines below it
+_NAMED_EXPRESSION = re.compile(r"(?i)\b\w*_?(expr|expression|formula)\b")
+
+
+def _expression_by_design(f: Candidate, ctx: Context) -> bool:
+    """A function built from text its own name calls an expression (`new Function("n",
+    `return (${catalog.plural_expr})`)`, blind round 15's gettext plural rule): a formula
+    compiled by design, which "parse it as data" would break. An `eval` of it still counts."""
+    lines = ctx.code[f.line - 1 : f.line - 1 + _CALL_TEXT_LINES]
+    call = re.search(r"\bnew Function\((.*)", "\n".join(lines), re.S)
+    return bool(call and _NAMED_EXPRESSION.search(call.group(1).split(";")[0]))
 
 
 def _matched_first(f: Candidate, ctx: Context) -> bool:
@@ -191,7 +204,14 @@ def literal_is_a_credential(f: Candidate, ctx: Context) -> bool:
 def temp_path_is_guessable(f: Candidate, ctx: Context) -> bool:
     if ctx.language == "shell" and "$$" in ctx.text(f.line):
         return vetshell.guessable_temp(f, ctx)
-    return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", ctx.text(f.line))
+    text = ctx.text(f.line)
+    return not re.search(r"mkstemp|mkdtemp|TemporaryFile|tempfile\.|mktemp", text) and \
+        not _COMPARED_PATH.search(text)
+
+
+# A /tmp path a test compares a value against (blind round 15: a cleanup's sanity check of
+# its own mktemp directory's prefix) names no file the code makes there.
+_COMPARED_PATH = re.compile(r"(?:[!=]=|\s=|startswith\(|endswith\()\s*[\"'`]/tmp/")
 
 
 _PEOPLE = re.compile(r"(?i)\bSELECT \*\s+FROM\s+[\"`]?\w*(user|account|customer|member|person|"

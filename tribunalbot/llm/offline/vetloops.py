@@ -43,10 +43,13 @@ _MAYBE_EMPTY_TEXT = re.compile(r"\.filter\(|querySelectorAll\(|\.match\(|Object\
 def _text_index(f: Candidate, ctx: Context) -> bool:
     """`name[0]` where `name` was filled from something that can come back empty, with no
     length check in between."""
-    match = re.search(r"([\w.]+)(\([^()]*\))?\[0\]", ctx.text(f.line))
-    if not match:
-        return False
+    text = ctx.text(f.line)
+    match = re.search(r"([\w.]+)(\([^()]*\))?\[0\]", text)
+    if not match or text[match.end():].startswith("?."):
+        return False  # `[0]?.focus()`: optional chaining is the check (blind round 15)
     base = match.group(1)
+    if re.search(rf"{re.escape(base)}\.length\s*(\?|&&|>|!==?\s*0)", text[:match.start()]):
+        return False  # `xs.length ? xs[0] : fallback`, checked on its own line
     if match.group(2) is not None:
         return bool(_MAYBE_EMPTY_TEXT.search(match.group(0)))
     above = ctx.code[max(0, f.line - 15) : f.line - 1]

@@ -158,7 +158,6 @@ RECORDS: dict[Topic, TopicRecord] = {
     ),
     Topic.READ_WITHOUT_R: TopicRecord(
         domain=OWNER, severity=2,
-        stated=True,
         problem="reads input with read but without -r, so backslashes in it are eaten",
         fix="Use read -r",
         more_fixes=(
