@@ -59,10 +59,14 @@ STDLIB_COVERS: frozenset[str] = frozenset({
     "golang.org/x/net/context", "golang.org/x/exp/slices", "golang.org/x/exp/maps",
 })
 
+# A call that goes over the network: the requests library's verbs (not `.append` on a list
+# named `requests`, blind round 16's batch of API requests), Go's http.Get, fetch.
+HTTP_CALL = r"\brequests\.(?:get|post|put|patch|delete|head|request)\(|\bhttp\.Get\(|\bfetch\("
+
 # Kinds of work a single function should not mix (the architect's "responsibilities").
 LAYERS: dict[str, re.Pattern[str]] = {
     "persistence": re.compile(r"\.(execute|query|Query|QueryRow|Exec|cursor)\(|\bSELECT\b"),
-    "network": re.compile(r"\brequests\.\w+\(|\bhttp\.(Get|Post)\(|\bfetch\(|\.Redis\("),
+    "network": re.compile(rf"{HTTP_CALL}|\bhttp\.Post\(|\.Redis\("),
     "presentation": re.compile(r"\bjsonify\(|\bres\.(json|send|status)\(|\bjson\.dumps\(|"
                                r"\bcsv\.writer\(|\bprint\("),
     "filesystem": re.compile(r"\bopen\(|\bfs\.\w+|\bioutil\.|\bos\.(system|remove)\b"),

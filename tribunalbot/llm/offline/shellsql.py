@@ -50,9 +50,11 @@ _ASSIGNS = (
 # Read plainly: $name, or ${name} with no operator (`${x-default}` and `${x:?}` mean to
 # handle an unset name).
 _USE = re.compile(r"\$(?:\{([a-z][a-z0-9_]*|_[a-z0-9_]+)\}|([a-z][a-z0-9_]*|_[a-z0-9_]+)\b)")
-# A script that reads in another file, or builds a name to assign at run time, may set any
-# variable: nothing can be said of what it leaves unset.
-_OPEN_ENDED = re.compile(r"^\s*(\.|source)\s+\S|\beval\b[^#\n]*\$\{?\w+\}?=|\bprintf\s+-v\b|"
+# A script that reads in another file, builds a name to assign at run time or evals a command's
+# output (`eval $(git for-each-ref --shell ...)`, blind round 16) may set any variable:
+# nothing can be said of what it leaves unset.
+_OPEN_ENDED = re.compile(r"^\s*(\.|source)\s+\S|\beval\b[^#\n]*\$\{?\w+\}?=|"
+                         r"\beval\s+[\"']?(\$\(|`)|\bprintf\s+-v\b|"
                          r"\b(mapfile|readarray|declare\s+-n|typeset\s+-n)\b")
 # Lower-case variables the environment conventionally sets.
 _ENVIRONMENT = frozenset({"http_proxy", "https_proxy", "ftp_proxy", "no_proxy", "all_proxy"})

@@ -10,6 +10,7 @@ import re
 
 from tribunalbot.llm.offline import pyloops, pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, self_attribute
+from tribunalbot.llm.offline.rules import HTTP_CALL
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, block
 
 
@@ -360,7 +361,7 @@ def queries_per_item(f: Candidate, ctx: Context) -> bool:
     """A request per item, or a query that picks rows by the item (a WHERE, bound values):
     one batched call could do. A query per table, as a dump runs, has nothing to batch."""
     text = ctx.text(f.line)
-    if re.search(r"\brequests\.\w+\(|\bhttp\.Get\(|\bfetch\(", text):
+    if re.search(HTTP_CALL, text):
         return True
     nearby = "\n".join(ctx.code[max(0, f.line - 5) : f.line + 1])
     return bool(re.search(r"(?i)\bWHERE\b", nearby) or re.search(

@@ -126,6 +126,8 @@ def evals_outside_input(f: Candidate, ctx: Context) -> bool:
     """eval of the caller's arguments or of a variable the script never sets (it comes from
     the environment); the script's own quoted constructions are its business."""
     text = re.sub(r"'[^']*'", "", ctx.text(f.line).split("eval", 1)[-1])  # literal to eval
+    if _SHELL_QUOTED.search(text):
+        return False
     if re.search(r"(?<!\\)\$\{?([1-9@*])", text):  # the caller's arguments become code
         return True
     assigned = {m.group(1) for x in ctx.code for m in re.finditer(r"\b(\w+)=", x)}
@@ -136,21 +138,26 @@ def evals_outside_input(f: Candidate, ctx: Context) -> bool:
     return bool({u for u in used - assigned - {"IFS", "PATH", "HOME"} if not _USERS.match(u)})
 
 
+# Output a command quotes for the shell to read back (`git rev-parse --sq`, `for-each-ref
+# --shell`, `getopt`, `printf %q`): eval of it is how a script takes it in (blind round 16).
+_SHELL_QUOTED = re.compile(r"\$\(\s*(git\s[^)]*\s--(sq|shell)\b|getopt\b|printf\s+['\"]?%q)")
+
 _USERS = re.compile(r"(\w+_)?(PAGER|EDITOR|VISUAL|BROWSER|SHELL|DIFF|CMD|COMMAND)$")
 
 
 def deletes_under_unguarded_path(f: Candidate, ctx: Context) -> bool:
-    """`rm -rf "$dir"` of a quoted whole variable removes nothing when it is empty; a path
-    built on a variable (`$dir/x`, unquoted `$dir`) removes from / instead."""
+    """`rm -rf $dir` of a whole variable removes nothing when it is empty, quoted or not (the
+    command is left with no argument: blind round 16's readers ran it); a path built on a
+    variable removes from / (`$dir/x`) or the working directory (`$dir*`) instead."""
     text = ctx.text(f.line)
     args = text[text.index("rm") :]
-    for match in re.finditer(r"(\"?)\$\{?(\w+)(:[?-][^}]*)?\}?(\S?)", args):
-        quoted, name, guard, after = match.groups()
+    for match in re.finditer(r"\$\{?(\w+)(:[?-][^}]*)?\}?(\S?)", args):
+        name, guard, after = match.groups()
         if guard:
             continue
         if re.search(rf"(test|\[)\s+-n\s+\"?\$\{{?{name}\b", text):
             continue
-        if not quoted or after == "/":
+        if after in ("/", "*"):  # empty, `$dir/x` is `/x` and `$dir*` is `*`
             return True
     return False
 
@@ -175,3 +182,16 @@ def _backticks_throughout(ctx: Context) -> bool:
     $(...) anywhere, nor the POSIX shell's $((...)), which would mean $(...) works."""
     substitutes = [x for x in ctx.code if re.search(r"(?<!\\)`[^`]+(?<!\\)`", x)]
     return len(substitutes) >= 3 and not any("$(" in x or "\\`" in x for x in ctx.code)
+
+
+def which_is_run(f: Candidate, ctx: Context) -> bool:
+    """`which` as a command, not the word inside a message (`echo "... (which is now
+    obsolete)"`, blind round 16): a `which` within double quotes is run only in a
+    substitution there."""
+    text = ctx.text(f.line)
+    for match in re.finditer(r"\bwhich\s", text):
+        before = text[: match.start()]
+        quoted = before.count('"') - before.count('\\"')
+        if quoted % 2 == 0 or re.search(r"(\$\(|`)\s*$", before):
+            return True
+    return False

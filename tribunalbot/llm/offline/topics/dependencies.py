@@ -4,7 +4,7 @@ definitions kept, and imports. One record per topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vetapi
+from tribunalbot.llm.offline import vetapi, vetshell
 from tribunalbot.llm.offline.rules import SHELL, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -85,6 +85,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"(?:^|[;&|(!`]|\$\(|\bif\s|\bthen\s)\s*which\s+-?\w", SHELL),
         ),
+        check=vetshell.which_is_run,
     ),
     Topic.DEPRECATED_KEPT: TopicRecord(
         domain=OWNER, severity=2,

@@ -5,7 +5,7 @@ selected, unvalidated input). One record per topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import vet, vetweb
 from tribunalbot.llm.offline.rules import COMMENT, JS_TS, SHELL, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -51,6 +51,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"<\w+>[\"'`]\s*\+\s*(req|request)\.|innerHTML\s*="),
             rule(r"\bdocument\.write\(|dangerouslySetInnerHTML", JS_TS),
         ),
+        check=vetweb.html_gets_request_text,
     ),
     Topic.MISSING_AUTH: TopicRecord(
         domain=OWNER, severity=4,

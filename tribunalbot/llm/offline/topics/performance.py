@@ -5,7 +5,7 @@ record per topic (topic.TopicRecord).
 from __future__ import annotations
 
 from tribunalbot.llm.offline import vet, vetloops
-from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, rule
+from tribunalbot.llm.offline.rules import GO, HTTP_CALL, JS_TS, PYTHON, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
 OWNER = "performance_guru"
@@ -28,8 +28,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[query per item|per-item query|query run inside the loop|unbatched query|"
               "one-query-per-row loop]",
         rules=(
-            rule(r"\.(execute|query|Query|QueryRow|Exec|fetchone)\(|\brequests\.\w+\(|"
-                 r"\bhttp\.Get\(|\bfetch\(", in_loop=True),
+            rule(rf"\.(execute|query|Query|QueryRow|Exec|fetchone)\(|{HTTP_CALL}", in_loop=True),
         ),
         check=vetloops.queries_per_item,
     ),

@@ -1,0 +1,45 @@
+"""Checks of what reaches a web page: whether the text written into HTML came from the
+request (a query string, a form field, the URL) or from the site itself. Blind round 16's
+readers judged every `innerHTML =` flagged as request text wrong or overstated where the
+text was the docs' own search index."""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
+
+# Where request text enters a page's script or a handler.
+_REQUEST = re.compile(r"\b(location|URLSearchParams|searchParams|document\.(URL|referrer|cookie)|"
+                      r"window\.name|req|request|params|query|event\.data|prompt)\b|\.value\b")
+_ASSIGNED = re.compile(r"\b(?:const|let|var)?\s*(\w+)\s*=(?!=)\s*(.+)")
+_STATEMENT_LINES = 3  # an assignment may run onto the next lines
+_SINK = re.compile(r"innerHTML\s*=(?!=)|\bdocument\.write\(|dangerouslySetInnerHTML")
+
+
+def html_gets_request_text(f: Candidate, ctx: Context) -> bool:
+    """The value written into HTML at the line names request text, or a variable the file
+    fills from it. Python's findings (a template's autoescape off, a response built from
+    `request.`) are kept as found."""
+    if ctx.language == "python":
+        return True
+    statement = " ".join(ctx.code[f.line - 1 : f.line - 1 + _STATEMENT_LINES]).split(";")[0]
+    sink = _SINK.search(statement)
+    value = statement[sink.end():] if sink else statement
+    if _REQUEST.search(value):
+        return True
+    tainted = _names_filled_from_request(ctx.code)
+    return any(name in tainted for name in re.findall(r"\b\w+\b", value))
+
+
+def _names_filled_from_request(code: tuple[str, ...] | list[str]) -> set[str]:
+    """Variables assigned from request text, and from those (two steps are enough for the
+    `params.get("q")` then `query.toLowerCase()` a page writes)."""
+    tainted: set[str] = set()
+    for _ in range(2):
+        for text in code:
+            match = _ASSIGNED.search(text)
+            if match and (_REQUEST.search(match.group(2)) or
+                          tainted & set(re.findall(r"\b\w+\b", match.group(2)))):
+                tainted.add(match.group(1))
+    return tainted
