@@ -113,3 +113,53 @@ const show = (item) => {
 
 def test_only_request_text_written_into_html_is_cross_site_scripting() -> None:
     assert _lines(PAGE, "javascript", Topic.XSS) == {8, 9}
+
+
+COMMAND = '''class Delete(base.DeleteCommand):
+    """Delete a tunnel."""
+
+    def Run(self, args):
+        holder = base_classes.ComputeApiHolder(self.ReleaseTrack())
+        client = holder.client
+        return client.MakeRequests(args.names)
+
+    def Describe(self, args):
+        return args.names[0]
+'''
+
+
+def test_a_plant_never_says_a_function_that_takes_a_client_builds_none() -> None:
+    """Round 16's panel could not refute "hard-wires its client" at a `Run` header whose next
+    lines take one; a function that takes none is still refutable."""
+    from tribunalbot.llm.offline.reasons import refutation
+
+    analysis = analyze(COMMAND, "python", use_ruff=False)
+    assert refutation(Topic.HARDWIRED_CLIENT, analysis, 4) == ""
+    assert refutation(Topic.HARDWIRED_CLIENT, analysis, 9)
+
+
+NESTS = '''function place(state) {
+  for (const peer of state.peers) {
+    if (peer.ok) {
+      if (peer.dev) {
+        return peer;
+      }
+    }
+  }
+  return null;
+}
+
+function name(state) {
+  return state.name;
+}
+'''
+
+
+def test_a_misplaced_fix_of_shape_lands_only_where_the_code_refutes_it() -> None:
+    """"Nests its logic several blocks deep" of a header whose function nests three is no
+    plant a reader can show wrong; of a one-line function it is."""
+    from tribunalbot.llm.offline.sabotage import _shows
+
+    analysis = analyze(NESTS, "javascript", use_ruff=False)
+    assert _shows(Topic.DEEP_NESTING, analysis, 1)
+    assert not _shows(Topic.DEEP_NESTING, analysis, 12)

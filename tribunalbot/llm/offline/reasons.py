@@ -157,8 +157,11 @@ def _appends_nothing(code: Code, line: int) -> str:
 
 
 def _no_constructor(code: Code, line: int) -> str:
+    """Not where the function, anywhere in it, builds or holds a client: blind round 16's
+    panel could not refute "hard-wires its client" of a `Run` whose next lines take one."""
     func = code.alone_in(line)
-    if func is None or _CONSTRUCTOR.search(func.name) or _CLIENTISH.search(code.near(line)):
+    body = "\n".join(code.lines[func.start - 1:func.end]) if func else ""
+    if func is None or _CONSTRUCTOR.search(func.name) or _CLIENTISH.search(body):
         return ""
     return (f"Line {line} is in no constructor and builds no client: {_span(func)} is an "
             "ordinary one")

@@ -109,10 +109,16 @@ def _misplaced(analysis: Analysis, rng: random.Random,
 def _shows(topic: Topic, analysis: Analysis, line: int) -> bool:
     """The line matches one of the topic's own line patterns, found there or not: a review
     names only a few findings of a minor topic (findings.MAX_PER_TOPIC), and "line 58 uses
-    `var`" of a line that does is no plant (bench/blind/round11, page 12)."""
+    `var`" of a line that does is no plant (bench/blind/round11, page 12); or the topic is one
+    of shape and the code does not plainly show it absent there."""
     text = analysis.code_view[line - 1] if 0 < line <= len(analysis.code_view) else ""
-    return any(r.pattern.search(text) for r in record(topic).rules
-               if not r.languages or analysis.language in r.languages)
+    if any(r.pattern.search(text) for r in record(topic).rules
+           if not r.languages or analysis.language in r.languages):
+        return True
+    # A problem of shape ("nests its logic several blocks deep") the code must plainly refute
+    # at the line: blind round 16's panel could not, of a header whose function nests three.
+    return topic in reasons.REFUTERS and reasons.code_of(analysis) is not None and \
+        not reasons.refutation(topic, analysis, line)
 
 
 def choose(strategy: str, persona: str, analysis: Analysis, others: Collection[str],
