@@ -150,14 +150,37 @@ def deletes_under_unguarded_path(f: Candidate, ctx: Context) -> bool:
     command is left with no argument: blind round 16's readers ran it); a path built on a
     variable removes from / (`$dir/x`) or the working directory (`$dir*`) instead."""
     text = ctx.text(f.line)
+    if re.search(r"\b(echo|printf)\b[^;&|]*\brm\s", text):
+        return False  # `echo rm -rf $dir/` shows the command it is about to run
     args = text[text.index("rm") :]
     for match in re.finditer(r"\$\{?(\w+)(:[?-][^}]*)?\}?(\S?)", args):
         name, guard, after = match.groups()
         if guard:
             continue
-        if re.search(rf"(test|\[)\s+-n\s+\"?\$\{{?{name}\b", text):
+        if re.search(rf"(test|\[)\s+-n\s+\"?\$\{{?{name}\b", text) or \
+                _tested_above(name, ctx, f.line):
             continue
         if after in ("/", "*"):  # empty, `$dir/x` is `/x` and `$dir*` is `*`
+            return True
+    return False
+
+
+GUARD_REACH = 12  # lines above a delete where the `if` that guards it may open
+
+
+def _tested_above(name: str, ctx: Context, line: int) -> bool:
+    """Inside an `if [ "$x" ]` (or `-n`) still open at `line`, where `name` is `x` or was
+    set from `$x` since: pg_buildext's `pattern=$(echo "$target" | sed ...)` under
+    `if [ "$target" ]` (blind round 17)."""
+    sources = {name}
+    for text in reversed(ctx.code[max(0, line - 1 - GUARD_REACH) : line - 1]):
+        if re.search(r"^\s*(fi|done|esac)\b", text):
+            return False
+        set_here = re.match(rf"\s*{name}=(.*)", text)
+        if set_here:
+            sources |= set(re.findall(r"\$\{?(\w+)", set_here.group(1)))
+        tested = re.search(r"\b(if|elif)\s+(\[|test)\s+(-n\s+)?\"\$\{?(\w+)\}?\"\s*\]?", text)
+        if tested and tested.group(4) in sources:
             return True
     return False
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import vet, vetcommands
 from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, RUST, SHELL, SQL, SQL_VERB, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -90,7 +90,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"Command::new\(\s*\"(ba)?sh\"", RUST),
             rule(r"\bchild_process\.exec\(|\bexec\(\s*`[^`]*\$\{", JS_TS),
         ),
-        check=vet.shells_out_input,
+        check=vetcommands.shells_out_input,
     ),
     Topic.EVAL: TopicRecord(
         domain=OWNER, severity=5,

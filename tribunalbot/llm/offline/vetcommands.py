@@ -1,0 +1,73 @@
+"""Checks of a command run through a shell: whether its text can come from outside the
+program. Blind round 17's readers judged two kinds wrong on the standard library: a private
+helper every caller in the file hands a fixed string (distutils' `_find_exe_version("gcc
+-dumpversion")`), and `os.system` where a comment says why the shell is needed (Python's own
+build cannot use subprocess while it bootstraps)."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline.pyfacts import PyFacts, text_of
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
+
+_SHELL_CALLS = ("system", "popen", "Popen", "run", "call", "check_output", "check_call",
+                "getoutput")
+_REASON_ABOVE = 6  # lines above the call a comment saying why may sit
+_WHY_SHELL = re.compile(r"(?i)#.*\b(subprocess|bootstrap)\b")
+
+
+def shells_out_input(f: Candidate, ctx: Context) -> bool:
+    """`vet.shells_out_input`, less the commands that are the program's own."""
+    if not vet.shells_out_input(f, ctx):
+        return False
+    if ctx.py is None:
+        return True
+    return not (_explained_above(f, ctx) or _helper_given_literals(ctx.py, f.line))
+
+
+def _explained_above(f: Candidate, ctx: Context) -> bool:
+    """A comment says why the shell (or not subprocess): in the function holding the call
+    (from its `def`), or, outside any, just above the call."""
+    func = ctx.py.function_at(f.line) if ctx.py else None
+    start = func.start if func else f.line - _REASON_ABOVE
+    return any(_WHY_SHELL.search(x) for x in ctx.lines[max(0, start - 1):f.line])
+
+
+def _helper_given_literals(py: PyFacts, line: int) -> bool:
+    """The command is a parameter of a private function, and every call of that function in
+    the file passes a string literal for it."""
+    func = py.function_at(line)
+    if func is None or not func.name.startswith("_"):
+        return False
+    commands = [text_of(c.args[0]) for c in py.at(line, ast.Call)
+                if isinstance(c, ast.Call) and c.args
+                and text_of(c.func).split(".")[-1] in _SHELL_CALLS]
+    if not commands or commands[0] not in func.params:
+        return False
+    position = func.params.index(commands[0])
+    calls = [n for n in ast.walk(py.tree) if isinstance(n, ast.Call)
+             and text_of(n.func).split(".")[-1] == func.name]
+    return bool(calls) and all(len(c.args) > position and _is_text(py, c.args[position])
+                               for c in calls)
+
+
+def _is_text(py: PyFacts, node: ast.expr) -> bool:
+    """A string literal, or a loop variable over a list of them named in the same function
+    (`for cmd in commands`, `commands = ['gcc -dumpversion', ...]`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if not isinstance(node, ast.Name):
+        return False
+    lists = {text_of(t): n.value for n in ast.walk(py.tree) if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(n.value, (ast.List, ast.Tuple))}
+    loops = [n for n in ast.walk(py.tree) if isinstance(n, (ast.For, ast.comprehension))
+             and text_of(n.target) == node.id]
+    return bool(loops) and all(_all_text(lists.get(text_of(n.iter), n.iter)) for n in loops)
+
+
+def _all_text(node: ast.expr) -> bool:
+    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
