@@ -1,8 +1,8 @@
 """Vetting Python findings with the parser's facts: is the candidate true of this code?
 
-Each check answers for one line: a handler that re-raises does not carry on; an assert on the
-object's own state is an invariant, not input validation; a file returned to the caller is
-the caller's to close; a loop over `range(100)` inside another loop is not O(n²).
+Each check answers for one line: an assert on the object's own state is an invariant, not
+input validation; a file returned to the caller is the caller's to close; a loop over
+`range(100)` inside another loop is not O(n²). (Except handlers: pyhandlers.py.)
 """
 
 from __future__ import annotations
@@ -19,40 +19,6 @@ from tribunalbot.llm.offline.pyfacts import (
     text_of,
     walk_own,
 )
-
-_LOGS_TRACE = re.compile(r"\.(exception|print_exc|format_exc|print_exception)\(|exc_info\b|"
-                         r"sys\.exc_info\(|traceback")
-
-
-_REPORTS = frozenset({"print", "str", "repr", "format", "write", "warn", "warning", "info",
-                      "debug", "error", "critical", "echo", "secho", "log"})
-
-
-def handler_is_blind(py: PyFacts, line: int) -> bool | None:
-    """For the `except` on `line`: True when it neither re-raises, nor passes the exception
-    on (returns, stores or hands it to someone), nor logs its traceback; printing its
-    message and carrying on is still blind. None when there is no handler there."""
-    handlers = py.at(line, ast.ExceptHandler)
-    if not handlers:
-        return None
-    handler = handlers[0]
-    assert isinstance(handler, ast.ExceptHandler)
-    own = list(walk_own(handler.body))
-    if any(isinstance(n, ast.Raise) for n in own):
-        return False
-    if any(isinstance(n, ast.Call) and _LOGS_TRACE.search(text_of(n)) for n in own):
-        return False
-    name = handler.name
-    if not name:
-        return True
-    for node in own:
-        if isinstance(node, (ast.Return, ast.Assign, ast.Yield)) and node.value is not None \
-                and name in names_in(node.value):
-            return False
-        if isinstance(node, ast.Call) and text_of(node.func).split(".")[-1] not in _REPORTS \
-                and any(name in names_in(a) for a in [*node.args, *node.keywords]):
-            return False
-    return True
 
 
 def assert_checks_input(py: PyFacts, line: int) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyloops, pynames, pypredicates, vetshell
+from tribunalbot.llm.offline import pyhandlers, pyloops, pynames, pypredicates, vetshell
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Candidate,
@@ -32,7 +32,7 @@ def handler_catches_blindly(f: Candidate, ctx: Context) -> bool:
     if _explained(f.line, ctx):
         return False
     if ctx.py is not None:
-        return pypredicates.handler_is_blind(ctx.py, f.line) is not False
+        return pyhandlers.handler_is_blind(ctx.py, f.line) is not False
     indent = len(ctx.text(f.line)) - len(ctx.text(f.line).lstrip())
     for text in ctx.code[f.line:]:
         if text.strip() and len(text) - len(text.lstrip()) <= indent:

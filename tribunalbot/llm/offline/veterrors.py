@@ -30,11 +30,26 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
         return True
     text = ctx.text(f.line)
     guarded = [text.split(".catch(")[0]] if ".catch(" in text else _try_body(f.line, ctx)
-    if _removes_expected(guarded, f.line, ctx):
+    if _removes_expected(guarded, f.line, ctx) or _errors_listened_for(text, f.line, ctx):
         return False
     if any(_result_tested(x, f.line, ctx) for x in guarded):
         return False
     return not _nothing_for_a_fallback(guarded, f.line, ctx)
+
+
+ERROR_LISTENER_REACH = 20  # lines above an empty `.catch`, in its function, a listener may be
+
+
+def _errors_listened_for(text: str, line: int, ctx: Context) -> bool:
+    """An empty `.catch` on a promise whose stream's errors an `on('error')` listener above
+    already forwards: it only keeps the rejection from going unhandled (pacote's cache
+    stream, blind round 18); reporting it again would report it twice."""
+    if ".catch(" not in text:
+        return False
+    block = _openers(line, ctx)  # the listener sits in the same function
+    start = max(block[-1] if block else 1, line - ERROR_LISTENER_REACH)
+    above = ctx.code[start - 1 : line - 1]
+    return any(re.search(r"\.on\(\s*['\"]error['\"]\s*,[^)]*\bemit\(", x) for x in above)
 
 
 def _openers(line: int, ctx: Context) -> list[int]:

@@ -1,0 +1,58 @@
+"""Python except handlers: does a handler drop what it catches? One that re-raises, passes
+the exception on, logs its traceback, or is the catch-all after a handler that re-raises the
+exceptions meant to go up (the author sorted them) drops nothing."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from tribunalbot.llm.offline.pyfacts import PyFacts, names_in, text_of, walk_own
+
+_LOGS_TRACE = re.compile(r"\.(exception|print_exc|format_exc|print_exception)\(|exc_info\b|"
+                         r"sys\.exc_info\(|traceback")
+
+
+_REPORTS = frozenset({"print", "str", "repr", "format", "write", "warn", "warning", "info",
+                      "debug", "error", "critical", "echo", "secho", "log"})
+
+
+def handler_is_blind(py: PyFacts, line: int) -> bool | None:
+    """For the `except` on `line`: True when it neither re-raises, nor passes the exception
+    on (returns, stores or hands it to someone), nor logs its traceback; printing its
+    message and carrying on is still blind. None when there is no handler there."""
+    handlers = py.at(line, ast.ExceptHandler)
+    if not handlers:
+        return None
+    handler = handlers[0]
+    assert isinstance(handler, ast.ExceptHandler)
+    own = list(walk_own(handler.body))
+    if any(isinstance(n, ast.Raise) for n in own) or _sorted_out(py, handler):
+        return False
+    if any(isinstance(n, ast.Call) and _LOGS_TRACE.search(text_of(n)) for n in own):
+        return False
+    name = handler.name
+    if not name:
+        return True
+    for node in own:
+        if isinstance(node, (ast.Return, ast.Assign, ast.Yield)) and node.value is not None \
+                and name in names_in(node.value):
+            return False
+        if isinstance(node, ast.Call) and text_of(node.func).split(".")[-1] not in _REPORTS \
+                and any(name in names_in(a) for a in [*node.args, *node.keywords]):
+            return False
+    return True
+
+
+def _sorted_out(py: PyFacts, handler: ast.ExceptHandler) -> bool:
+    """A catch-all after a handler of the same try that re-raises (asyncore's `except
+    _reraised_exceptions: raise`), which hands the rest to a call: the author chose what
+    goes up and what goes to the handler (blind round 18), nothing is dropped."""
+    tries = [n for n in py.ancestors(handler) if isinstance(n, ast.Try)][:1]
+    if not tries or handler.type is not None:
+        return False
+    before = tries[0].handlers[: tries[0].handlers.index(handler)]
+    reraises = any(h.body and isinstance(h.body[0], ast.Raise) and h.body[0].exc is None
+                   for h in before)
+    calls = any(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) for s in handler.body)
+    return reraises and calls
