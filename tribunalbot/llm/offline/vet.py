@@ -42,7 +42,7 @@ def handler_catches_blindly(f: Candidate, ctx: Context) -> bool:
     return True
 
 
-def _module_docstring(ctx: Context) -> str:
+def module_docstring(ctx: Context) -> str:
     return (ast.get_docstring(ctx.py.tree) if ctx.py is not None else None) or ""
 
 
@@ -118,7 +118,7 @@ def docstring_is_missing(f: Candidate, ctx: Context) -> bool:
         return False
     # What the module's docstring already describes by name is documented (a blind round's
     # readers: "the module docstring states the contract for every function").
-    if name and re.search(rf"\b{re.escape(name)}\b", _module_docstring(ctx)):
+    if name and re.search(rf"\b{re.escape(name)}\b", module_docstring(ctx)):
         return False
     return pypredicates.definition_size(ctx.py, f.line) >= 10
 
@@ -158,25 +158,6 @@ def _matched_first(f: Candidate, ctx: Context) -> bool:
         return bool(re.search(r"\beval\([^)]*\.group\(", ctx.text(f.line)))
     above = ctx.code[max(0, f.line - 6) : f.line - 1]
     return any(re.search(rf"\b{call.group(1)}\b[^=]*=[^=].*\.group\(", x) for x in above)
-
-
-# Starting a child process: the other end of a pipe this module owns.
-_SPAWNS = re.compile(r"\b(Popen|open_process|create_subprocess_(exec|shell)|run_process)\(|"
-                     r"\bmultiprocessing\b")
-
-
-def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
-    """A module that is a pickle store by design (it says so, or builds its own Pickler and
-    Unpickler) cannot trade pickle for a safe loader; its callers choose what to open. Nor
-    can one that starts its own worker process and pickles both ways over the pipe between
-    them: what it unpickles is what its other end pickled (functions, exceptions), which is
-    the feature."""
-    if ctx.py is None:
-        return True
-    code = "\n".join(ctx.code)
-    built = re.search(r"\b(Unpickler|Pickler)\(", code)
-    own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
-    return not (re.search(r"(?i)\bpickl", _module_docstring(ctx)) or built or own_worker)
 
 
 _SECURITY_WORDS = re.compile(r"(?i)token|secret|passw|salt|nonce|session|otp|csrf|auth|key\b|"

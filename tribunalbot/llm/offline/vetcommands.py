@@ -1,8 +1,10 @@
-"""Checks of a command run through a shell: whether its text can come from outside the
-program. Blind round 17's readers judged two kinds wrong on the standard library: a private
-helper every caller in the file hands a fixed string (distutils' `_find_exe_version("gcc
--dumpversion")`), and `os.system` where a comment says why the shell is needed (Python's own
-build cannot use subprocess while it bootstraps)."""
+"""Checks of what a program asks of the system: a command run through a shell (can its text
+come from outside the program?) and a file mode it sets (does it let anyone write?).
+
+Blind round 17's readers judged two kinds of shell command wrong on the standard library: a
+private helper every caller in the file hands a fixed string (distutils'
+`_find_exe_version("gcc -dumpversion")`), and `os.system` where a comment says why the shell
+is needed (Python's own build cannot use subprocess while it bootstraps)."""
 
 from __future__ import annotations
 
@@ -71,3 +73,14 @@ def _is_text(py: PyFacts, node: ast.expr) -> bool:
 def _all_text(node: ast.expr) -> bool:
     return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(
         isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+
+
+_MODE = re.compile(r"\b0o?([0-7]{3,4})\b")
+
+
+def mode_lets_others_write(f: Candidate, ctx: Context) -> bool:
+    """A mode is world-writable only when its last digit grants write: ruff's S103 also
+    flags 0o755, an executable anyone may run but only its owner change (blind round 19's
+    development set: terraform_utils' generated script)."""
+    modes = _MODE.findall(ctx.text(f.line))
+    return not modes or any(int(m[-1]) & 2 for m in modes)

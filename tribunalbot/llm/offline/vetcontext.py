@@ -54,7 +54,11 @@ Check = Callable[[Candidate, Context], bool]
 def has_comment(line: int, ctx: Context) -> bool:
     """`line` as written carries a comment (its code, comments stripped, differs)."""
     written = ctx.lines[line - 1]
-    return "#" in written and written.strip() != ctx.text(line).strip()
+    return any(mark in written for mark in _COMMENT_MARKS) and \
+        written.strip() != ctx.text(line).strip()
+
+
+_COMMENT_MARKS = ("#", "//", "/*", "*", "--")  # shell and Python, C-like, SQL
 
 
 def in_script_part(f: Candidate, ctx: Context) -> bool:

@@ -1,6 +1,7 @@
 """Is an ignored failure swallowed, or expected? The check of a catch that does nothing, in
 brace languages (JavaScript, TypeScript): the code around it may already handle what the
-failure leaves behind, or expect the failure outright.
+failure leaves behind, or expect the failure outright. (Python's handlers are read by
+vet.handler_catches_blindly.)
 
 A blind round's readers (bench/blind round 8) judged three such findings wrong: a `stat`
 whose missing result the next line tests, the `unlink` of a temp file that a successful
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline.vetcontext import Candidate, Context
+from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment
 
 # Removing something that may already be gone: the failure it ignores is "no such file".
 _REMOVES = re.compile(r"\b(unlink|rm|rmdir|rimraf|remove|unlinkSync|rmSync|rmdirSync)\b")
@@ -26,15 +28,42 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
     result is tested, or the function that returns nothing on failure is only called as a
     fallback), or the failure is one the code expects (removing a temp file, or any file
     in cleanup, that may no longer exist)."""
+    if ctx.language == "python":
+        return vet.handler_catches_blindly(f, ctx)
     if ctx.language not in ("javascript", "typescript"):
         return True
     text = ctx.text(f.line)
     guarded = [text.split(".catch(")[0]] if ".catch(" in text else _try_body(f.line, ctx)
-    if _removes_expected(guarded, f.line, ctx) or _errors_listened_for(text, f.line, ctx):
+    if _removes_expected(guarded, f.line, ctx) or _errors_listened_for(text, f.line, ctx) \
+            or _best_effort(guarded, text) or _explained_in_try(f.line, ctx):
         return False
     if any(_result_tested(x, f.line, ctx) for x in guarded):
         return False
     return not _nothing_for_a_fallback(guarded, f.line, ctx)
+
+
+# Calls whose failure the code may fairly ignore (blind round 19's development set, npm's tar
+# and node-gyp): metadata set as a courtesy (times, owner, mode), a descriptor closed after an
+# error, and a probe whose failure means "not there".
+_BEST_EFFORT = re.compile(r"\b(?:fs\.|fsp\.)?(?:l|f)?(?:utimes|chown|chmod|close|stat|access|"
+                          r"exists|realpath)(?:Sync)?\(")
+_CALL = re.compile(r"[\w$.]+\s*\(")
+
+
+def _best_effort(guarded: list[str], text: str) -> bool:
+    """Every call the empty catch (or the no-op callback on `text`) covers is best-effort."""
+    calls = [m.group(0) for x in (guarded or [text]) for m in _CALL.finditer(x)
+             if not re.match(r"(if|while|for|switch|return|await|String|Number|path\.)\b",
+                             m.group(0))]
+    return bool(calls) and all(_BEST_EFFORT.search(c) for c in calls)
+
+
+def _explained_in_try(line: int, ctx: Context) -> bool:
+    """A comment in the try block or on the line above its `try`: the author says why the
+    failure is let go (an optional feature loaded if present)."""
+    found = _try_opener(line, ctx)
+    return found is not None and any(has_comment(n, ctx)
+                                     for n in range(max(1, found[0] - 1), line + 1))
 
 
 ERROR_LISTENER_REACH = 20  # lines above an empty `.catch`, in its function, a listener may be
@@ -65,12 +94,27 @@ def _openers(line: int, ctx: Context) -> list[int]:
     return found
 
 
+def _try_opener(line: int, ctx: Context) -> tuple[int, int] | None:
+    """(the `try {` line, the line closing its block) for the `catch` on `line`, whether the
+    `}` shares the catch's line or stands on the line above it."""
+    closing = line
+    if re.match(r"\s*catch\b", ctx.text(line)):
+        closing = next((n for n in range(line - 1, 0, -1) if ctx.text(n).strip()), line)
+        if ctx.text(closing).strip() != "}":
+            return None
+    opener = next(iter(_openers(closing, ctx)), None)
+    if opener is None or not _TRY_OPEN.search(ctx.text(opener)):
+        return None
+    return opener, closing
+
+
 def _try_body(line: int, ctx: Context) -> list[str]:
     """The lines of the try block closed by the `catch` on `line`."""
-    opener = next(iter(_openers(line, ctx)), None)
-    if opener is None or not _TRY_OPEN.search(ctx.text(opener)):
+    found = _try_opener(line, ctx)
+    if found is None:
         return []
-    return list(ctx.code[opener : line - 1])
+    opener, closing = found
+    return list(ctx.code[opener : closing - 1])
 
 
 def _removes_expected(guarded: list[str], line: int, ctx: Context) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import vet, vetcommands
+from tribunalbot.llm.offline import vet, vetcommands, vetdata
 from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, RUST, SHELL, SQL, SQL_VERB, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -183,6 +183,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"\bchmod\s+(-R\s+)?0?777\b", SHELL),
         ),
+        check=vetcommands.mode_lets_others_write,
     ),
     Topic.TLS_OFF: TopicRecord(
         domain=OWNER, severity=5,
@@ -227,6 +228,6 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"\bpickle\.loads?\(|\byaml\.load\((?![^)]*Loader)"),
         ),
-        check=vet.pickle_is_avoidable,
+        check=vetdata.load_runs_code,
     ),
 }

@@ -1,0 +1,41 @@
+"""Checks of data a program loads that can run code as it loads: a pickle, YAML. Whether a
+safe loader could take its place, and whether `yaml` is PyYAML at all."""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
+
+# Starting a child process: the other end of a pipe this module owns.
+_SPAWNS = re.compile(r"\b(Popen|open_process|create_subprocess_(exec|shell)|run_process)\(|"
+                     r"\bmultiprocessing\b")
+
+
+def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
+    """A module that is a pickle store by design (it says so, or builds its own Pickler and
+    Unpickler) cannot trade pickle for a safe loader; its callers choose what to open. Nor
+    can one that starts its own worker process and pickles both ways over the pipe between
+    them: what it unpickles is what its other end pickled (functions, exceptions), which is
+    the feature."""
+    if ctx.py is None:
+        return True
+    code = "\n".join(ctx.code)
+    built = re.search(r"\b(Unpickler|Pickler)\(", code)
+    own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
+    return not (re.search(r"(?i)\bpickl", vet.module_docstring(ctx)) or built or own_worker)
+
+
+# `yaml` bound to a module of the program's own package (`from googlecloudsdk.core import
+# yaml`): a wrapper whose load is its own (the Cloud SDK's loads safely), not PyYAML's.
+_OWN_YAML = re.compile(r"^\s*from\s+[\w.]+\s+import\s+(?:[\w, ]*,\s*)?yaml\b")
+
+
+def load_runs_code(f: Candidate, ctx: Context) -> bool:
+    """`pickle_is_avoidable`, and a `yaml.load` only where `yaml` is PyYAML (blind round 19's
+    development set: five Cloud SDK files, each calling its own safe wrapper)."""
+    if re.search(r"\byaml\.load\(", ctx.text(f.line)) and \
+            any(_OWN_YAML.search(x) for x in ctx.code):
+        return False
+    return pickle_is_avoidable(f, ctx)
