@@ -98,7 +98,33 @@ def _io_in_loop_findings(lines: list[str], structure: Structure) -> list[Finding
         return []
     call = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(doing_io))) + r")\(")
     return [Finding(n, Topic.IO_CALL_IN_LOOP) for n, text in enumerate(lines, start=1)
-            if structure.in_loop(n) and call.search(text) and not _PY_DEF_LINE.match(text)]
+            if structure.in_loop(n) and call.search(text) and not _PY_DEF_LINE.match(text)
+            and not _first_pass_only(lines, n)]
+
+
+_ONCE_GUARD = re.compile(r"^(\s*)if\s+(\w+)\s+is\s+None\s*:")
+
+
+def _first_pass_only(lines: list[str], line: int) -> bool:
+    """Under `if flag is None:` whose block sets `flag`: the call runs on one pass of the
+    loop, as a probe, not once per item (blind round 19: a delete tried once to learn whether
+    permissions allow it)."""
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    for n in range(line - 1, 0, -1):
+        text = lines[n - 1]
+        if not text.strip() or len(text) - len(text.lstrip()) >= indent:
+            continue
+        guard = _ONCE_GUARD.match(text)
+        if guard is None:
+            return False
+        sets_flag = re.compile(rf"\s*{guard.group(2)}\s*=[^=]")
+        for text in lines[n:]:
+            if text.strip() and len(text) - len(text.lstrip()) <= len(guard.group(1)):
+                return False  # the guarded block ended without setting the flag
+            if sets_flag.match(text):
+                return True
+        return False
+    return False
 
 
 _PY_DEF_LINE = re.compile(r"^\s*(async\s+)?(def|func|function)\b")

@@ -33,6 +33,8 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
     if ctx.language not in ("javascript", "typescript"):
         return True
     text = ctx.text(f.line)
+    if re.search(r"(\|\||\?\?|[?:=])\s*\(\s*\(\s*\)\s*=>\s*\{\s*\}\s*\)", text):
+        return False  # `f || (() => {})`: a no-op stand-in for a missing function (round 19)
     guarded = [text.split(".catch(")[0]] if ".catch(" in text else _try_body(f.line, ctx)
     if _removes_expected(guarded, f.line, ctx) or _errors_listened_for(text, f.line, ctx) \
             or _best_effort(guarded, text) or _explained_in_try(f.line, ctx):
