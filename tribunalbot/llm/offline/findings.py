@@ -91,6 +91,8 @@ class Analysis:
     # line, shown in parts).
     code_view: tuple[str, ...] = field(default=(), repr=False, compare=False)
     structure: Structure | None = field(default=None, repr=False, compare=False)
+    # Written by a tool (analysis.generated): reviews say nothing of it, as no one edits it.
+    generated: bool = False
     # Readings of texts against this analysis (evidence.contradictions), kept with it: every
     # juror reads every review again each turn, and a reading never changes. Not an init
     # field, so an analysis made from this one (dataclasses.replace) starts with its own.
@@ -121,7 +123,7 @@ class Analysis:
     def says(self, finding: Finding) -> bool:
         """Whether a review says `finding`: as a change or as a note (its weight), and, for
         a few topics, only where this code shows it matters (`_SAID_WHEN`)."""
-        if not (finding.worth_saying or finding.info.noted):
+        if self.generated or not (finding.worth_saying or finding.info.noted):
             return False
         matters_here = _SAID_WHEN.get(finding.topic)
         return matters_here is None or matters_here(self, finding)

@@ -217,12 +217,29 @@ def compiled_or_run_here(py: PyFacts, line: int) -> bool:
             continue
         arg = text_of(node.args[0])
         body = list(getattr(func.node, "body", []))
-        compiled = any(isinstance(n, ast.Assign) and text_of(n.value).startswith("compile(")
-                       and any(text_of(t) == arg for t in n.targets) for n in walk_own(body))
+        compiled = any(isinstance(n, ast.Assign) and _makes_code(n.value)
+                       and any(arg in _bound(t) for t in n.targets) for n in walk_own(body))
         runner = re.search(r"run|exec|eval", func.name) and arg in func.params
         if compiled or runner:
             return True
     return False
+
+
+def _makes_code(value: ast.expr) -> bool:
+    """A call that returns a code object: compile(), marshal.loads() or a function whose
+    name says it gets code (zipimport's `_get_module_code`, round 20's development set)."""
+    if not isinstance(value, ast.Call):
+        return False
+    called = text_of(value.func)
+    return called in ("compile", "marshal.loads") or bool(
+        re.search(r"(^|[._])get\w*_code$", called))
+
+
+def _bound(target: ast.expr) -> set[str]:
+    """The names an assignment target binds (`code, ispackage, path = ...` binds three)."""
+    if isinstance(target, ast.Tuple):
+        return {text_of(e) for e in target.elts}
+    return {text_of(target)}
 
 
 def probes_attribute(py: PyFacts, line: int, imports: bool = False) -> bool:

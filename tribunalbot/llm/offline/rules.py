@@ -17,7 +17,10 @@ GO = frozenset({"go"})
 SHELL = frozenset({"shell"})
 SQL = frozenset({"sql"})
 RUST = frozenset({"rust"})
-SQL_VERB = r"(?:SELECT|INSERT|UPDATE|DELETE)\b"
+# The start of a statement, in the shape SQL gives it: a verb alone also opens English ("Update
+# request issued for: {}", "Select %s:" in the Cloud SDK's messages, round 20's development set).
+SQL_STATEMENT = (r"(?:SELECT\s[^\"'`]*?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\S+\s+SET\b|"
+                 r"DELETE\s+FROM\b)")
 CODE = "code"  # the line without comments and docstrings
 COMMENT = "comment"  # the line's comments alone
 

@@ -1,5 +1,6 @@
-"""Checks of what reaches a web page: whether the text written into HTML came from the
-request (a query string, a form field, the URL) or from the site itself. Blind round 16's
+"""Checks of what a program exposes on the web: whether the text written into HTML came from
+the request (a query string, a form field, the URL) or from the site itself, and whether
+`0.0.0.0` is an address it listens on or one it compares against. Blind round 16's
 readers judged every `innerHTML =` flagged as request text wrong or overstated where the
 text was the docs' own search index."""
 
@@ -43,3 +44,16 @@ def _names_filled_from_request(code: tuple[str, ...] | list[str]) -> set[str]:
                           tainted & set(re.findall(r"\b\w+\b", match.group(2)))):
                 tainted.add(match.group(1))
     return tainted
+
+
+_COMPARED_ADDRESS = re.compile(r"(?:[!=]==?|\bis)\s*[\"']0\.0\.0\.0[\"']|"
+                               r"[\"']0\.0\.0\.0[\"']\s*(?:[!=]==?|\bin\b)")
+
+
+def exposes_debug_or_all_interfaces(f: Candidate, ctx: Context) -> bool:
+    """`0.0.0.0` a client compares a reported address against (to connect to localhost
+    instead: socks, round 20's development set; an earlier blind round's page too) binds
+    nothing."""
+    text = ctx.text(f.line)
+    return not ("0.0.0.0" in text and _COMPARED_ADDRESS.search(text)
+                and not re.search(r"(?i)debug", text))

@@ -142,6 +142,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"\(.*\bdebug\s*=\s*True\b|^\s*DEBUG\s*=\s*True\b|[\"']0\.0\.0\.0[\"']"),
         ),
+        check=vetweb.exposes_debug_or_all_interfaces,
     ),
     Topic.TEMP_FILE: TopicRecord(
         domain=OWNER, severity=3,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tribunalbot.llm.offline import vet, vetcommands, vetdata
-from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, RUST, SHELL, SQL, SQL_VERB, rule
+from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, RUST, SHELL, SQL, SQL_STATEMENT, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
 OWNER = "security_guardian"
@@ -34,12 +34,13 @@ RECORDS: dict[Topic, TopicRecord] = {
         ruff=("S608",),
         rules=(
             rule(r"\b(execute|executemany|query|Query|Exec|raw)\(\s*f[\"']"),
-            rule(rf"=\s*f[\"']{SQL_VERB}", flags=re.I),
-            rule(rf"\"{SQL_VERB}[^\"]*\"\s*(%|\+)|'{SQL_VERB}[^']*'\s*(%|\+)", flags=re.I),
-            rule(rf"Sprintf\(\s*\"{SQL_VERB}", GO, flags=re.I),
-            rule(rf"\"{SQL_VERB}[^\"]*\"\.format\(|'{SQL_VERB}[^']*'\.format\(", PYTHON,
+            rule(rf"=\s*f[\"']{SQL_STATEMENT}", flags=re.I),
+            rule(rf"\"{SQL_STATEMENT}[^\"]*\"\s*(%|\+)|'{SQL_STATEMENT}[^']*'\s*(%|\+)",
                  flags=re.I),
-            rule(rf"`{SQL_VERB}[^`]*\$\{{", JS_TS, flags=re.I),
+            rule(rf"Sprintf\(\s*\"{SQL_STATEMENT}", GO, flags=re.I),
+            rule(rf"\"{SQL_STATEMENT}[^\"]*\"\.format\(|'{SQL_STATEMENT}[^']*'\.format\(", PYTHON,
+                 flags=re.I),
+            rule(rf"`{SQL_STATEMENT}[^`]*\$\{{", JS_TS, flags=re.I),
         ),
     ),
     Topic.SECRET: TopicRecord(
