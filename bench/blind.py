@@ -25,7 +25,8 @@ with the round's key.json. Precision counts only "right" as right.
 A round's files are in none of the bench's inputs, the labelled set, the recorded games or
 `examples/`; each round gets new ones, so that no round is judged on what the one before
 tuned. Files are found on this machine (the standard library, the venv's packages, Debian's
-files) and named by where in `bench/blind_rounds.py`, not kept here.
+files) and named by where in `bench/blind_rounds.py` (from round 15, in each round's
+`bench/blind/roundN/files.txt`), not kept here.
 """
 
 from __future__ import annotations

@@ -4,13 +4,11 @@ anything here ran on them. Named by where they are on this machine, not kept her
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bench.fair.inputs import Source
 
 _STD = "stdlib"
-_GCLOUD = "/usr/lib/google-cloud-sdk/lib/googlecloudsdk/"
-_SURFACE = "/usr/lib/google-cloud-sdk/lib/surface/"
-_APPENGINE = ("/usr/lib/google-cloud-sdk/platform/google_appengine/google/appengine/tools/"
-              "devappserver2/")
 ROUNDS: dict[int, tuple[Source, ...]] = {
     1: (
         Source(_STD, "graphlib.py"), Source("system", "/usr/bin/savelog"),
@@ -307,224 +305,15 @@ ROUNDS: dict[int, tuple[Source, ...]] = {
         Source("system", "/usr/share/perl5/Git/LoadCPAN.pm"),
         Source("package", "aiosqlite/context.py"),
     ),
-    # The first round with notes said only where their better form names itself (docstrings,
-    # sizes and TODOs silent). Chosen at random (seed 15015) from this machine's files in no
-    # earlier round or pool; the Python of the Cloud SDK is new to every round.
-    15: (
-        Source(_STD, "wsgiref/validate.py"),
-        Source(_STD, "asyncio/locks.py"),
-        Source(_STD, "http/cookies.py"),
-        Source(_STD, "email/_parseaddr.py"),
-        Source("system", _GCLOUD + "command_lib/deploy/delivery_pipeline_util.py"),
-        Source("system", _GCLOUD + "api_lib/service_directory/namespaces.py"),
-        Source("system",
-               _GCLOUD + "command_lib/container/fleet/policycontroller/deployment_configs.py"),
-        Source("system", _GCLOUD + "command_lib/error_reporting_util.py"),
-        Source("system", _GCLOUD + "command_lib/ml_engine/operations_util.py"),
-        Source("system", _GCLOUD + "command_lib/notebooks/completers.py"),
-        Source("system", "/usr/lib/perf-core/tests/shell/test_intel_pt.sh"),
-        Source("system", "/usr/lib/x86_64-linux-gnu/tcl8.6/tclConfig.sh"),
-        Source("system", "/usr/lib/google-cloud-sdk/platform/gsutil/third_party/httplib2/script/"
-                         "compile-py3-openssl11.sh"),
-        Source("system", "/usr/bin/apt-key"),
-        Source("system", "/usr/share/javascript/sphinxdoc/1.0/doctools.js"),
-        Source("system", "/usr/share/javascript/sphinxdoc/1.0/sphinx_highlight.js"),
-        Source("system", "/usr/share/perl/5.36.0/Pod/Simple/PullParserStartToken.pm"),
-        Source("system", "/usr/share/perl/5.36.0/App/Prove/State/Result/Test.pm"),
-        Source("system", "/usr/share/perl/5.36.0/ExtUtils/MM_Win95.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Time/gmtime.pm"),
-    ),
-    # After round 15's fixes; 40 files, as a quiet reviewer says little on each. Chosen at
-    # random (seed 16016) from this machine's files in no earlier round, nor in a pool of
-    # rounds 10-14 (round 15's pools were drawn from by script, never read).
-    16: (
-        Source(_STD, "textwrap.py"),
-        Source(_STD, "smtpd.py"),
-        Source(_STD, "fractions.py"),
-        Source(_STD, "ntpath.py"),
-        Source(_STD, "weakref.py"),
-        Source(_STD, "concurrent/futures/process.py"),
-        Source("system", _SURFACE + "compute/security_policies/rules/update.py"),
-        Source("system", _SURFACE + "sql/instances/reset_ssl_config.py"),
-        Source("system", _SURFACE + "ai/tensorboards/describe.py"),
-        Source("system", _SURFACE + "dataproc/workflow_templates/instantiate.py"),
-        Source("system", _SURFACE + "dataplex/metadata_jobs/create.py"),
-        Source("system", _SURFACE + "spanner/databases/ddl/update.py"),
-        Source("system", _GCLOUD + "api_lib/resource_manager/liens.py"),
-        Source("system", _SURFACE + "compute/firewall_policies/mirroring_rules/describe.py"),
-        Source("system", _SURFACE + "sql/instances/get_latest_recovery_time.py"),
-        Source("system", _SURFACE + "looker/instances/import.py"),
-        Source("system", _SURFACE + "compute/vpn_tunnels/delete.py"),
-        Source("system", _SURFACE + "spanner/databases/ddl/describe.py"),
-        Source("system", _SURFACE + "compute/url_maps/delete.py"),
-        Source("system", _SURFACE + "compute/images/vulnerabilities/list.py"),
-        Source("system", "/usr/lib/perf-core/tests/shell/lib/coresight.sh"),
-        Source("system", "/usr/lib/perf-core/tests/shell/lib/waiting.sh"),
-        Source("system", "/usr/bin/gpgrt-config"),
-        Source("system", "/usr/share/doc/git/contrib/hooks/post-receive-email"),
-        Source("system", "/usr/lib/git-core/git-mergetool"),
-        Source("system", "/usr/lib/init/vars.sh"),
-        Source("system", "/usr/lib/perf-core/tests/shell/daemon.sh"),
-        Source("system", "/usr/lib/x86_64-linux-gnu/tk8.6/tkConfig.sh"),
-        Source("system", _APPENGINE + "admin/templates/console.js"),
-        Source("system", _APPENGINE + "admin/templates/datastore_viewer.js"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/can-place-dep.js"),
-        Source("system", "/usr/share/javascript/sphinxdoc/1.0/searchtools.js"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/undici/lib/handler/retry-handler.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/arborist/"
-                         "isolated-reifier.js"),
-        Source("system", "/usr/share/perl/5.36.0/ExtUtils/Command/MM.pm"),
-        Source("system", "/usr/share/perl/5.36.0/TAP/Parser/Result.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Tie/Array.pm"),
-        Source("system", "/usr/share/perl/5.36.0/UNIVERSAL.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Tie/Memoize.pm"),
-        Source("system", "/usr/share/perl/5.36.0/ExtUtils/CBuilder/Platform/Windows/BCC.pm"),
-    ),
-    # After round 16's fixes; 40 files at random (seed 17017), as round 16's were chosen.
-    17: (
-        Source(_STD, "distutils/cygwinccompiler.py"),
-        Source(_STD, "profile.py"),
-        Source(_STD, "distutils/msvc9compiler.py"),
-        Source(_STD, "distutils/command/build_ext.py"),
-        Source(_STD, "_osx_support.py"),
-        Source(_STD, "distutils/_msvccompiler.py"),
-        Source("system", _GCLOUD + "command_lib/dataproc/sessions/jupyter_config_factory.py"),
-        Source("system", _SURFACE + "backup_dr/backup_plan_associations/trigger_backup.py"),
-        Source("system", _GCLOUD + "command_lib/iam/hooks.py"),
-        Source("system", _GCLOUD + "command_lib/util/declarative/python_command_util.py"),
-        Source("system",
-               _GCLOUD + "command_lib/util/resource_map/declarative/"
-                         "declarative_map_update_util.py"),
-        Source("system", _GCLOUD + "command_lib/compute/vm_status_troubleshooter.py"),
-        Source("system", _GCLOUD + "command_lib/filestore/flags.py"),
-        Source("system", _SURFACE + "compute/reservations/perform_maintenance.py"),
-        Source("system", _SURFACE + "kms/ekm_config/get_iam_policy.py"),
-        Source("system", _GCLOUD + "api_lib/service_extensions/wasm_plugin_api.py"),
-        Source("system", _SURFACE + "sql/instances/release_ssrs_lease.py"),
-        Source("system", _SURFACE + "netapp/kms_configs/verify.py"),
-        Source("system", _GCLOUD + "appengine/tools/queue_xml_parser.py"),
-        Source("system", _GCLOUD + "core/docker/client_lib.py"),
-        Source("system", "/usr/bin/dpkg-maintscript-helper"),
-        Source("system", "/usr/bin/tzselect"),
-        Source("system", "/usr/lib/git-core/git-filter-branch"),
-        Source("system", "/usr/sbin/blkdeactivate"),
-        Source("system", "/usr/sbin/invoke-rc.d"),
-        Source("system", "/usr/bin/pg_buildext"),
-        Source("system",
-               "/usr/lib/google-cloud-sdk/platform/google_appengine/google/appengine/tools/java/jetty12/jetty-home/bin/jetty.sh"),
-        Source("system",
-               "/usr/lib/google-cloud-sdk/platform/bundledpythonunix/lib/itcl4.2.4/itclConfig.sh"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/arborist/load-actual.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/graceful-fs/graceful-fs.js"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/place-dep.js"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/undici/lib/web/eventsource/eventsource.js"),
-        Source("system", "/usr/share/javascript/sphinxdoc/1.0/language_data.js"),
-        Source("system",
-               "/usr/lib/node_modules/npm/node_modules/@npmcli/arborist/lib/arborist/rebuild.js"),
-        Source("system", "/usr/share/perl/5.36.0/open.pm"),
-        Source("system", "/usr/share/perl/5.36.0/ExtUtils/MM_Darwin.pm"),
-        Source("system", "/usr/share/perl/5.36.0/ExtUtils/MakeMaker/version.pm"),
-        Source("system", "/usr/share/perl/5.36.0/AnyDBM_File.pm"),
-        Source("system", "/usr/share/perl/5.36.0/TAP/Object.pm"),
-        Source("system", "/usr/share/perl/5.36.0/CPAN/Version.pm"),
-    ),
-    # After round 17's fixes; 40 files at random (seed 18018), one of each file name, as
-    # round 16's were chosen.
-    18: (
-        Source(_STD, "tkinter/filedialog.py"),
-        Source(_STD, "base64.py"),
-        Source(_STD, "email/headerregistry.py"),
-        Source(_STD, "xml/sax/expatreader.py"),
-        Source(_STD, "asyncore.py"),
-        Source(_STD, "distutils/msvccompiler.py"),
-        Source("system", _SURFACE + "notebooks/instances/get_health.py"),
-        Source("system", _GCLOUD + "command_lib/cloudbuild/run_flags.py"),
-        Source("system", _GCLOUD + "api_lib/container/binauthz/iam.py"),
-        Source("system", _SURFACE + "builds/triggers/create/repository.py"),
-        Source("system", _SURFACE + "compute/instances/set_scheduling.py"),
-        Source("system", _SURFACE + "compute/networks/subnets/expand_ip_range.py"),
-        Source("system", _GCLOUD + "api_lib/dataproc/iam_helpers.py"),
-        Source("system",
-               _GCLOUD + "command_lib/storage/tasks/cp/finalize_composite_upload_task.py"),
-        Source("system", _GCLOUD + "command_lib/edge_cloud/networking/resources.py"),
-        Source("system", _GCLOUD + "command_lib/scc/notifications/request_hooks.py"),
-        Source("system", _GCLOUD + "core/cache/completion_cache.py"),
-        Source("system", _SURFACE + "container/operations/cancel.py"),
-        Source("system", _GCLOUD + "command_lib/concepts/dependency_managers.py"),
-        Source("system", _SURFACE + "compute/images/describe_from_family.py"),
-        Source("system", _GCLOUD + "api_lib/app/cloud_build.py"),
-        Source("system", _GCLOUD + "api_lib/compute/sole_tenancy/node_groups.py"),
-        Source("system", "/usr/share/gettext/config.rpath"),
-        Source("system", "/usr/libexec/dpkg/dpkg-db-backup"),
-        Source("system", "/usr/lib/google-cloud-sdk/platform/bundledpythonunix/lib/python3.12/"
-                         "config-3.12-x86_64-linux-gnu/install-sh"),
-        Source("system", "/usr/share/doc/mawk/examples/hical"),
-        Source("system", "/usr/lib/apt/apt.systemd.daily"),
-        Source("system", "/usr/lib/google-cloud-sdk/platform/bundledpythonunix/bin/python3-config"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/undici/lib/core/errors.js"),
-        Source("system", "/usr/lib/node_modules/npm/lib/npm.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/npm-package-arg/lib/npa.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/postcss-selector-parser/dist/"
-                         "selectors/container.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/pacote/lib/fetcher.js"),
-        Source("system", "/usr/lib/node_modules/npm/lib/utils/display.js"),
-        Source("system", "/usr/share/perl/5.36.0/Test2/EventFacet/About.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Test2/Event/Encoding.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Pod/Text/Termcap.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Test2/EventFacet/Plan.pm"),
-        Source("system", "/usr/share/perl/5.36.0/meta_notation.pm"),
-        Source("system", "/usr/share/perl/5.36.0/CPAN/Exception/RecursiveDependency.pm"),
-    ),
-    # After round 18's fixes and the development set (bench/blind/dev19.txt), none of whose
-    # files is here; 38 at random (seed 19019), one of each file name (two shell scripts
-    # were left on this machine in no earlier round or pool).
-    19: (
-        Source("system", _GCLOUD + "core/resource/flattened_printer.py"),
-        Source("system", _GCLOUD + "command_lib/storage/tasks/compose_objects_task.py"),
-        Source("system", _GCLOUD + "api_lib/clouddeploy/target.py"),
-        Source("system", _GCLOUD + "api_lib/ml_engine/versions_api.py"),
-        Source("system", _GCLOUD + "command_lib/code/yaml_helper.py"),
-        Source("system", _GCLOUD + "api_lib/spanner/database_sessions.py"),
-        Source("system",
-               _GCLOUD + "api_lib/composer/environments_user_workloads_config_maps_util.py"),
-        Source("system", _GCLOUD + "api_lib/resource_manager/capabilities.py"),
-        Source("system",
-               _GCLOUD + "command_lib/storage/tasks/cp/delete_temporary_components_task.py"),
-        Source("system", _GCLOUD + "command_lib/storage/tasks/cp/copy_component_util.py"),
-        Source("system", _SURFACE + "compute/interconnects/wire_groups/remove_endpoint.py"),
-        Source("system", _SURFACE + "resource_manager/settings/clear.py"),
-        Source("system", _GCLOUD + "api_lib/dataplex/content.py"),
-        Source("system", _GCLOUD + "core/resource/resource_info.py"),
-        Source("system", _GCLOUD + "api_lib/network_security/security_profiles/sp_api.py"),
-        Source("system", _SURFACE + "config/configurations/rename.py"),
-        Source("system", _GCLOUD + "api_lib/container/fleet/debug_util.py"),
-        Source("system", _GCLOUD + "command_lib/storage/tasks/objects/restore_object_task.py"),
-        Source("system", _SURFACE + "compute/reset_windows_password.py"),
-        Source("system", _GCLOUD + "core/credentials/gce_cache.py"),
-        Source("system", _GCLOUD + "appengine/proto/message_set.py"),
-        Source("system", _SURFACE + "compute/config_ssh.py"),
-        Source("system", _GCLOUD + "api_lib/infra_manager/configmanager_util.py"),
-        Source("system", _GCLOUD + "core/resource/resource_topics.py"),
-        Source("system", "/usr/share/perl/5.36.0/CPAN/Author.pm"),
-        Source("system", "/usr/share/perl/5.36.0/_charnames.pm"),
-        Source("system", "/usr/share/perl/5.36.0/FileHandle.pm"),
-        Source("system", "/usr/share/perl/5.36.0/Pod/Text/Overstrike.pm"),
-        Source("system", "/usr/share/perl/5.36.0/IPC/Open2.pm"),
-        Source("system", "/usr/share/perl/5.36.0/CPAN/Tarzip.pm"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/undici/lib/web/fetch/webidl.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/minimatch/dist/esm/ast.js"),
-        Source("system", "/usr/lib/node_modules/npm/lib/commands/ls.js"),
-        Source("system",
-               "/usr/share/javascript/sphinxdoc/1.0/_sphinx_javascript_frameworks_compat.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/@sigstore/protobuf-specs/dist/"
-                         "__generated__/sigstore_common.js"),
-        Source("system", "/usr/lib/node_modules/npm/node_modules/undici/lib/web/fetch/data-url.js"),
-        Source("system", "/usr/lib/git-core/git-instaweb"),
-        Source("system", "/usr/lib/git-core/git-submodule"),
-    ),
 }
+
+
+def _listed(listing: Path) -> tuple[Source, ...]:
+    """A round's files as its `files.txt` lists them, `root path` a line."""
+    return tuple(Source(*line.split(maxsplit=1)) for line in listing.read_text().splitlines()
+                 if line.strip())
+
+
+# From round 15 each round's list sits beside its verdicts: bench/blind/roundN/files.txt.
+ROUNDS.update({int(listing.parent.name.removeprefix("round")): _listed(listing)
+               for listing in (Path(__file__).resolve().parent / "blind").glob("round*/files.txt")})
