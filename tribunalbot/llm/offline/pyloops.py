@@ -57,7 +57,9 @@ def _cancellation(handler: ast.ExceptHandler) -> bool:
 
 # Calls that take the next item of a stream or a queue: a loop around them is a consumer.
 _TAKES_NEXT = re.compile(r"(^|\.)(get_nowait|readline|read|recv\w*|accept|next|popleft|wait|"
-                         r"select|poll|input|raw_input)$")
+                         r"select|poll|input|raw_input)$|"
+                         # the user's next edit or answer: an interactive loop the user ends
+                         r"(^|\.)\w*(Edit|Prompt\w*|prompt\w*|confirm|Confirm)$")
 _TAKES_NEXT_BARE = re.compile(r"(^|\.)(get|pop)$")  # queue.get(), stack.pop(): no argument
 
 

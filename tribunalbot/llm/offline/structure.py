@@ -18,7 +18,10 @@ from tribunalbot.llm.offline.pyfacts import PyFacts
 _PY_LOOP = re.compile(r"^\s*(async\s+)?for\b")
 _PY_DEF = re.compile(r"^(\s*)(async\s+)?def\s+(\w+)\s*\(")
 _BRACE_LOOP = re.compile(r"^\s*for\b(?!\s*\{)|\.(forEach|map)\(")
-_KEYWORDS = r"(?:if|for|while|switch|catch|function|return|else|do|try|with|new|typeof)"
+# Perl's too (elsif, unless, until, foreach): blind round 20's Maketext had its `elsif (...) {`
+# blocks taken for functions and its `sub _compile {` for none.
+_KEYWORDS = (r"(?:if|for|while|switch|catch|function|return|else|do|try|with|new|typeof|"
+             r"elsif|unless|until|foreach)")
 _BRACE_DEF = re.compile(
     r"^\s*func\s+(?:\([^)]*\)\s*)?(\w+)"  # Go
     r"|\bfunction\s*\*?\s*(\w*)\s*\("  # JS function
@@ -26,11 +29,13 @@ _BRACE_DEF = re.compile(
     r"|(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>"  # arrow assigned to a name
     rf"|^\s*(?:(?:static|async|get|set)\s+)*#?(?!{_KEYWORDS}\b)(\w+)\s*\([^)]*\)\s*\{{"  # method
     r"|^\s*(?:function\s+)?([\w-]+)\s*\(\)\s*\{"  # shell
+    r"|^\s*sub\s+(\w+)\s*(?:\([^)]*\)\s*)?\{"  # Perl
 )
 MAX_HEAD = 400  # characters of a line that header patterns look at
-_BRANCH = re.compile(r"^\s*(if|elif|except|catch|case|\} else if|\} catch)\b|\?\s.*:")
-_IF_OPEN = re.compile(r"^\s*(\}\s*)?(else\s+)?if\b|^\s*(\}\s*)?else\b")
-_IF_START = re.compile(r"^\s*if\b")
+_BRANCH = re.compile(r"^\s*(if|elif|elsif|unless|except|catch|case|\} else if|\} elsif|"
+                     r"\} catch)\b|\?\s.*:")
+_IF_OPEN = re.compile(r"^\s*(\}\s*)?(else\s+)?if\b|^\s*(\}\s*)?(else|elsif|unless)\b")
+_IF_START = re.compile(r"^\s*(if|unless)\b")
 DEEP_BLOCKS = 4  # blocks around a statement before nesting hurts reading
 DEEP_CONDITIONS = 3  # or conditions inside conditions
 

@@ -33,8 +33,9 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
     if ctx.language not in ("javascript", "typescript"):
         return True
     text = ctx.text(f.line)
-    if re.search(r"(\|\||\?\?|[?:=])\s*\(\s*\(\s*\)\s*=>\s*\{\s*\}\s*\)", text):
-        return False  # `f || (() => {})`: a no-op stand-in for a missing function (round 19)
+    if re.search(r"(\|\||\?\?|[?:=])\s*\(\s*\(\s*\)\s*=>\s*\{\s*\}\s*\)|"
+                 r"[(,]\s*\w+\s*=\s*\(\s*\)\s*=>\s*\{\s*\}", text):
+        return False  # `f || (() => {})`, `(cb = () => {})`: a no-op stand-in (rounds 19, 20)
     guarded = [text.split(".catch(")[0]] if ".catch(" in text else _try_body(f.line, ctx)
     if _removes_expected(guarded, f.line, ctx) or _errors_listened_for(text, f.line, ctx) \
             or _best_effort(guarded, text) or _explained_in_try(f.line, ctx):
@@ -60,12 +61,21 @@ def _best_effort(guarded: list[str], text: str) -> bool:
     return bool(calls) and all(_BEST_EFFORT.search(c) for c in calls)
 
 
+COMMENT_ABOVE_TRY = 3  # lines above a `try` where its reason may be written (round 20: two)
+
+
 def _explained_in_try(line: int, ctx: Context) -> bool:
     """A comment in the try block or on the line above its `try`: the author says why the
     failure is let go (an optional feature loaded if present)."""
     found = _try_opener(line, ctx)
-    return found is not None and any(has_comment(n, ctx)
-                                     for n in range(max(1, found[0] - 1), line + 1))
+    if found is None:
+        return False
+    for above in range(found[0] - 1, max(0, found[0] - 1 - COMMENT_ABOVE_TRY), -1):
+        if has_comment(above, ctx):
+            return True
+        if ctx.text(above).rstrip().endswith(("}", ";")):
+            break  # a statement ends there: a comment above it is about something else
+    return any(has_comment(n, ctx) for n in range(found[0], line + 1))
 
 
 ERROR_LISTENER_REACH = 20  # lines above an empty `.catch`, in its function, a listener may be

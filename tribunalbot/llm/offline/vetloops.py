@@ -365,4 +365,11 @@ def queries_per_item(f: Candidate, ctx: Context) -> bool:
         return True
     nearby = "\n".join(ctx.code[max(0, f.line - 5) : f.line + 1])
     return bool(re.search(r"(?i)\bWHERE\b", nearby) or re.search(
-        r"\.(execute|query|Query|QueryRow|Exec)\([^,()]+(\([^()]*\))?[^,()]*,", text))
+        rf"{_DATABASE}\.(execute|query|Query|QueryRow|Exec)\([^,()]+(\([^()]*\))?[^,()]*,",
+        text))
+
+
+# What a query is run on: a connection, a cursor, a session, a pool (not `queryable.query`,
+# npm's lookup in an object already in memory, blind round 20).
+_DATABASE = r"(?i:\b(db|\w*conn\w*|cur|cursor|session|pool|tx|trx|knex|sql\w*|database|pg|" \
+            r"mysql|client|repo\w*|store))"

@@ -53,7 +53,10 @@ _COMPARED_ADDRESS = re.compile(r"(?:[!=]==?|\bis)\s*[\"']0\.0\.0\.0[\"']|"
 def exposes_debug_or_all_interfaces(f: Candidate, ctx: Context) -> bool:
     """`0.0.0.0` a client compares a reported address against (to connect to localhost
     instead: socks, round 20's development set; an earlier blind round's page too) binds
-    nothing."""
+    nothing; in a program that starts a docker container it is the address inside the
+    container, which the host publishes only on the port mapping's own (round 20)."""
     text = ctx.text(f.line)
-    return not ("0.0.0.0" in text and _COMPARED_ADDRESS.search(text)
-                and not re.search(r"(?i)debug", text))
+    if "0.0.0.0" not in text or re.search(r"(?i)debug", text):
+        return True
+    in_container = any(re.search(r"(?i)\bdocker\b", x) for x in ctx.code)
+    return not (_COMPARED_ADDRESS.search(text) or in_container)

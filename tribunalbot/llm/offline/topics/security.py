@@ -205,7 +205,9 @@ RECORDS: dict[Topic, TopicRecord] = {
         ref="CWE-295",
         ruff=("S501",),
         rules=(
-            rule(r"InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false|verify\s*=\s*False"),
+            # Not jwt.decode(..., verify=False): that skips a token's signature, not TLS.
+            rule(r"InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false|verify\s*=\s*False",
+                 unless=r"\bjwt\.decode\("),
         ),
     ),
     Topic.UNSAFE_DESERIALIZE: TopicRecord(
