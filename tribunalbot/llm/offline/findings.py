@@ -68,6 +68,12 @@ class Finding:
         that weigh them (a nit fairly called minor, a function that earns a split)."""
         return self.severity >= STATED or self.info.stated
 
+    @property
+    def guessed(self) -> bool:
+        """A defect said as a change that no tool proves from the text (`TopicRecord.proven`):
+        a guess about intent or about what reaches the line at run time."""
+        return self.worth_saying and not self.info.proven
+
 
 FEW_FINDINGS = 3
 
@@ -93,6 +99,10 @@ class Analysis:
     structure: Structure | None = field(default=None, repr=False, compare=False)
     # Written by a tool (analysis.generated): reviews say nothing of it, as no one edits it.
     generated: bool = False
+    # The file shows a maintainer (analysis.maintained): a review says no guessed defect of
+    # it (`Finding.guessed`), only what the text proves and the notes whose form names itself.
+    # A change (a diff's hunks) is not judged so: no blind round has read one.
+    maintained: bool = False
     # Readings of texts against this analysis (evidence.contradictions), kept with it: every
     # juror reads every review again each turn, and a reading never changes. Not an init
     # field, so an analysis made from this one (dataclasses.replace) starts with its own.
@@ -121,9 +131,12 @@ class Analysis:
         return tuple(i for i in self.imports if i.kind == THIRD_PARTY)
 
     def says(self, finding: Finding) -> bool:
-        """Whether a review says `finding`: as a change or as a note (its weight), and, for
-        a few topics, only where this code shows it matters (`_SAID_WHEN`)."""
+        """Whether a review says `finding`: as a change or as a note (its weight), on
+        maintained code only if no guess, and, for a few topics, only where this code shows
+        it matters (`_SAID_WHEN`)."""
         if self.generated or not (finding.worth_saying or finding.info.noted):
+            return False
+        if self.maintained and finding.guessed:
             return False
         matters_here = _SAID_WHEN.get(finding.topic)
         return matters_here is None or matters_here(self, finding)

@@ -46,21 +46,15 @@ def module_docstring(ctx: Context) -> str:
     return (ast.get_docstring(ctx.py.tree) if ctx.py is not None else None) or ""
 
 
-def _commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
+def commented_above(line: int, ctx: Context, reach: int = 3) -> bool:
     """A comment in the few lines above `line`: its author says why it reads as it does."""
     return any(has_comment(n, ctx) for n in range(max(1, line - reach), line))
-
-
-def plain_form_unexplained(f: Candidate, ctx: Context) -> bool:
-    """A longer form with a comment just above it is kept on purpose (a formula written out
-    so that it rounds as the comment says): "simplify" would undo the author's reason."""
-    return not _commented_above(f.line, ctx, 2)
 
 
 def _explained(line: int, ctx: Context) -> bool:
     """A comment just above the `except`, on it, or in its body before the code resumes at
     its indent."""
-    if _commented_above(line, ctx):
+    if commented_above(line, ctx):
         return True
     indent = len(ctx.text(line)) - len(ctx.text(line).lstrip())
     for number in range(line, len(ctx.lines) + 1):

@@ -86,6 +86,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"(?:^|[;&|(!`]|\$\(|\bif\s|\bthen\s)\s*which\s+-?\w", SHELL),
         ),
         check=vetshell.which_is_run,
+        proven=True,
     ),
     Topic.DEPRECATED_KEPT: TopicRecord(
         domain=OWNER, severity=2,
@@ -126,6 +127,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         check=vetapi.import_is_unused,
         juror_fix="[drop the import|[delete|remove|cut] the [unused|idle] import|[take out|"
                   "strip] the import]",
+        proven=True,
     ),
     Topic.IMPORT_STYLE: TopicRecord(
         domain=OWNER, severity=1,

@@ -299,6 +299,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         ruff=("E9",),
         earns=(("rewrite", 1),),
         reason="does not parse as Python 3",
+        proven=True,
     ),
     Topic.WARN_STACKLEVEL: TopicRecord(
         domain=OWNER, severity=1,
@@ -334,5 +335,6 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[undefined name|name never defined|unbound name|missing definition]",
         ruff=("F821", "F822"),
         check=vet.name_is_undefined,
+        proven=True,
     ),
 }

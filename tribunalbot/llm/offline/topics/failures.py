@@ -134,6 +134,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[unchecked cd|unverified directory change|cd without a check|"
               "directory change nobody checks]",
         detectors=("shellsql",),
+        proven=True,
     ),
     Topic.TEMP_NO_CLEANUP: TopicRecord(
         domain=OWNER, severity=2,

@@ -229,6 +229,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"(?:^|[;&|(]|\bthen|\bdo|\belse)\s*echo\s+-[nE]*e[nE]*\s", SHELL),
         ),
         check=vetshell.echo_under_sh,
+        proven=True,
     ),
     Topic.SQL_NO_COMMENT: TopicRecord(
         domain=OWNER, severity=1,

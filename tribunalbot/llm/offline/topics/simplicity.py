@@ -4,7 +4,7 @@ topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import vet, vetforms
 from tribunalbot.llm.offline.rules import rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -119,7 +119,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             ("PERF403", "build the dict with a comprehension"),
             ("TRY203", "drop the handler that only raises again"),
         ),
-        check=vet.plain_form_unexplained,
+        check=vetforms.plain_form_holds,
         juror_fix="[use the simpler form|[say|write] it [plainly|directly|the short way]|[drop|"
                   "cut|skip] the detour|[pick|take] the [plain|simpler|shorter] [construct|form]]",
     ),

@@ -176,6 +176,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"^\s*assert\s+(True|1|not False)\b|^\s*assert\s.+==.+\bor\b.+==", PYTHON),
         ),
+        proven=True,
     ),
     Topic.TEST_WITHOUT_ASSERT: TopicRecord(
         domain=OWNER, severity=3,
@@ -195,6 +196,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[test without an assertion|assertion-free test|test that checks nothing|"
               "test that cannot fail]",
         detectors=("heuristics",),
+        proven=True,
     ),
     Topic.SKIPPED_TEST: TopicRecord(
         domain=OWNER, severity=2,
