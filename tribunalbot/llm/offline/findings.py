@@ -70,9 +70,10 @@ class Finding:
 
     @property
     def guessed(self) -> bool:
-        """A defect said as a change that no tool proves from the text (`TopicRecord.proven`):
-        a guess about intent or about what reaches the line at run time."""
-        return self.worth_saying and not self.info.proven
+        """Neither a fact a tool proves from the text (`TopicRecord.proven`) nor a better
+        form that names itself (`noted`): a reading of intent or of what reaches the line
+        at run time (an error swallowed, a list that grows without bound)."""
+        return not (self.info.proven or self.info.noted)
 
 
 FEW_FINDINGS = 3
@@ -136,10 +137,16 @@ class Analysis:
         it matters (`_SAID_WHEN`)."""
         if self.generated or not (finding.worth_saying or finding.info.noted):
             return False
-        if self.maintained and finding.guessed:
+        if self.doubts(finding):
             return False
         matters_here = _SAID_WHEN.get(finding.topic)
         return matters_here is None or matters_here(self, finding)
+
+    def doubts(self, finding: Finding) -> bool:
+        """A guessed finding on maintained code: not said, and no needed fix that turning
+        down or calling minor is wrong about (`fit.needing`, `fit.serious_at`; blind round
+        21, game 165: turning down "a capped work list" for a class that gathers imports)."""
+        return self.maintained and finding.guessed
 
     def for_domain(self, domain: str) -> list[Finding]:
         return [f for f in self.findings if f.domain == domain]
@@ -196,8 +203,10 @@ def _harm_follows(analysis: Analysis, finding: Finding) -> bool:
 _NESTED_ON_PURPOSE = frozenset({"ruff:SIM102", "ruff:SIM117"})
 
 
-def _not_a_merge(analysis: Analysis, finding: Finding) -> bool:
-    return finding.source not in _NESTED_ON_PURPOSE
+def _named_form(analysis: Analysis, finding: Finding) -> bool:
+    """The simpler form is named (`Finding.how`), and is not a merge: "use the simpler form"
+    alone was judged noise (round 21: a reversed comparison, `"ImageId" != x`)."""
+    return bool(finding.how) and finding.source not in _NESTED_ON_PURPOSE
 
 
 def _arithmetic_not_avoided(analysis: Analysis, finding: Finding) -> bool:
@@ -211,7 +220,7 @@ _SAID_WHEN: dict[Topic, Callable[[Analysis, Finding], bool]] = {
     Topic.BACKTICKS: _writes_dollar_paren,
     Topic.OLD_ARITHMETIC: _arithmetic_not_avoided,
     Topic.UNCHECKED_CD: _harm_follows,
-    Topic.SIMPLIFY: _not_a_merge,
+    Topic.SIMPLIFY: _named_form,
 }
 
 

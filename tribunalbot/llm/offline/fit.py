@@ -80,14 +80,16 @@ def needed(family: str, level: int, analysis: Analysis, line: int) -> Finding | 
     down there turns down the fix."""
     for f in analysis.at(line):
         need = NEEDS.get(f.topic)
-        if need == (family, level) and f.severity >= SERIOUS:
+        if need == (family, level) and f.severity >= SERIOUS and not analysis.doubts(f):
             return f
     return None
 
 
 def needing(family: str, analysis: Analysis) -> list[Finding]:
-    """The serious findings whose own fix is an option of `family`."""
-    return [f for f in analysis.findings if f.severity >= SERIOUS
+    """The serious findings whose own fix is an option of `family`, but for those the
+    analysis doubts (`Analysis.doubts`): no needed fix a plant can be shown wrong for
+    turning down."""
+    return [f for f in analysis.findings if f.severity >= SERIOUS and not analysis.doubts(f)
             and NEEDS.get(f.topic, ("", 0))[0] == family]
 
 
@@ -99,8 +101,9 @@ def realizable(analysis: Analysis) -> list[str]:
 
 
 def serious_at(analysis: Analysis, line: int) -> Finding | None:
-    """The most serious finding at `line` when it must be fixed, else None."""
-    found = [f for f in analysis.at(line) if f.severity >= SERIOUS]
+    """The most serious finding at `line` when it must be fixed (and the analysis does not
+    doubt it), else None."""
+    found = [f for f in analysis.at(line) if f.severity >= SERIOUS and not analysis.doubts(f)]
     return max(found, key=lambda f: (f.severity, -abs(f.line - line))) if found else None
 
 

@@ -83,7 +83,7 @@ def can_dismiss(analysis: Analysis) -> bool:
     """Both roles can call a finding minor here: an honest seat a minor one, the
     Troublemaker a serious one."""
     return any(fit.minor_only(analysis, f) for f in analysis.findings) and any(
-        f.severity >= fit.GRAVE for f in analysis.findings)
+        f.severity >= fit.GRAVE and not analysis.doubts(f) for f in analysis.findings)
 
 
 def draw_shape(rng: random.Random, shapes: frozenset[str] = frozenset({RECOMMEND, REFUSE})

@@ -30,8 +30,22 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     scope = py.enclosing_function(call)
     body = scope.body if scope is not None else py.tree.body
     inside = {id(n) for n in ast.walk(loop)} if loop is not None else {id(call)}
-    return not any(_fill_of(n) == target and id(n) not in inside
-                   for n in walk_own(body) if isinstance(n, ast.Call))
+    if any(_fill_of(n) == target and id(n) not in inside
+           for n in walk_own(body) if isinstance(n, ast.Call)):
+        return False
+    return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
+
+
+def _starts_empty(target: str, body: list[ast.stmt], before: int) -> bool:
+    """The list's last assignment before the loop makes it empty (`[]`, `list()`): one
+    seeded with an item (`[module_context]`, blind round 21) needs an extend, not a
+    comprehension."""
+    made = [n for n in walk_own(body) if isinstance(n, ast.Assign) and n.lineno < before
+            and any(ast.unparse(t) == target for t in n.targets)]
+    if not made:
+        return False  # a parameter or an attribute: it may hold items already
+    value = max(made, key=lambda n: n.lineno).value
+    return (isinstance(value, ast.List) and not value.elts) or ast.unparse(value) == "list()"
 
 
 def _fill_of(call: ast.Call) -> str | None:

@@ -39,6 +39,15 @@ def imports_for_others(py: PyFacts, line: int) -> bool:
                if getattr(alias, "lineno", statement.lineno) == line)
 
 
+def taken_from_own_package(py: PyFacts, line: int) -> bool:
+    """The import holding `line` is a module-level relative one (`from ._common import
+    arg_split`): another module of the package may take the name from here, which one file
+    cannot show (blind round 21: IPython's process.py imports it from _process_cli)."""
+    statement = import_statement(py, line)
+    return isinstance(statement, ast.ImportFrom) and statement.level > 0 and \
+        statement in py.tree.body
+
+
 def _module_level(py: PyFacts) -> list[ast.AST]:
     """The module's own statements and expressions, not those of its functions and classes
     (whose definitions themselves are included)."""

@@ -39,10 +39,11 @@ IGNORE = "TRY003,D105,D107,FIX001,FIX003"
 # more parameters (PLR0913, 0 of 20: public signatures kept for their callers), a function
 # defined in a loop (B023: called in the same pass, 0 of 4), a call as a default (B008: a
 # sentinel `object()`), an if/else as a ternary (SIM108), a named lambda (E731) and
-# try/except/pass as `contextlib.suppress` (SIM105): taste.
+# try/except/pass as `contextlib.suppress` (SIM105): taste. `== True` for `is True` (E712)
+# breaks a value that equals True without being it (round 21: SymPy's `S.true`).
 SILENCED = frozenset({
     "B008", "B023", "E731", "E70", "PLR0913", "PLR0917", "N806", "N818", "N811", "N812", "N813",
-    "N814", "N817", "SIM112", "SIM108", "SIM105",
+    "N814", "N817", "SIM112", "SIM108", "SIM105", "E712",
 })
 
 # Code (or prefix) -> topic, from the records; None for a silenced code.
@@ -104,6 +105,15 @@ def _named(message: str) -> str:
     return "" if keyword.iskeyword(name) else name
 
 
+def _on_line(name: str, line: str | None) -> str:
+    """The name as the cited line writes it (`Optional` for ruff's `typing.Optional`), or ""
+    when the line does not hold it; any name when the lines are unknown."""
+    if line is None or name in line:
+        return name
+    last = name.rsplit(".", 1)[-1]
+    return last if last and re.search(rf"\b{re.escape(last)}\b", line) else ""
+
+
 def _to_findings(diagnostics: object, lines: list[str] | None = None) -> list[Finding] | None:
     if not isinstance(diagnostics, list):
         return None
@@ -119,7 +129,6 @@ def _to_findings(diagnostics: object, lines: list[str] | None = None) -> list[Fi
             name = _named(str(item.get("message", "")))
             # A message may name the replacement ("consider `ast.literal_eval`"): only a name
             # that is on the cited line describes what the line does.
-            if lines is not None and not (0 < row <= len(lines) and name in lines[row - 1]):
-                name = ""
+            name = _on_line(name, lines[row - 1] if lines and 0 < row <= len(lines) else None)
             found.append(Finding(row, topic, name, f"ruff:{code}"))
     return found

@@ -52,7 +52,8 @@ def _bad_dismissal(analysis: Analysis, persona: str, others: Collection[str], bo
     worst when bold, the mildest grave one when subtle. Never a matter of judgement (a long
     function, deep nesting): a blind panel could not show "leave it" wrong there from the
     code (bench/blind/round4, games 01 and 05)."""
-    serious = [f for f in analysis.ranked() if f.severity >= fit.GRAVE]
+    serious = [f for f in analysis.ranked()
+               if f.severity >= fit.GRAVE and not analysis.doubts(f)]
     pool = away_from([f for f in serious if f.domain in others and f.domain != persona], avoid)
     pool = pool or away_from(serious, avoid)  # never one the review itself flags
     if boldness:

@@ -9,6 +9,7 @@ others to take.
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pybounds, pynames, pypredicates
@@ -61,12 +62,29 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     (a C accelerator: `from _imp import acquire_lock`), is imported for others to take from
     here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API). The whole
     statement is read: a linter cites each name of a parenthesised import on its own line."""
-    if f.detail.split(".")[-1].startswith("_"):
+    name = f.detail.split(".")[-1]
+    if name.startswith("_") or (name and _in_type_comment(name, ctx)):
         return False
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
     return not (pynames.imports_for_others(ctx.py, f.line) or
+                pynames.taken_from_own_package(ctx.py, f.line) or
+                _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+# A module that says it is kept for compatibility exists to pass names on (requests.compat,
+# blind round 21): its imports are its exports.
+_COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export")
+_TYPE_COMMENT = re.compile(r"#\s*type:(?!\s*ignore\b)(.*)")
+
+
+def _in_type_comment(name: str, ctx: Context) -> bool:
+    """The name is used in a `# type:` comment, which type checkers read (blind round 21:
+    `Optional` imported for `# type: (ModuleType) -> Optional[ResourceReader]`)."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any((m := _TYPE_COMMENT.search(x)) is not None and word.search(m.group(1))
+               for x in ctx.lines)
 
 
 def star_import_hides_names(f: Candidate, ctx: Context) -> bool:

@@ -14,16 +14,19 @@ OWNER = "error_philosopher"
 RECORDS: dict[Topic, TopicRecord] = {
     Topic.BARE_EXCEPT: TopicRecord(
         domain=OWNER, severity=4,
-        problem="catches everything with a bare except and carries on",
-        fix="Catch the specific exception and let the rest raise",
+        problem="catches everything with a bare except, Ctrl-C and exit included, and carries on",
+        # Not "the specific exception": where several can arise, a narrow list breaks the
+        # fallback (blind round 21: mpmath's comparisons return NotImplemented on any
+        # failure to convert). `Exception` keeps the fallback and lets Ctrl-C through.
+        fix="Catch `Exception` at least, so Ctrl-C and SystemExit still get through",
         more_fixes=(
-            "Handle only the exception you expect and let others propagate",
-            "Name the specific exception in the except and let everything else propagate",
-            "Narrow the handler to the expected exception so other errors still raise",
-            "Catch just the exception type you mean, letting the rest escape",
-            "List the exception you can handle and allow every other one to raise",
-            "Replace the bare except with the specific exception and let others through",
-            "Restrict the except to the one exception expected and let the rest bubble up",
+            "Write `except Exception:` so that KeyboardInterrupt and SystemExit propagate",
+            "Narrow it to `except Exception`, leaving Ctrl-C and exit alone",
+            "Make it `except Exception:`; a bare except also swallows KeyboardInterrupt",
+            "Catch `Exception` rather than everything, so an interrupt still stops the program",
+            "Turn it into `except Exception:` so SystemExit and Ctrl-C are not caught",
+            "Use `except Exception` there; the bare form traps KeyboardInterrupt too",
+            "Limit the handler to `Exception`, letting KeyboardInterrupt and SystemExit escape",
         ),
         label="bare except",
         names="[bare except|catch-everything clause|untyped except|except with no type]",

@@ -292,7 +292,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     Topic.NONE_COMPARE: TopicRecord(
         domain=OWNER, severity=1,
         noted=True,
-        problem="compares to None, True or False with ==",
+        problem="compares to None with ==",
         # `is` alone: "or test the value itself" would turn `!= False` into a truth test
         # that also rejects an empty list (blind round 15's readers caught it).
         fix="Use `is` or `is not` for that comparison",
@@ -307,7 +307,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         ),
         label="comparison to None",
         names="[comparison to None|equality test on None|None check written with ==]",
-        ruff=("E711", "E712"),
+        ruff=("E711",),  # not E712 (`== True`): see ruffscan.SILENCED
         rules=(
             rule(r"[=!]=\s*None\b", PYTHON),
         ),
