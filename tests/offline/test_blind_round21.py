@@ -40,6 +40,10 @@ import json
 from json import JSONDecodeError
 
 is_py3 = True
+
+
+def version():
+    return 3 if is_py3 else 2
 '''
 
 
@@ -50,7 +54,7 @@ def test_a_compatibility_module_passes_its_imports_on():
 
 
 def test_a_dotted_name_is_given_as_the_line_writes_it():
-    analysis = analyze("from typing import Optional\n", "python")
+    analysis = analyze("from typing import Optional\n\nprint(1)\n", "python")
     unused = [f for f in analysis.findings if f.topic == Topic.UNUSED_IMPORT]
     assert [f.problem for f in unused] == [f"{record(Topic.UNUSED_IMPORT).problem} (`Optional`)"]
 
@@ -118,3 +122,12 @@ def test_a_guessed_finding_on_maintained_code_is_no_needed_fix():
     assert grows and fit.needing("infrastructure", plain)
     assert maintained.maintained and not fit.needing("infrastructure", maintained)
     assert all(fit.serious_at(maintained, f.line) is None for f in grows)
+
+
+def test_a_package_front_and_an_import_for_its_effect_are_not_unused():
+    front = ('"""The package\'s names."""\n'
+             'from pkg.core import Client\nfrom pkg.errors import Error\n')
+    assert _said(front, Topic.UNUSED_IMPORT) == set()
+    script = front + "\nprint(1)\n"
+    assert _said(script, Topic.UNUSED_IMPORT) == {2, 3}
+    assert _said("import clr\nimport os\n\nprint(2)\n", Topic.UNUSED_IMPORT) == {2}

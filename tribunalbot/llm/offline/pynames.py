@@ -48,6 +48,29 @@ def taken_from_own_package(py: PyFacts, line: int) -> bool:
         statement in py.tree.body
 
 
+# Modules imported for what importing them does: line editing for input() (readline), the
+# .NET bridge under IronPython or pythonnet (clr, blind round 21).
+_IMPORTED_FOR_EFFECT = frozenset({"readline", "rlcompleter", "clr"})
+
+
+def imported_for_effect(py: PyFacts, line: int) -> bool:
+    statement = import_statement(py, line)
+    return isinstance(statement, ast.Import) and any(
+        alias.name in _IMPORTED_FOR_EFFECT for alias in statement.names)
+
+
+_GATHERING = (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Try, ast.If)
+
+
+def only_gathers(py: PyFacts) -> bool:
+    """The module only imports and names things (no function, class, call or loop of its
+    own): a package's front (an `__init__`) gathering names for its users to import, whose
+    imports are its exports. A script that runs something is not one."""
+    return all(isinstance(n, _GATHERING) or
+               (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+               for n in py.tree.body)
+
+
 def _module_level(py: PyFacts) -> list[ast.AST]:
     """The module's own statements and expressions, not those of its functions and classes
     (whose definitions themselves are included)."""
