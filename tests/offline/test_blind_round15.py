@@ -19,6 +19,17 @@ def _lines(code: str, language: str, topic: Topic) -> set[int]:
             if f.topic == topic}
 
 
+# A retry loop with no bound: the one each test's idiom is told apart from.
+RETRY_FOREVER = '''
+
+def fetch(connect):
+    while True:
+        try:
+            return connect()
+        except OSError:
+            pass
+'''
+
 RETRIES = '''import asyncio
 
 
@@ -32,15 +43,7 @@ async def take_back(lock):
             cancelled = True
     if cancelled:
         raise asyncio.CancelledError
-
-
-def fetch(connect):
-    while True:
-        try:
-            return connect()
-        except OSError:
-            pass
-'''
+''' + RETRY_FOREVER
 
 
 def test_a_loop_that_takes_a_lock_back_after_cancellation_is_no_retry() -> None:

@@ -7,6 +7,7 @@ raised read as swallowed, and an in-memory `queryable.query` read as a database 
 
 from __future__ import annotations
 
+from tests.offline.test_blind_round15 import RETRY_FOREVER
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
 
@@ -40,15 +41,7 @@ EDITS = '''def run(edit, text, apply):
             return apply(text)
         except ValueError:
             pass
-
-
-def fetch(connect):
-    while True:
-        try:
-            return connect()
-        except OSError:
-            pass
-'''
+''' + RETRY_FOREVER
 
 
 def test_a_loop_the_user_ends_by_editing_is_no_retry() -> None:

@@ -8,6 +8,7 @@ list" for a class that gathers imports, a fix no review had said was needed."""
 
 from __future__ import annotations
 
+from tests.offline.test_maintained_code import ONE_LOOP
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
@@ -83,14 +84,7 @@ def contexts(module_context, names, more):
     for name in names:
         found.append(name.context)
     return found
-
-
-def labels(items):
-    out = []
-    for item in items:
-        out.append(item.label)
-    return out
-'''
+''' + ONE_LOOP
 
 
 def test_a_simpler_form_is_said_only_when_named_and_where_it_fits():

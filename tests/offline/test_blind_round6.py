@@ -18,7 +18,8 @@ def topics(code: str) -> set[str]:
 def test_every_name_of_a_parenthesised_import_from_a_private_module_is_passed_on() -> None:
     reexport = ("from _speedups import (fast_sum, fast_max,\n"
                 "                       fast_min, _scratch)\n")
-    plain = "from mathutils import (fast_sum, fast_max,\n                       fast_min)\nprint(1)\n"
+    plain = ("from mathutils import (fast_sum, fast_max,\n"
+             "                       fast_min)\nprint(1)\n")
     assert "unused_import" not in topics(reexport)
     assert (2, "unused_import") in found(plain)
 

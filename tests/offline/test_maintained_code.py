@@ -46,14 +46,8 @@ def test_a_long_file_that_explains_itself_counts_as_maintained_and_a_snippet_doe
     assert not analyze("# fetch a page\n" + GUESSES, "python").maintained
 
 
-TWO_LOOPS = '''def fields(required, optional):
-    names = []
-    for field in required:
-        names.append(field.name)
-    for field in optional:
-        names.append(field.name + "?")
-    return names
-
+# A list one loop fills from empty: the comprehension's own case.
+ONE_LOOP = '''
 
 def labels(items):
     out = []
@@ -61,6 +55,15 @@ def labels(items):
         out.append(item.label)
     return out
 '''
+
+TWO_LOOPS = '''def fields(required, optional):
+    names = []
+    for field in required:
+        names.append(field.name)
+    for field in optional:
+        names.append(field.name + "?")
+    return names
+''' + ONE_LOOP
 
 
 def test_a_list_two_loops_fill_is_no_comprehension_but_one_loops_list_is():
