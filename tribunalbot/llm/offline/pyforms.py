@@ -67,3 +67,57 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
     if len(branch.orelse) == 1 and isinstance(branch.orelse[0], ast.If):
         tests.append(branch.orelse[0].test)
     return not any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests)
+
+
+def dict_starts_empty(py: PyFacts, line: int) -> bool:
+    """The dict the loop at `line` fills by key starts empty in the same scope: one that
+    already holds keys (`kwargs`, blind round 22) wants `.update(...)`, not a new dict."""
+    stores = [n for n in py.at(line, ast.Assign) if isinstance(n, ast.Assign)]
+    target = next((t for n in stores for t in n.targets if isinstance(t, ast.Subscript)), None)
+    if target is None:
+        return True
+    scope = py.enclosing_function(target)
+    body = scope.body if scope is not None else py.tree.body
+    name = ast.unparse(target.value)
+    made = [n for n in walk_own(body) if isinstance(n, ast.Assign) and n.lineno < line
+            and any(ast.unparse(t) == name for t in n.targets)]
+    if not made:
+        return False  # a parameter or an attribute: it may hold keys already
+    value = max(made, key=lambda n: n.lineno).value
+    return (isinstance(value, ast.Dict) and not value.keys) or ast.unparse(value) == "dict()"
+
+
+# A literal split into this many words or more is a word list written as a string on purpose
+# (a lexer's keywords, blind round 22): a list of forty quoted words reads worse.
+WORD_LIST = 6
+
+
+def short_split(py: PyFacts, line: int) -> bool:
+    """The literal `.split()` at `line` holds fewer than WORD_LIST words."""
+    for call in py.at(line, ast.Call):
+        func = getattr(call, "func", None)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) and \
+                isinstance(func.value.value, str):
+            return len(func.value.value.split()) < WORD_LIST
+    return True
+
+
+def plain_setattr(py: PyFacts, line: int) -> bool:
+    """`setattr(obj, "name", value)` that plain assignment would say as well: not a dunder
+    or a method replaced by a function (type checkers refuse `cls.__init__ = f`, the reason
+    pydantic writes setattr: blind round 22), and not one of a run of setattr calls."""
+    calls = [c for c in py.at(line, ast.Call)
+             if isinstance(c, ast.Call) and _calls_setattr(c) and len(c.args) == 3]
+    if not calls:
+        return True
+    _, name, value = calls[0].args
+    attr = name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else ""
+    if attr.startswith("__") or isinstance(value, (ast.Lambda, ast.Call)):
+        return False
+    return not any(_calls_setattr(c) for n in range(line - 2, line + 3) if n != line
+                   for c in py.at(n, ast.Call))
+
+
+def _calls_setattr(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "setattr"

@@ -13,6 +13,12 @@ _SPAWNS = re.compile(r"\b(Popen|open_process|create_subprocess_(exec|shell)|run_
                      r"\bmultiprocessing\b")
 
 
+# The caller opts in just above the load (`if not allow_pickle: raise ...`, blind round 22):
+# the format is offered on request, refused by default, which is the safe design already.
+_OPTED_IN = re.compile(r"(?i)\b\w*(allow|trust|unsafe)\w*pickl\w*|\bpickl\w*(allow|ok|trust)\w*")
+_OPT_IN_REACH = 6
+
+
 def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
     """A module that is a pickle store by design (it says so, or builds its own Pickler and
     Unpickler) cannot trade pickle for a safe loader; its callers choose what to open. Nor
@@ -22,6 +28,8 @@ def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
     if ctx.py is None:
         return True
     code = "\n".join(ctx.code)
+    if _OPTED_IN.search("\n".join(ctx.code[max(0, f.line - _OPT_IN_REACH) : f.line])):
+        return False
     built = re.search(r"\b(Unpickler|Pickler)\(", code)
     own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
     return not (re.search(r"(?i)\bpickl", vet.module_docstring(ctx)) or built or own_worker)

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 
 from tribunalbot.llm.offline import pyforms
 from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.vet import commented_above
-from tribunalbot.llm.offline.vetcontext import Candidate, Context
+from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment
 
 # The forms that hold only on some code, by ruff rule: a predicate on the syntax tree.
 _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:PERF401": pyforms.one_loop_fills,
+    "ruff:PERF403": pyforms.dict_starts_empty,
     "ruff:SIM114": pyforms.branches_join_plainly,
+    "ruff:SIM905": pyforms.short_split,
+    "ruff:B010": pyforms.plain_setattr,
 }
+# Forms that fold a chain of branches into one expression: where the branches carry
+# comments, one per case, folding them loses the comments (blind round 22).
+_FOLDS_BRANCHES = frozenset({"ruff:SIM103", "ruff:SIM114"})
 
 
 def plain_form_holds(f: Candidate, ctx: Context) -> bool:
@@ -22,5 +29,16 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     forms are simpler only where the code has the shape the rule assumes (`_HOLDS_WHEN`)."""
     if commented_above(f.line, ctx, 2):
         return False
+    if f.source in _FOLDS_BRANCHES and _branches_commented(f.line, ctx):
+        return False
     holds = _HOLDS_WHEN.get(f.source)
     return holds is None or ctx.py is None or holds(ctx.py, f.line)
+
+
+def _branches_commented(line: int, ctx: Context) -> bool:
+    """A comment inside the `if` statement that starts at `line`."""
+    if ctx.py is None:
+        return False
+    node = next(iter(ctx.py.at(line, ast.If)), None)
+    end = getattr(node, "end_lineno", None) or line
+    return any(has_comment(n, ctx) for n in range(line, end + 1))
