@@ -37,15 +37,16 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
 
 
 def _starts_empty(target: str, body: list[ast.stmt], before: int) -> bool:
-    """The list's last assignment before the loop makes it empty (`[]`, `list()`): one
-    seeded with an item (`[module_context]`, blind round 21) needs an extend, not a
-    comprehension."""
+    """The container's last assignment before `before` makes it empty (`[]`, `{}`, `list()`,
+    `dict()`): one seeded with items (`[module_context]`, round 21; `{"debug": debug}`,
+    round 22) wants an extend or an update, not a comprehension. With no assignment in
+    sight it is a parameter or an attribute, which may hold items already."""
     made = [n for n in walk_own(body) if isinstance(n, ast.Assign) and n.lineno < before
             and any(ast.unparse(t) == target for t in n.targets)]
     if not made:
-        return False  # a parameter or an attribute: it may hold items already
+        return False
     value = max(made, key=lambda n: n.lineno).value
-    return (isinstance(value, ast.List) and not value.elts) or ast.unparse(value) == "list()"
+    return ast.unparse(value) in ("[]", "{}", "list()", "dict()")
 
 
 def _fill_of(call: ast.Call) -> str | None:
@@ -78,13 +79,7 @@ def dict_starts_empty(py: PyFacts, line: int) -> bool:
         return True
     scope = py.enclosing_function(target)
     body = scope.body if scope is not None else py.tree.body
-    name = ast.unparse(target.value)
-    made = [n for n in walk_own(body) if isinstance(n, ast.Assign) and n.lineno < line
-            and any(ast.unparse(t) == name for t in n.targets)]
-    if not made:
-        return False  # a parameter or an attribute: it may hold keys already
-    value = max(made, key=lambda n: n.lineno).value
-    return (isinstance(value, ast.Dict) and not value.keys) or ast.unparse(value) == "dict()"
+    return _starts_empty(ast.unparse(target.value), body, line)
 
 
 # A literal split into this many words or more is a word list written as a string on purpose
