@@ -94,7 +94,7 @@ def test_the_tables_derived_from_the_records_agree_with_them() -> None:
 
 # String constants that equal a topic's value without being one: an import's kind, and the
 # name of the eval builtin or command that the eval checks look for.
-_NOT_TOPICS = {("imports.py", "third_party"), ("pypredicates.py", "eval"), ("vet.py", "eval"),
+_NOT_TOPICS = {("imports.py", "third_party"), ("pyfacts.py", "eval"),
                ("vetshell.py", "eval")}
 
 

@@ -19,6 +19,7 @@ BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.Async
           ast.Match, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 EXITS = (ast.Return, ast.Raise, ast.Break)
+RUNS_CODE = ("exec", "eval")  # the builtins that run a string or a code object
 
 
 def parse(text: str) -> ast.Module | None:

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import ast
 
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
+from tribunalbot.llm.offline.pyfacts import (
+    FUNCTIONS,
+    RUNS_CODE,
+    PyFacts,
+    names_in,
+    text_of,
+    walk_own,
+)
 
 Importing = ast.Import | ast.ImportFrom
 
@@ -106,3 +113,52 @@ def makes_names_at_run_time(py: PyFacts) -> bool:
         if isinstance(node, ast.Call) and text_of(node.func) == "globals().update":
             return True
     return False
+
+
+def runs_own_literals(py: PyFacts, line: int) -> bool:
+    """The exec or eval at `line` runs an item of a module-level list of string literals
+    the file wrote (`for n, string in enumerate(bench): exec(string)`, a benchmark's own
+    statements, blind round 23): the author's code, no one else's."""
+    for call in py.at(line, ast.Call):
+        if not (isinstance(call, ast.Call) and text_of(call.func) in RUNS_CODE
+                and call.args and isinstance(call.args[0], ast.Name)):
+            continue
+        loop = next((up for up in py.ancestors(call) if isinstance(up, ast.For)), None)
+        if loop is None or call.args[0].id not in names_in(loop.target):
+            continue
+        source = loop.iter.args[0] if isinstance(loop.iter, ast.Call) and loop.iter.args \
+            else loop.iter
+        if isinstance(source, ast.Name) and _literal_strings(py, source.id):
+            return True
+    return False
+
+
+def _literal_strings(py: PyFacts, name: str) -> bool:
+    """The module binds `name` once, to a list or tuple of string literals."""
+    bound = [n.value for n in py.tree.body if isinstance(n, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return len(bound) == 1 and isinstance(bound[0], (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in bound[0].elts)
+
+
+# Builtins Python 3 dropped, and methods only Python 2 calls: where a file keeps them for
+# Python 2 behind a version test, or in such a method, Python 3 never reaches them.
+_PYTHON2_NAMES = frozenset({"unicode", "basestring", "long", "xrange", "cmp", "unichr",
+                            "raw_input", "execfile", "file", "reduce", "buffer"})
+_PYTHON2_METHODS = frozenset({"__cmp__", "__unicode__", "__nonzero__", "__div__",
+                              "__getslice__", "__coerce__"})
+_VERSION_TEST = ("PY2", "PY3", "version_info", "PY_MAJOR", "string_types", "text_type")
+
+
+def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
+    """`name` is a Python 2 builtin in a file that tests the version (pexpect's
+    `text_type = str if PY3 else unicode`, blind round 23) or in a method only Python 2
+    calls (`cmp` in `__cmp__`)."""
+    if name not in _PYTHON2_NAMES:
+        return False
+    func = py.function_at(line)
+    if func is not None and func.name in _PYTHON2_METHODS:
+        return True
+    return any((isinstance(n, ast.Name) and n.id in _VERSION_TEST) or
+               (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST)
+               for n in ast.walk(py.tree))

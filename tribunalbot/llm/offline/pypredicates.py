@@ -13,6 +13,7 @@ import re
 from tribunalbot.llm.offline import pynames
 from tribunalbot.llm.offline.pyfacts import (
     FUNCTIONS,
+    RUNS_CODE,
     PyFacts,
     PyFunction,
     names_in,
@@ -213,7 +214,7 @@ def compiled_or_run_here(py: PyFacts, line: int) -> bool:
         return False
     for node in py.at(line, ast.Call):
         assert isinstance(node, ast.Call)
-        if text_of(node.func) not in ("exec", "eval") or not node.args:
+        if text_of(node.func) not in RUNS_CODE or not node.args:
             continue
         arg = text_of(node.args[0])
         body = list(getattr(func.node, "body", []))

@@ -14,6 +14,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pyhandlers, pyloops, pynames, pypredicates, vetshell
+from tribunalbot.llm.offline.pyfacts import RUNS_CODE
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Candidate,
@@ -126,7 +127,8 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
             return vetshell.evals_outside_input(f, ctx)
         if ctx.py is not None:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
-                not pypredicates.compiled_or_run_here(ctx.py, f.line) and not _matched_first(f, ctx)
+                not pypredicates.compiled_or_run_here(ctx.py, f.line) and \
+                not pynames.runs_own_literals(ctx.py, f.line) and not _matched_first(f, ctx)
         return not literal.search(ctx.text(f.line)) and not _expression_by_design(f, ctx) \
             and not _in_a_compiler(f, ctx)
     return check
@@ -370,7 +372,8 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     answers for missing names with a module `__getattr__`)."""
     if ctx.py is None or not f.detail:
         return True
-    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py):
+    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
+            pynames.on_python2_path(ctx.py, f.line, f.detail):
         return False
     return not (ctx.py.function_at(f.line) is not None and
                 pynames.bound_then_deleted(ctx.py, f.detail))
@@ -388,7 +391,7 @@ def module_docstring_missing(f: Candidate, ctx: Context) -> bool:
     return not re.search(r"^__doc__\s*=", "\n".join(ctx.lines), re.M)
 
 
-evals_input = _run_of_code(("eval", "exec"), r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)")
+evals_input = _run_of_code(RUNS_CODE, r"\b(eval|Function)\(\s*[\"'][^\"']*[\"']\s*\)")
 shells_out_input = _run_of_code(
     ("system", "popen", "call", "run", "Popen", "check_output", "check_call", "getoutput"),
     r"\b(execSync|exec)\(\s*[\"'][^\"'`$+]*[\"']\s*[,)]")

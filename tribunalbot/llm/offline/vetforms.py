@@ -42,3 +42,13 @@ def _branches_commented(line: int, ctx: Context) -> bool:
     node = next(iter(ctx.py.at(line, ast.If)), None)
     end = getattr(node, "end_lineno", None) or line
     return any(has_comment(n, ctx) for n in range(line, end + 1))
+
+
+def compares_to_none(f: Candidate, ctx: Context) -> bool:
+    """The code compares with None at the line, not a string that quotes `== None` (an
+    error message, blind round 23)."""
+    if ctx.py is None:
+        return True
+    return any(isinstance(node, ast.Compare) and any(
+        isinstance(side, ast.Constant) and side.value is None
+        for side in (node.left, *node.comparators)) for node in ctx.py.at(f.line, ast.Compare))

@@ -4,7 +4,7 @@ and comparisons a reader stumbles on. One record per topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet, vetapi, vetshell
+from tribunalbot.llm.offline import vet, vetapi, vetforms, vetshell
 from tribunalbot.llm.offline.rules import COMMENT, JS_TS, PYTHON, SHELL, TYPESCRIPT, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -311,6 +311,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"[=!]=\s*None\b", PYTHON),
         ),
+        check=vetforms.compares_to_none,
     ),
     Topic.LOOSE_EQUALITY: TopicRecord(
         domain=OWNER, severity=2,

@@ -111,9 +111,9 @@ RECORDS: dict[Topic, TopicRecord] = {
         ref="CWE-95",
         ruff=("S307", "S102"),
         rules=(
-            # Not `.eval(`: a method of the program's own (a state machine's
-            # `self.error.eval(env=env)`, blind round 22).
-            rule(r"(?<!\.)\beval\(|\bnew Function\("),
+            # Not `.eval(` nor `def eval(`: a method of the program's own (a state
+            # machine's `self.error.eval(env=env)`, blind rounds 22 and 23).
+            rule(r"(?<!\.)(?<!def )\beval\(|\bnew Function\("),
             # Python's exec runs a string; Perl's and PHP's exec run a program (bench/blind/
             # round14: `exec(@_) or exit(1)` is no string run as code).
             rule(r"^\s*exec\(", PYTHON),

@@ -174,7 +174,10 @@ RECORDS: dict[Topic, TopicRecord] = {
         label="vacuous assertion",
         names="[vacuous assertion|assert that always holds|empty assertion|toothless assert]",
         rules=(
-            rule(r"^\s*assert\s+(True|1|not False)\b|^\s*assert\s.+==.+\bor\b.+==", PYTHON),
+            # `assert x == 1 or 2` holds whatever x is; `assert a == 1 or a == 2` does not
+            # (blind round 23 read the second as vacuous).
+            rule(r"^\s*assert\s+(True|1|not False)\b|"
+                 r"^\s*assert\s.+==.+\bor\s+([\d.]+|True|[\"'][^\"']*[\"'])\s*(,|$)", PYTHON),
         ),
         proven=True,
     ),
