@@ -54,9 +54,12 @@ NEEDS: dict[Topic, tuple[str, int]] = {
 
 
 def earned(family: str, analysis: Analysis, line: int) -> int:
-    """The heaviest level of `family` the findings at `line` make right (0: none)."""
+    """The heaviest level of `family` the findings at `line` make right (0: none). A finding
+    the analysis doubts earns nothing: an honest seat recommending "a bounded queue" for a
+    registry that only looks unbounded repeats the guess (blind round 24, game 295)."""
     table = EARNS.get(family, {})
-    return max((table.get(f.topic, 0) for f in analysis.at(line)), default=0)
+    return max((table.get(f.topic, 0) for f in analysis.at(line) if not analysis.doubts(f)),
+               default=0)
 
 
 def fits(family: str, level: int, analysis: Analysis, line: int) -> bool:
@@ -67,7 +70,8 @@ def fits(family: str, level: int, analysis: Analysis, line: int) -> bool:
 def earning(family: str, level: int, analysis: Analysis) -> list[Finding]:
     """The findings where recommending `family` at `level` is right."""
     table = EARNS.get(family, {})
-    return [f for f in analysis.findings if table.get(f.topic, 0) >= level]
+    return [f for f in analysis.findings
+            if table.get(f.topic, 0) >= level and not analysis.doubts(f)]
 
 
 def unearned(family: str, level: int, analysis: Analysis) -> list[Finding]:

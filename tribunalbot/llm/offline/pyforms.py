@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from tribunalbot.llm.offline.pyfacts import PyFacts, walk_own
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, walk_own
 
 _FILLS = frozenset({"append", "extend", "insert"})
 # An appended value this many lines long (a call with a comprehension inside) reads worse
@@ -25,8 +25,10 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     item: ast.expr = call.args[0] if call.args else call
     if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM:
         return False
-    loop = next((up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))),
-                None)
+    loops = [up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))]
+    if len(loops) > 1:
+        return False  # a loop in a loop: a nested comprehension reads worse (round 24)
+    loop = loops[0] if loops else None
     scope = py.enclosing_function(call)
     body = scope.body if scope is not None else py.tree.body
     inside = {id(n) for n in ast.walk(loop)} if loop is not None else {id(call)}
@@ -116,3 +118,29 @@ def plain_setattr(py: PyFacts, line: int) -> bool:
 def _calls_setattr(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
         node.func.id == "setattr"
+
+
+def keys_of_a_dict(py: PyFacts, line: int) -> bool:
+    """Iterating `x.keys()` means iterating `x` only where `x` is a dict: not in a module
+    that defines its own `keys()` (numpy's lazy `_FileOpeners` has `keys` and
+    `__getitem__` but no `__iter__`, blind round 24)."""
+    return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
+
+
+def not_a_guard_run(py: PyFacts, line: int) -> bool:
+    """The if/return True/return False at `line` does not end a run of parallel guards
+    (`if a: return False` then `if b: return False`): folding only the last one breaks the
+    pattern (blind rounds 19, 21 and 24)."""
+    branch = next(iter(py.at(line, ast.If)), None)
+    parent = py.parents.get(id(branch)) if branch is not None else None
+    body = getattr(parent, "body", None)
+    if not isinstance(body, list) or branch not in body:
+        return True
+    before = body[: body.index(branch)]
+    return not (before and isinstance(before[-1], ast.If) and _returns_a_bool(before[-1]))
+
+
+def _returns_a_bool(branch: ast.If) -> bool:
+    last = branch.body[-1]
+    return isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and \
+        isinstance(last.value.value, bool)

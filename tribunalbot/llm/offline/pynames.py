@@ -162,3 +162,17 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
     return any((isinstance(n, ast.Name) and n.id in _VERSION_TEST) or
                (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST)
                for n in ast.walk(py.tree))
+
+
+def named_in_code(py: PyFacts, line: int, name: str) -> bool:
+    """The line reads `name` as code, not only inside a string (`Literal["head", "row"]`,
+    which a linter may take for a forward reference: blind round 24)."""
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(py.tree)
+               if getattr(n, "lineno", 0) == line)
+
+
+def evaluates_text(py: PyFacts) -> bool:
+    """The module runs text as code (eval or exec): a name it imports may be used only by
+    that text (`from numpy import inf` for `eval(s)` of an array's repr, blind round 24)."""
+    return any(isinstance(n, ast.Call) and text_of(n.func) in RUNS_CODE
+               for n in ast.walk(py.tree))

@@ -34,8 +34,31 @@ def views(text: str, language: str) -> Views:
         return _scanned(lines, line_comment="--", block=("/*", "*/"), quotes="'\"")
     if language == "text":
         return Views(tuple(lines), tuple("" for _ in lines))
+    if language == "perl":
+        return _without_pod(lines)
     # The brace languages: C-style comments; Go and JS also quote with backticks.
     return _scanned(lines, line_comment="//", block=("/*", "*/"), quotes="\"'`")
+
+
+_POD_START = re.compile(r"^=[a-zA-Z]")
+
+
+def _without_pod(lines: list[str]) -> Views:
+    """Perl read as the brace languages are, with its POD (`=head1` ... `=cut`, the module's
+    documentation and its synopsis's example code: blind round 24's `eval($_)` in
+    Term::ReadLine's) moved to the comment view."""
+    in_pod = [False] * len(lines)
+    inside = False
+    for n, line in enumerate(lines):
+        inside = inside or bool(_POD_START.match(line))
+        in_pod[n] = inside
+        if inside and line.startswith("=cut"):
+            inside = False
+    code_lines = [_blank(x) if pod else x for x, pod in zip(lines, in_pod, strict=True)]
+    read = _scanned(code_lines, line_comment="//", block=("/*", "*/"), quotes="\"'`")
+    comments = tuple(x if pod else c for x, c, pod in zip(lines, read.comments, in_pod,
+                                                          strict=True))
+    return Views(read.code, comments)
 
 
 def _blank(text: str) -> str:

@@ -70,6 +70,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 pynames.only_gathers(ctx.py) or pynames.imported_for_effect(ctx.py, f.line) or
+                pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
 

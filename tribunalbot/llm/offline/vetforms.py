@@ -17,6 +17,8 @@ _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:SIM114": pyforms.branches_join_plainly,
     "ruff:SIM905": pyforms.short_split,
     "ruff:B010": pyforms.plain_setattr,
+    "ruff:SIM118": pyforms.keys_of_a_dict,
+    "ruff:SIM103": pyforms.not_a_guard_run,
 }
 # Forms that fold a chain of branches into one expression: where the branches carry
 # comments, one per case, folding them loses the comments (blind round 22).
@@ -27,8 +29,8 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     """A longer form with a comment just above it is kept on purpose (a formula written out
     so that it rounds as the comment says): "simplify" would undo the author's reason. Some
     forms are simpler only where the code has the shape the rule assumes (`_HOLDS_WHEN`)."""
-    if commented_above(f.line, ctx, 2):
-        return False
+    if commented_above(f.line, ctx, 2) or has_comment(f.line, ctx):
+        return False  # ... or on the line: "# self.object not necessarily dict" (round 24)
     if f.source in _FOLDS_BRANCHES and _branches_commented(f.line, ctx):
         return False
     holds = _HOLDS_WHEN.get(f.source)

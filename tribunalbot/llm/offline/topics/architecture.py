@@ -36,6 +36,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         detectors=("heuristics",),
         earns=(("rewrite", 1),),
         reason="sits in a function too long to read in one pass",
+        proven=True,
     ),
     Topic.GLOBAL_STATE: TopicRecord(
         domain=OWNER, severity=3,

@@ -98,6 +98,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         check=vet.io_blocks_a_server,
         earns=(("infrastructure", 2),),
         reason="blocks on synchronous I/O",
+        proven=True,
     ),
     Topic.AWAIT_IN_LOOP: TopicRecord(
         domain=OWNER, severity=2,

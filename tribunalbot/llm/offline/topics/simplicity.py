@@ -32,6 +32,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         reason="branches too many ways in one function",
         juror_fix="[split it and return early|[break|cut|split] it [up|apart]|[peel|pull] [out|"
                   "off] [some|a few] branches|[shed|trim] [its|the] branches]",
+        proven=True,
     ),
     Topic.DEEP_NESTING: TopicRecord(
         domain=OWNER, severity=3,
@@ -54,6 +55,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         juror_fix="[[flatten|unnest] it with guard clauses|[return|bail out] early [instead|]|"
                   "[pull|lift|move] the inner [block|branch] out|[straighten|flatten] [it|"
                   "the nesting] [out|]]",
+        proven=True,
     ),
     Topic.NEEDLESS_ABSTRACTION: TopicRecord(
         domain=OWNER, severity=3,
