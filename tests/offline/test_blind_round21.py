@@ -97,25 +97,25 @@ def test_a_bare_except_is_told_to_catch_exception_not_to_guess_the_exception():
     assert "specific" not in info.fix
 
 
-GATHERS = '''# Copyright 2021 Example Ltd.
+COUNTS = '''# Copyright 2021 Example Ltd.
 # Licensed under the MIT License.
-class Gatherer:
-    def __init__(self):
-        self.names = []
+COUNT = 0
 
-    def visit(self, node):
-        self.names.append(node.name)
-        return True
+
+def remember(key):
+    global COUNT
+    COUNT += 1
+    return COUNT
 '''
 
 
 def test_a_guessed_finding_on_maintained_code_is_no_needed_fix():
-    maintained = analyze(GATHERS, "python")
-    plain = analyze(GATHERS.split("\n", 2)[2], "python")
-    grows = [f for f in plain.findings if f.topic == Topic.UNBOUNDED_GROWTH]
-    assert grows and fit.needing("infrastructure", plain)
-    assert maintained.maintained and not fit.needing("infrastructure", maintained)
-    assert all(fit.serious_at(maintained, f.line) is None for f in grows)
+    maintained = analyze(COUNTS, "python")
+    plain = analyze(COUNTS.split("\n", 2)[2], "python")
+    shared = [f for f in plain.findings if f.topic == Topic.GLOBAL_STATE]
+    assert shared and fit.needing("abstraction", plain)
+    assert maintained.maintained and not fit.needing("abstraction", maintained)
+    assert all(fit.serious_at(maintained, f.line + 2) is None for f in shared)
 
 
 def test_a_package_front_and_an_import_for_its_effect_are_not_unused():

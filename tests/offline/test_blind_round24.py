@@ -8,6 +8,7 @@ analysis only guessed to be unbounded, where the plant said the same."""
 
 from __future__ import annotations
 
+from tests.offline.test_blind_round21 import COUNTS
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
@@ -117,22 +118,10 @@ def test_a_loop_in_a_loop_is_no_comprehension():
     assert _said(NESTED, Topic.SIMPLIFY) == set()
 
 
-REGISTRY = '''# Copyright 2021 Example Ltd.
-# Licensed under the MIT License.
-class Registry:
-    def __init__(self):
-        self.names = []
-
-    def register(self, name):
-        self.names.append(name)
-        return True
-'''
-
-
 def test_a_guessed_finding_on_maintained_code_earns_no_option():
-    maintained = analyze(REGISTRY, "python")
-    plain = analyze(REGISTRY.split("\n", 2)[2], "python")
-    grows = [f.line for f in plain.findings if f.topic == Topic.UNBOUNDED_GROWTH]
-    assert grows and fit.earned("infrastructure", plain, grows[0]) > 0
-    assert fit.earned("infrastructure", maintained, grows[0] + 2) == 0
-    assert not fit.earning("infrastructure", 1, maintained)
+    maintained = analyze(COUNTS, "python")
+    plain = analyze(COUNTS.split("\n", 2)[2], "python")
+    shared = [f.line for f in plain.findings if f.topic == Topic.GLOBAL_STATE]
+    assert shared and fit.earned("abstraction", plain, shared[0]) > 0
+    assert fit.earned("abstraction", maintained, shared[0] + 2) == 0
+    assert not fit.earning("abstraction", 1, maintained)

@@ -176,3 +176,25 @@ def evaluates_text(py: PyFacts) -> bool:
     that text (`from numpy import inf` for `eval(s)` of an array's repr, blind round 24)."""
     return any(isinstance(n, ast.Call) and text_of(n.func) in RUNS_CODE
                for n in ast.walk(py.tree))
+
+
+def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
+    """`name` at `line` is read where it exists by the time it runs: under `if
+    TYPE_CHECKING:` (which never runs), or in a nested function whose enclosing function
+    defines it (a recursive helper deleted after its calls: blind round 25)."""
+    uses = [n for n in ast.walk(py.tree) if isinstance(n, ast.Name) and n.id == name
+            and n.lineno == line]
+    for use in uses:
+        outer = list(py.ancestors(use))
+        if any(isinstance(up, ast.If) and "TYPE_CHECKING" in text_of(up.test) for up in outer):
+            return True
+        functions = [up for up in outer if isinstance(up, FUNCTIONS)]
+        if any(_binds(f, name) for f in functions[1:]):
+            return True
+    return False
+
+
+def _binds(func: ast.AST, name: str) -> bool:
+    return any((isinstance(n, (*FUNCTIONS, ast.ClassDef)) and n.name == name) or
+               (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
+               for n in walk_own(list(getattr(func, "body", []))))

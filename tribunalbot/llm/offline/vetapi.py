@@ -63,7 +63,8 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API). The whole
     statement is read: a linter cites each name of a parenthesised import on its own line."""
     name = f.detail.split(".")[-1]
-    if name.startswith("_") or (name and _in_type_comment(name, ctx)):
+    if name.startswith("_") or (name and _in_type_comment(name, ctx)) or \
+            has_comment(f.line, ctx):  # "Set Windows DPI awareness before Tk()" (round 25)
         return False
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))

@@ -176,7 +176,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             # `assert x == 1 or 2` holds whatever x is; `assert a == 1 or a == 2` does not
             # (blind round 23 read the second as vacuous).
-            rule(r"^\s*assert\s+(True|1|not False)\b|"
+            rule(r"^\s*assert\s+(True|1|not False)\s*(,|$)|"
                  r"^\s*assert\s.+==.+\bor\s+([\d.]+|True|[\"'][^\"']*[\"'])\s*(,|$)", PYTHON),
         ),
         proven=True,
