@@ -23,7 +23,7 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
         return True
     target = _fill_of(call)
     item: ast.expr = call.args[0] if call.args else call
-    if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM:
+    if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM or _calls_super(item):
         return False
     loops = [up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))]
     if len(loops) > 1:
@@ -144,3 +144,10 @@ def _returns_a_bool(branch: ast.If) -> bool:
     last = branch.body[-1]
     return isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and \
         isinstance(last.value.value, bool)
+
+
+def _calls_super(item: ast.expr) -> bool:
+    """`super()` with no arguments fails inside a comprehension before Python 3.12 (blind
+    round 26: scikit-learn's `output.append(super().transform(...))`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
+               n.func.id == "super" and not n.args for n in ast.walk(item))

@@ -188,6 +188,8 @@ def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
         outer = list(py.ancestors(use))
         if any(isinstance(up, ast.If) and "TYPE_CHECKING" in text_of(up.test) for up in outer):
             return True
+        if any(isinstance(up, ast.Try) and _catches_name_error(up) for up in outer):
+            return True  # a probe for a name that may not exist
         functions = [up for up in outer if isinstance(up, FUNCTIONS)]
         if any(_binds(f, name) for f in functions[1:]):
             return True
@@ -198,3 +200,7 @@ def _binds(func: ast.AST, name: str) -> bool:
     return any((isinstance(n, (*FUNCTIONS, ast.ClassDef)) and n.name == name) or
                (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
                for n in walk_own(list(getattr(func, "body", []))))
+
+
+def _catches_name_error(block: ast.Try) -> bool:
+    return any(h.type is not None and "NameError" in names_in(h.type) for h in block.handlers)

@@ -364,23 +364,6 @@ def todo_starts_here(f: Candidate, ctx: Context) -> bool:
     return not re.search(r"\b(TODO|FIXME|XXX|HACK)\b", above)
 
 
-def name_is_undefined(f: Candidate, ctx: Context) -> bool:
-    """Said where the linter can be sure. Not of a name a function uses that the module binds
-    and later deletes (helpers `del`eted once the tables they fill are built: the calls run
-    before the `del`); not of `__path__`, which the import system sets in a package's
-    `__init__`; not in a module that makes names at run time (writes its `globals()`, or
-    answers for missing names with a module `__getattr__`)."""
-    if ctx.py is None or not f.detail:
-        return True
-    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
-            pynames.on_python2_path(ctx.py, f.line, f.detail) or \
-            pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
-            (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
-        return False
-    return not (ctx.py.function_at(f.line) is not None and
-                pynames.bound_then_deleted(ctx.py, f.detail))
-
-
 def raise_tangles_failure_path(f: Candidate, ctx: Context) -> bool:
     """A raise in its own try is a jump to the handler (kept), unless the try exists for it:
     a body that is the raise alone (raised to be caught), or cleanup every failure passes

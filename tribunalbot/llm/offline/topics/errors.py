@@ -5,7 +5,7 @@ topic (topic.TopicRecord).
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline import vet, veterrors, vetloops
+from tribunalbot.llm.offline import vet, veterrors, vetloops, vetnames
 from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -337,7 +337,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         label="undefined name",
         names="[undefined name|name never defined|unbound name|missing definition]",
         ruff=("F821",),  # not F822: see ruffscan.SILENCED
-        check=vet.name_is_undefined,
+        check=vetnames.name_is_undefined,
         proven=True,
     ),
 }

@@ -1,0 +1,30 @@
+"""Whether a name the linter calls undefined is: read where it exists by the time it runs,
+or acknowledged by its author, it is not."""
+
+from __future__ import annotations
+
+import re
+
+from tribunalbot.llm.offline import pynames
+from tribunalbot.llm.offline.vetcontext import Candidate, Context
+
+_NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]*\])?\s*$")
+
+
+def name_is_undefined(f: Candidate, ctx: Context) -> bool:
+    """Said where the linter can be sure. Not of a name a function uses that the module binds
+    and later deletes (helpers `del`eted once the tables they fill are built: the calls run
+    before the `del`); not of `__path__`, which the import system sets in a package's
+    `__init__`; not in a module that makes names at run time (writes its `globals()`, or
+    answers for missing names with a module `__getattr__`)."""
+    if ctx.py is None or not f.detail:
+        return True
+    if _NAME_ACKNOWLEDGED.search(ctx.lines[f.line - 1]):
+        return False  # `get_ipython()  # type: ignore[name-defined]`, IPython's (round 26)
+    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
+            pynames.on_python2_path(ctx.py, f.line, f.detail) or \
+            pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
+            (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
+        return False
+    return not (ctx.py.function_at(f.line) is not None and
+                pynames.bound_then_deleted(ctx.py, f.detail))
