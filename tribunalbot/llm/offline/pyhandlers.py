@@ -27,7 +27,8 @@ def handler_is_blind(py: PyFacts, line: int) -> bool | None:
     handler = handlers[0]
     assert isinstance(handler, ast.ExceptHandler)
     own = list(walk_own(handler.body))
-    if any(isinstance(n, ast.Raise) for n in own) or _sorted_out(py, handler):
+    if any(isinstance(n, ast.Raise) for n in own) or _sorted_out(py, handler) or \
+            _guards_a_courtesy(py, handler):
         return False
     if any(isinstance(n, ast.Call) and _LOGS_TRACE.search(text_of(n)) for n in own):
         return False
@@ -56,3 +57,17 @@ def _sorted_out(py: PyFacts, handler: ast.ExceptHandler) -> bool:
                    for h in before)
     calls = any(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) for s in handler.body)
     return reraises and calls
+
+
+# Calls whose failure code may fairly ignore: a flush before a write that reports its own
+# failure (click's console stream, blind round 27), a close or cleanup after the work.
+_COURTESIES = frozenset({"flush", "close", "unlink", "remove", "rmdir", "kill", "terminate"})
+
+
+def _guards_a_courtesy(py: PyFacts, handler: ast.ExceptHandler) -> bool:
+    """The try the handler belongs to only makes best-effort calls."""
+    tries = [n for n in py.ancestors(handler) if isinstance(n, ast.Try)][:1]
+    body = tries[0].body if tries else []
+    return bool(body) and all(
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and
+        text_of(s.value.func).split(".")[-1] in _COURTESIES for s in body)

@@ -190,6 +190,8 @@ def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
             return True
         if any(isinstance(up, ast.Try) and _catches_name_error(up) for up in outer):
             return True  # a probe for a name that may not exist
+        if any(isinstance(up, ast.ExceptHandler) and up.name == name for up in outer):
+            return True  # `except Error as e:` read inside its handler (round 27)
         functions = [up for up in outer if isinstance(up, FUNCTIONS)]
         if any(_binds(f, name) for f in functions[1:]):
             return True
