@@ -72,6 +72,8 @@ _ASSERTS = re.compile(r"\bassert|\.assert\w*\(|\braises\(|\bexpect\(|\bt\.(Error
 # A test that hands its work to a helper of its class or one named for checking may assert
 # there (SciPy's template tests call `self.pythranfunc`, which each subclass defines with
 # its asserts: blind round 22).
+# unittest's hook that gathers a module's tests: named like one, it is no test (round 29).
+_SUITE_HOOKS = frozenset({"test_suite", "testsuite", "test_suites"})
 # A test named for not failing (`test_reset_shouldnt_raise_on_closed_stdout`, round 25)
 # asserts that by passing: an exception fails it.
 _NO_RAISE_TEST = re.compile(r"(?i)(not|nt|no|without)_?(raise|fail|crash|error)|smoke")
@@ -86,7 +88,7 @@ def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
         if not func.name.lower().startswith("test"):
             continue
         body = lines[func.start : func.end]
-        if not _NO_RAISE_TEST.search(func.name) and \
+        if func.name.lower() not in _SUITE_HOOKS and not _NO_RAISE_TEST.search(func.name) and \
                 not any(_ASSERTS.search(x) or _DELEGATES.search(x) for x in body):
             found.append(Finding(func.start, Topic.TEST_WITHOUT_ASSERT, func.name))
         for offset, text in enumerate(body):

@@ -47,8 +47,22 @@ def _starts_empty(target: str, body: list[ast.stmt], before: int) -> bool:
             and any(ast.unparse(t) == target for t in n.targets)]
     if not made:
         return False
-    value = max(made, key=lambda n: n.lineno).value
-    return ast.unparse(value) in ("[]", "{}", "list()", "dict()")
+    last = max(made, key=lambda n: n.lineno)
+    if _filled_between(target, body, last.lineno, before):
+        return False  # `clusters = {}`, filled by key at 128, then the loop at 167 (round 29)
+    return ast.unparse(last.value) in ("[]", "{}", "list()", "dict()")
+
+
+def _filled_between(target: str, body: list[ast.stmt], start: int, end: int) -> bool:
+    for n in walk_own(body):
+        if not start < getattr(n, "lineno", 0) < end:
+            continue
+        if isinstance(n, ast.Call) and _fill_of(n) == target:
+            return True
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and
+                                             ast.unparse(t.value) == target for t in n.targets):
+            return True
+    return False
 
 
 def _fill_of(call: ast.Call) -> str | None:

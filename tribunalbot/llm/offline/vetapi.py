@@ -64,8 +64,8 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     statement is read: a linter cites each name of a parenthesised import on its own line."""
     name = f.detail.split(".")[-1]
     if name.startswith("_") or (name and _in_type_comment(name, ctx)) or \
-            has_comment(f.line, ctx):  # "Set Windows DPI awareness before Tk()" (round 25)
-        return False
+            has_comment(f.line, ctx) or _unused_allowed_above(f.line, ctx):
+        return False  # the author says why: on the line (round 25) or over the block (29)
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
     return not (pynames.imports_for_others(ctx.py, f.line) or
@@ -74,6 +74,21 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+_DISABLES_UNUSED = re.compile(r"pylint:\s*disable=[\w,\s-]*unused-import")
+_ENABLES_UNUSED = re.compile(r"pylint:\s*enable=[\w,\s-]*unused-import")
+
+
+def _unused_allowed_above(line: int, ctx: Context) -> bool:
+    """A `# pylint: disable=unused-import` above the import with no `enable` between: the
+    block imports for an effect ("type imports needed for gRPC", blind round 29)."""
+    for text in reversed(ctx.lines[: line - 1]):
+        if _ENABLES_UNUSED.search(text):
+            return False
+        if _DISABLES_UNUSED.search(text):
+            return True
+    return False
 
 
 # A module that says it is kept for compatibility exists to pass names on (requests.compat,
