@@ -15,22 +15,19 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.fair.games import play_all, schedule  # noqa: E402
-from bench.fair.inputs import resolve  # noqa: E402
-from tests.offline.test_readability import (  # noqa: E402
-    GAMES,
-    INPUTS,
-    INPUTS_PER_SEED,
-    _opener,
-    _opener_shares,
-)
-
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script
+    from bench.fair.games import play_all, schedule
+    from bench.fair.inputs import resolve
+    from tests.offline.test_readability import (
+        GAMES,
+        INPUTS,
+        INPUTS_PER_SEED,
+        _opener,
+        _opener_shares,
+    )
+
     found, _ = resolve(INPUTS)
     games = play_all(found, schedule(len(found), GAMES, INPUTS_PER_SEED))
     reviews = [text for game in games for text in game.reviews.values()]

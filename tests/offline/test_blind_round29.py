@@ -50,15 +50,8 @@ FILLED = '''def cluster(nodes, labels):
     for key, value in labels:
         clusters[key] = value
     return clusters
-
-
-def plain(labels):
-    table = {}
-    for key, value in labels:
-        table[key] = value
-    return table
 '''
 
 
 def test_a_dict_filled_before_its_loop_is_no_comprehension():
-    assert _said(FILLED, Topic.SIMPLIFY) == {12}
+    assert _said(FILLED, Topic.SIMPLIFY) == set()  # one that starts empty: round 22's test
