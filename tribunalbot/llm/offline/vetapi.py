@@ -81,14 +81,18 @@ _ENABLES_UNUSED = re.compile(r"pylint:\s*enable=[\w,\s-]*unused-import")
 
 
 def _unused_allowed_above(line: int, ctx: Context) -> bool:
-    """A `# pylint: disable=unused-import` above the import with no `enable` between: the
-    block imports for an effect ("type imports needed for gRPC", blind round 29)."""
+    """A `# pylint: disable=unused-import` above the import with no `enable` between (the
+    block imports for an effect: "type imports needed for gRPC", blind round 29), or a
+    comment just above the statement saying it is kept for compatibility (round 30)."""
     for text in reversed(ctx.lines[: line - 1]):
         if _ENABLES_UNUSED.search(text):
             return False
         if _DISABLES_UNUSED.search(text):
             return True
-    return False
+    statement = pynames.import_statement(ctx.py, line) if ctx.py is not None else None
+    above = ctx.lines[max(0, (statement.lineno if statement else line) - 3):
+                      (statement.lineno if statement else line) - 1]
+    return any(_COMPAT_MODULE.search(text) for text in above if "#" in text)
 
 
 # A module that says it is kept for compatibility exists to pass names on (requests.compat,

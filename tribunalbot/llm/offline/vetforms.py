@@ -49,6 +49,8 @@ def _branches_commented(line: int, ctx: Context) -> bool:
 def compares_to_none(f: Candidate, ctx: Context) -> bool:
     """The code compares with None at the line, not a string that quotes `== None` (an
     error message, blind round 23)."""
+    if has_comment(f.line, ctx):
+        return False  # "Must be '!= None', cannot be 'is not None'" (round 30)
     if ctx.py is None:
         return True
     return any(isinstance(node, ast.Compare) and any(
