@@ -69,14 +69,14 @@ def _looks_like_tests(code: list[str], language: str) -> bool:
 
 _PATCH = re.compile(r"\bpatch(?:\.object)?\(\s*[\"'][\w.]*?(\w+)[\"']")
 _ASSERTS = re.compile(r"\bassert|\.assert\w*\(|\braises\(|\bexpect\(|\bt\.(Error|Fatal)")
-# A test that hands its work to a helper of its class or one named for checking may assert
-# there (SciPy's template tests call `self.pythranfunc`, which each subclass defines with
-# its asserts: blind round 22).
 # unittest's hook that gathers a module's tests: named like one, it is no test (round 29).
 _SUITE_HOOKS = frozenset({"test_suite", "testsuite", "test_suites"})
 # A test named for not failing (`test_reset_shouldnt_raise_on_closed_stdout`, round 25)
 # asserts that by passing: an exception fails it.
 _NO_RAISE_TEST = re.compile(r"(?i)(not|nt|no|without)_?(raise|fail|crash|error)|smoke")
+# A test that hands its work to a helper of its class or one named for checking may assert
+# there (SciPy's template tests call `self.pythranfunc`, which each subclass defines with
+# its asserts: blind round 22).
 _DELEGATES = re.compile(r"\bself\.\w+\(|\b_?(check|verify|validate|compare|ensure|expect|"
                         r"run_?test)\w*\(", re.I)
 

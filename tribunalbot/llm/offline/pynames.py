@@ -167,8 +167,11 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
 def named_in_code(py: PyFacts, line: int, name: str) -> bool:
     """The line reads `name` as code, not only inside a string (`Literal["head", "row"]`,
     which a linter may take for a forward reference: blind round 24)."""
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(py.tree)
-               if getattr(n, "lineno", 0) == line)
+    return bool(_names_at(py, line, name))
+
+
+def _names_at(py: PyFacts, line: int, name: str) -> list[ast.Name]:
+    return [n for n in py.at(line, ast.Name) if isinstance(n, ast.Name) and n.id == name]
 
 
 def evaluates_text(py: PyFacts) -> bool:
@@ -182,9 +185,7 @@ def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
     """`name` at `line` is read where it exists by the time it runs: under `if
     TYPE_CHECKING:` (which never runs), or in a nested function whose enclosing function
     defines it (a recursive helper deleted after its calls: blind round 25)."""
-    uses = [n for n in ast.walk(py.tree) if isinstance(n, ast.Name) and n.id == name
-            and n.lineno == line]
-    for use in uses:
+    for use in _names_at(py, line, name):
         outer = list(py.ancestors(use))
         if any(isinstance(up, ast.If) and "TYPE_CHECKING" in text_of(up.test) for up in outer):
             return True

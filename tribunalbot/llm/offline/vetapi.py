@@ -64,7 +64,8 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     statement is read: a linter cites each name of a parenthesised import on its own line."""
     name = f.detail.split(".")[-1]
     if name.startswith("_") or (name and _in_type_comment(name, ctx)) or \
-            has_comment(f.line, ctx) or _unused_allowed_above(f.line, ctx):
+            has_comment(f.line, ctx) or _disabled_above(f.line, ctx) or \
+            _kept_for_compatibility(f.line, ctx):
         return False  # the author says why: on the line (round 25) or over the block (29)
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
@@ -80,19 +81,24 @@ _DISABLES_UNUSED = re.compile(r"pylint:\s*disable=[\w,\s-]*unused-import")
 _ENABLES_UNUSED = re.compile(r"pylint:\s*enable=[\w,\s-]*unused-import")
 
 
-def _unused_allowed_above(line: int, ctx: Context) -> bool:
-    """A `# pylint: disable=unused-import` above the import with no `enable` between (the
-    block imports for an effect: "type imports needed for gRPC", blind round 29), or a
-    comment just above the statement saying it is kept for compatibility (round 30)."""
+def _disabled_above(line: int, ctx: Context) -> bool:
+    """A `# pylint: disable=unused-import` above the import with no `enable` between: the
+    block imports for an effect ("type imports needed for gRPC", blind round 29)."""
     for text in reversed(ctx.lines[: line - 1]):
         if _ENABLES_UNUSED.search(text):
             return False
         if _DISABLES_UNUSED.search(text):
             return True
+    return False
+
+
+def _kept_for_compatibility(line: int, ctx: Context) -> bool:
+    """A comment in the two lines above the import statement says it is kept for
+    compatibility (IPython's escapes, blind round 30)."""
     statement = pynames.import_statement(ctx.py, line) if ctx.py is not None else None
-    above = ctx.lines[max(0, (statement.lineno if statement else line) - 3):
-                      (statement.lineno if statement else line) - 1]
-    return any(_COMPAT_MODULE.search(text) for text in above if "#" in text)
+    first = statement.lineno if statement is not None else line
+    return any(_COMPAT_MODULE.search(text) for text in ctx.lines[max(0, first - 3) : first - 1]
+               if "#" in text)
 
 
 # A module that says it is kept for compatibility exists to pass names on (requests.compat,
