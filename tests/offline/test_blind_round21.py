@@ -8,17 +8,12 @@ list" for a class that gathers imports, a fix no review had said was needed."""
 
 from __future__ import annotations
 
+from tests.offline.saying import said_lines
 from tests.offline.test_maintained_code import ONE_LOOP
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.topics import record
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 TYPE_COMMENTS = '''import os
 from typing import Optional
@@ -32,7 +27,7 @@ def reader(package):
 
 
 def test_a_name_only_a_type_comment_uses_is_used_and_a_relative_import_may_be_passed_on():
-    assert _said(TYPE_COMMENTS, Topic.UNUSED_IMPORT) == {1}
+    assert said_lines(TYPE_COMMENTS, Topic.UNUSED_IMPORT) == {1}
 
 
 COMPAT = '''"""Kept for backwards compatibility until the next major version."""
@@ -49,8 +44,8 @@ def version():
 
 
 def test_a_compatibility_module_passes_its_imports_on():
-    assert _said(COMPAT, Topic.UNUSED_IMPORT) == set()
-    assert _said(COMPAT.replace("Kept for backwards compatibility", "Helpers"),
+    assert said_lines(COMPAT, Topic.UNUSED_IMPORT) == set()
+    assert said_lines(COMPAT.replace("Kept for backwards compatibility", "Helpers"),
                  Topic.UNUSED_IMPORT) == {3, 4}
 
 
@@ -70,7 +65,7 @@ EQUALITY = '''def check(cond, value):
 
 
 def test_equal_to_true_is_left_alone_and_equal_to_none_is_noted():
-    assert _said(EQUALITY, Topic.NONE_COMPARE) == {4}
+    assert said_lines(EQUALITY, Topic.NONE_COMPARE) == {4}
 
 
 FORMS = '''def image(path):
@@ -88,7 +83,7 @@ def contexts(module_context, names, more):
 
 
 def test_a_simpler_form_is_said_only_when_named_and_where_it_fits():
-    assert _said(FORMS, Topic.SIMPLIFY) == {17}
+    assert said_lines(FORMS, Topic.SIMPLIFY) == {17}
 
 
 def test_a_bare_except_is_told_to_catch_exception_not_to_guess_the_exception():
@@ -121,7 +116,7 @@ def test_a_guessed_finding_on_maintained_code_is_no_needed_fix():
 def test_a_package_front_and_an_import_for_its_effect_are_not_unused():
     front = ('"""The package\'s names."""\n'
              'from pkg.core import Client\nfrom pkg.errors import Error\n')
-    assert _said(front, Topic.UNUSED_IMPORT) == set()
+    assert said_lines(front, Topic.UNUSED_IMPORT) == set()
     script = front + "\nprint(1)\n"
-    assert _said(script, Topic.UNUSED_IMPORT) == {2, 3}
-    assert _said("import clr\nimport os\n\nprint(2)\n", Topic.UNUSED_IMPORT) == {2}
+    assert said_lines(script, Topic.UNUSED_IMPORT) == {2, 3}
+    assert said_lines("import clr\nimport os\n\nprint(2)\n", Topic.UNUSED_IMPORT) == {2}

@@ -8,15 +8,8 @@ comment on each case lost."""
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.analysis import analyze
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic, source: str = "") -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)
-            and f.source.endswith(source)}
-
 
 EVALS = '''def apply_rule(state, env, text):
     state.error.eval(env=env)
@@ -25,7 +18,7 @@ EVALS = '''def apply_rule(state, env, text):
 
 
 def test_a_method_named_eval_is_no_eval_of_a_string():
-    assert _said(EVALS, Topic.EVAL) == {3}
+    assert said_lines(EVALS, Topic.EVAL) == {3}
 
 
 TEMPLATE = '''import unittest
@@ -42,7 +35,7 @@ class Template(unittest.TestCase):
 
 
 def test_a_test_that_hands_its_checks_to_a_hook_may_assert_there():
-    assert _said(TEMPLATE, Topic.TEST_WITHOUT_ASSERT) == {9}
+    assert said_lines(TEMPLATE, Topic.TEST_WITHOUT_ASSERT) == {9}
 
 
 PICKLES = '''import pickle
@@ -60,7 +53,7 @@ def load(data):
 
 
 def test_a_pickle_the_caller_opts_into_is_the_safe_design_already():
-    assert _said(PICKLES, Topic.UNSAFE_DESERIALIZE) == {11}
+    assert said_lines(PICKLES, Topic.UNSAFE_DESERIALIZE) == {11}
 
 
 SETATTRS = '''def patch(cls, init, obj):
@@ -76,7 +69,7 @@ def name(obj):
 
 
 def test_setattr_is_plain_only_for_a_plain_attribute_and_value():
-    assert _said(SETATTRS, Topic.SIMPLIFY, "B010") == {8}
+    assert said_lines(SETATTRS, Topic.SIMPLIFY, source="B010") == {8}
 
 
 SPLITS = '''KEYWORDS = """
@@ -87,7 +80,7 @@ PAIR = "left right".split()
 
 
 def test_a_word_list_written_as_a_string_is_left_as_it_is():
-    assert _said(SPLITS, Topic.SIMPLIFY, "SIM905") == {4}
+    assert said_lines(SPLITS, Topic.SIMPLIFY, source="SIM905") == {4}
 
 
 DICTS = '''def options(pairs, debug):
@@ -106,7 +99,7 @@ def table(pairs):
 
 
 def test_a_dict_comprehension_only_for_a_dict_that_starts_empty():
-    assert _said(DICTS, Topic.SIMPLIFY, "PERF403") == {11}
+    assert said_lines(DICTS, Topic.SIMPLIFY, source="PERF403") == {11}
 
 
 BRANCHES = '''def defines(names, name, block, fresh):
@@ -131,4 +124,4 @@ def plain(names, name, block, fresh):
 
 
 def test_branches_that_carry_a_comment_each_are_not_folded():
-    assert _said(BRANCHES, Topic.SIMPLIFY, "SIM103") == {15}
+    assert said_lines(BRANCHES, Topic.SIMPLIFY, source="SIM103") == {15}

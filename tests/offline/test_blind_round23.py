@@ -7,14 +7,9 @@ lexer read as hand-written."""
 
 from __future__ import annotations
 
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 METHODS = '''class Component:
     def eval(self, env):
@@ -27,7 +22,7 @@ def apply_rule(text):
 
 
 def test_a_method_defined_as_eval_is_no_eval_of_a_string():
-    assert _said(METHODS, Topic.EVAL) == {7}
+    assert said_lines(METHODS, Topic.EVAL) == {7}
 
 
 BENCH = '''BENCH = [
@@ -48,7 +43,7 @@ if __name__ == "__main__":
 
 
 def test_exec_of_the_files_own_literal_statements_runs_the_authors_code():
-    assert _said(BENCH, Topic.EVAL) == {9}
+    assert said_lines(BENCH, Topic.EVAL) == {9}
 
 
 ASSERTS = '''def step(stage, total):
@@ -59,7 +54,7 @@ ASSERTS = '''def step(stage, total):
 
 
 def test_an_assert_of_either_of_two_values_can_fail_and_one_or_a_constant_cannot():
-    assert _said(ASSERTS, Topic.VACUOUS_ASSERT) == {3}
+    assert said_lines(ASSERTS, Topic.VACUOUS_ASSERT) == {3}
 
 
 PYTHON2 = '''import sys
@@ -79,8 +74,8 @@ CLASS_CMP = '''class Ref:
 
 
 def test_a_python2_builtin_on_the_python2_path_is_never_reached_on_python3():
-    assert _said(PYTHON2, Topic.UNDEFINED_NAME) == set()
-    assert _said(CLASS_CMP, Topic.UNDEFINED_NAME) == {6}
+    assert said_lines(PYTHON2, Topic.UNDEFINED_NAME) == set()
+    assert said_lines(CLASS_CMP, Topic.UNDEFINED_NAME) == {6}
 
 
 QUOTED = '''def parse(args):
@@ -91,10 +86,10 @@ QUOTED = '''def parse(args):
 
 
 def test_none_quoted_in_a_message_is_no_comparison():
-    assert _said(QUOTED, Topic.NONE_COMPARE) == {2}
+    assert said_lines(QUOTED, Topic.NONE_COMPARE) == {2}
 
 
 def test_a_file_generated_from_a_grammar_says_nothing():
     lexer = "# Generated from XPathLexer.g4 by ANTLR 4.13.1\nfrom io import StringIO\n\nprint(1)\n"
     assert analyze(lexer, "python").generated
-    assert _said(lexer, Topic.UNUSED_IMPORT) == set()
+    assert said_lines(lexer, Topic.UNUSED_IMPORT) == set()

@@ -8,16 +8,11 @@ analysis only guessed to be unbounded, where the plant said the same."""
 
 from __future__ import annotations
 
+from tests.offline.saying import said_lines
 from tests.offline.test_blind_round21 import COUNTS
 from tribunalbot.llm.offline import fit
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic, language: str = "python") -> set[int]:
-    analysis = analyze(code, language)
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 PERL = '''use strict;
 
@@ -32,7 +27,7 @@ sub calc { my ($x) = @_; return eval($x); }
 
 
 def test_code_in_perl_documentation_is_not_code():
-    assert _said(PERL, Topic.EVAL, "perl") == {9}
+    assert said_lines(PERL, Topic.EVAL, "perl") == {9}
 
 
 LITERALS = '''import sys
@@ -49,7 +44,7 @@ def rule(level: Literal["head", "row"] = "row"):
 
 
 def test_a_word_in_a_literal_type_is_no_undefined_name():
-    assert _said(LITERALS, Topic.UNDEFINED_NAME) == {10}
+    assert said_lines(LITERALS, Topic.UNDEFINED_NAME) == {10}
 
 
 EVALUATED = '''from numpy import inf, array
@@ -61,7 +56,7 @@ def parse(text):
 
 
 def test_an_import_a_module_evaluates_text_with_may_be_used_by_that_text():
-    assert _said(EVALUATED, Topic.UNUSED_IMPORT) == set()
+    assert said_lines(EVALUATED, Topic.UNUSED_IMPORT) == set()
 
 
 KEYS = '''class Openers:
@@ -78,12 +73,12 @@ def names(openers):
 
 
 def test_keys_of_an_object_that_may_not_iterate_stays():
-    assert _said(KEYS, Topic.SIMPLIFY) == set()
+    assert said_lines(KEYS, Topic.SIMPLIFY) == set()
     plain = "def names(table):\n    return [name for name in table.keys()]\n"
-    assert _said(plain, Topic.SIMPLIFY) == {2}
+    assert said_lines(plain, Topic.SIMPLIFY) == {2}
     commented = ("def names(table):\n"
                  "    return [name for name in table.keys()]  # not always a dict\n")
-    assert _said(commented, Topic.SIMPLIFY) == set()
+    assert said_lines(commented, Topic.SIMPLIFY) == set()
 
 
 GUARDS = '''def above(args):
@@ -102,7 +97,7 @@ def alone(value):
 
 
 def test_the_last_of_a_run_of_guards_is_not_folded():
-    assert _said(GUARDS, Topic.SIMPLIFY) == {10}
+    assert said_lines(GUARDS, Topic.SIMPLIFY) == {10}
 
 
 NESTED = '''def pairs(groups):
@@ -115,7 +110,7 @@ NESTED = '''def pairs(groups):
 
 
 def test_a_loop_in_a_loop_is_no_comprehension():
-    assert _said(NESTED, Topic.SIMPLIFY) == set()
+    assert said_lines(NESTED, Topic.SIMPLIFY) == set()
 
 
 def test_a_guessed_finding_on_maintained_code_earns_no_option():

@@ -7,14 +7,8 @@ read as unused."""
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.analysis import analyze
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 RANGES = '''def month_of(parts):
     assert 1 <= int(parts[1]) <= 12
@@ -24,7 +18,7 @@ RANGES = '''def month_of(parts):
 
 
 def test_an_assert_that_starts_with_one_can_fail():
-    assert _said(RANGES, Topic.VACUOUS_ASSERT) == {3}
+    assert said_lines(RANGES, Topic.VACUOUS_ASSERT) == {3}
 
 
 SCOPES = '''from typing import TYPE_CHECKING
@@ -49,11 +43,11 @@ def broken():
 
 
 def test_names_that_exist_by_the_time_they_run_are_not_undefined():
-    assert _said(SCOPES, Topic.UNDEFINED_NAME) == {18}
+    assert said_lines(SCOPES, Topic.UNDEFINED_NAME) == {18}
 
 
 def test_a_name_listed_in_all_but_never_defined_is_left_to_its_author():
-    assert _said("__all__ = ['Loader']\n\nprint(1)\n", Topic.UNDEFINED_NAME) == set()
+    assert said_lines("__all__ = ['Loader']\n\nprint(1)\n", Topic.UNDEFINED_NAME) == set()
 
 
 TESTS = '''import unittest
@@ -69,7 +63,7 @@ class Reset(unittest.TestCase):
 
 
 def test_a_test_named_for_not_raising_asserts_by_passing():
-    assert _said(TESTS, Topic.TEST_WITHOUT_ASSERT) == {8}
+    assert said_lines(TESTS, Topic.TEST_WITHOUT_ASSERT) == {8}
 
 
 IMPORTS = '''import idlelib.pyshell  # Set Windows DPI awareness before Tk().
@@ -80,4 +74,4 @@ print(1)
 
 
 def test_an_import_its_line_explains_is_kept():
-    assert _said(IMPORTS, Topic.UNUSED_IMPORT) == {2}
+    assert said_lines(IMPORTS, Topic.UNUSED_IMPORT) == {2}

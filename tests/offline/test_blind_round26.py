@@ -6,14 +6,9 @@ ignore[name-defined]` (IPython's `get_ipython()`) or probes under `except NameEr
 
 from __future__ import annotations
 
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 SUPER = '''class Scaler(Base):
     def transform(self, batches):
@@ -31,7 +26,7 @@ SUPER = '''class Scaler(Base):
 
 
 def test_a_loop_that_calls_super_is_no_comprehension():
-    assert _said(SUPER, Topic.SIMPLIFY) == {11}
+    assert said_lines(SUPER, Topic.SIMPLIFY) == {11}
 
 
 LONG_NAME = '''from googlecloudsdk.calliope import parser_extensions
@@ -71,4 +66,4 @@ def broken():
 
 
 def test_a_name_its_author_marked_or_probes_for_is_not_called_undefined():
-    assert _said(PROBES, Topic.UNDEFINED_NAME) == {17}
+    assert said_lines(PROBES, Topic.UNDEFINED_NAME) == {17}

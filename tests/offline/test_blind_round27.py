@@ -5,14 +5,8 @@ read as a swallowed failure."""
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.analysis import analyze
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 PROBE = '''def constraint(graph):
     try:
@@ -26,7 +20,7 @@ PROBE = '''def constraint(graph):
 
 
 def test_an_import_under_a_catch_all_that_sets_a_flag_is_a_probe():
-    assert _said(PROBE, Topic.UNUSED_IMPORT) == set()
+    assert said_lines(PROBE, Topic.UNUSED_IMPORT) == set()
 
 
 HANDLER = '''def open_tab(browser, cli, log):
@@ -38,7 +32,7 @@ HANDLER = '''def open_tab(browser, cli, log):
 
 
 def test_the_name_of_a_handler_is_defined_inside_it():
-    assert _said(HANDLER, Topic.UNDEFINED_NAME) == set()
+    assert said_lines(HANDLER, Topic.UNDEFINED_NAME) == set()
 
 
 FLUSHES = '''class Stream:
@@ -58,4 +52,4 @@ FLUSHES = '''class Stream:
 
 
 def test_a_best_effort_flush_is_no_swallowed_failure():
-    assert _said(FLUSHES, Topic.SWALLOWED_ERROR) == {12}
+    assert said_lines(FLUSHES, Topic.SWALLOWED_ERROR) == {12}

@@ -6,14 +6,8 @@ loop."""
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.analysis import analyze
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 SUITE = '''import unittest
 
@@ -28,7 +22,7 @@ def test_nothing():
 
 
 def test_the_suite_hook_is_no_test():
-    assert _said(SUITE, Topic.TEST_WITHOUT_ASSERT) == {8}
+    assert said_lines(SUITE, Topic.TEST_WITHOUT_ASSERT) == {8}
 
 
 BLOCK = '''# pylint: disable=unused-import, type imports needed for gRPC
@@ -41,7 +35,7 @@ print(1)
 
 
 def test_imports_a_disabled_block_keeps_for_their_effect_are_not_unused():
-    assert _said(BLOCK, Topic.UNUSED_IMPORT) == {4}
+    assert said_lines(BLOCK, Topic.UNUSED_IMPORT) == {4}
 
 
 FILLED = '''def cluster(nodes, labels):
@@ -54,4 +48,4 @@ FILLED = '''def cluster(nodes, labels):
 
 
 def test_a_dict_filled_before_its_loop_is_no_comprehension():
-    assert _said(FILLED, Topic.SIMPLIFY) == set()  # one that starts empty: round 22's test
+    assert said_lines(FILLED, Topic.SIMPLIFY) == set()  # one that starts empty: round 22's test

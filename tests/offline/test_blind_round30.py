@@ -5,14 +5,8 @@ says it must stay so (SymPy's `none`)."""
 
 from __future__ import annotations
 
-from tribunalbot.llm.offline.analysis import analyze
+from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
-
-
-def _said(code: str, topic: Topic) -> set[int]:
-    analysis = analyze(code, "python")
-    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)}
-
 
 KEPT = '''import os
 
@@ -25,7 +19,7 @@ print(1)
 
 
 def test_imports_a_comment_keeps_for_compatibility_are_not_unused():
-    assert _said(KEPT, Topic.UNUSED_IMPORT) == {1}
+    assert said_lines(KEPT, Topic.UNUSED_IMPORT) == {1}
 
 
 NONE = '''def show(printer, value):
@@ -38,4 +32,4 @@ NONE = '''def show(printer, value):
 
 
 def test_a_comparison_its_comment_defends_is_left_alone():
-    assert _said(NONE, Topic.NONE_COMPARE) == {4}
+    assert said_lines(NONE, Topic.NONE_COMPARE) == {4}

@@ -1,0 +1,14 @@
+"""What a review says of some code: the lines of a topic's findings the analysis says (the
+blind-round tests each ask this of a small snippet)."""
+
+from __future__ import annotations
+
+from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.topic import Topic
+
+
+def said_lines(code: str, topic: Topic, language: str = "python", source: str = "") -> set[int]:
+    """Lines of `topic` findings a review says; `source`: only a ruff code ending so."""
+    analysis = analyze(code, language)
+    return {f.line for f in analysis.findings if f.topic == topic and analysis.says(f)
+            and f.source.endswith(source)}
