@@ -184,7 +184,9 @@ def evaluates_text(py: PyFacts) -> bool:
 def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
     """`name` at `line` is read where it exists by the time it runs: under `if
     TYPE_CHECKING:` (which never runs), or in a nested function whose enclosing function
-    defines it (a recursive helper deleted after its calls: blind round 25)."""
+    defines it (a recursive helper deleted after its calls: blind round 25), or in a
+    function that binds it itself: then it is at most unbound on some path, which the code's
+    flow may rule out (a loop's state set on the first pass: blind round 30)."""
     for use in _names_at(py, line, name):
         outer = list(py.ancestors(use))
         if any(isinstance(up, ast.If) and "TYPE_CHECKING" in text_of(up.test) for up in outer):
@@ -194,7 +196,7 @@ def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
         if any(isinstance(up, ast.ExceptHandler) and up.name == name for up in outer):
             return True  # `except Error as e:` read inside its handler (round 27)
         functions = [up for up in outer if isinstance(up, FUNCTIONS)]
-        if any(_binds(f, name) for f in functions[1:]):
+        if any(_binds(f, name) for f in functions):
             return True
     return False
 
