@@ -36,9 +36,10 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
 
 
 GENERATED_HEAD = 40  # lines at the top of a file where a generator says so
-# "Generated from X.g4 by ANTLR" (round 23); a GAPIC client imports its generator's runtime.
+# "Generated from X.g4 by ANTLR" (round 23); a GAPIC client imports its generator's runtime,
+# and its types modules declare their messages with `__protobuf__ = proto.module(` (round 30).
 _GENERATED = re.compile(r"(?i)\b(generated (by|from)|@generated|do not edit|auto-?generated)\b|"
-                        r"^from google\.api_core import gapic_v1\b")
+                        r"^from google\.api_core import gapic_v1\b|^__protobuf__ = proto\.module\(")
 
 
 def generated(lines: tuple[str, ...]) -> bool:

@@ -25,6 +25,8 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     item: ast.expr = call.args[0] if call.args else call
     if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM or _calls_super(item):
         return False
+    if any(_hard_filter(up) for up in py.ancestors(call) if isinstance(up, ast.If)):
+        return False
     loops = [up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))]
     if len(loops) > 1:
         return False  # a loop in a loop: a nested comprehension reads worse (round 24)
@@ -36,6 +38,14 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
            for n in walk_own(body) if isinstance(n, ast.Call)):
         return False
     return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
+
+
+def _hard_filter(branch: ast.If) -> bool:
+    """A test that reads worse as a comprehension's filter: one that binds a name (`if parsed
+    := info.Parse(ns)`, blind round 30) or runs over LONG_ITEM lines or more (six lines of
+    `and`ed membership tests, round 30)."""
+    lines = (branch.test.end_lineno or branch.test.lineno) - branch.test.lineno + 1
+    return lines >= LONG_ITEM or any(isinstance(n, ast.NamedExpr) for n in ast.walk(branch.test))
 
 
 def _starts_empty(target: str, body: list[ast.stmt], before: int) -> bool:
@@ -83,7 +93,13 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
     tests = [branch.test]
     if len(branch.orelse) == 1 and isinstance(branch.orelse[0], ast.If):
         tests.append(branch.orelse[0].test)
-    return not any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests)
+    if any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests):
+        return False
+    # The pair continues a run of guards that return the same (`if ":" in name: return
+    # name` above it, apt's "trivial cases", blind round 30): joining two of three reads worse.
+    previous = _previous_statement(py, branch)
+    return not (isinstance(previous, ast.If) and
+                ast.dump(ast.Module(previous.body, [])) == ast.dump(ast.Module(branch.body, [])))
 
 
 def dict_starts_empty(py: PyFacts, line: int) -> bool:
@@ -130,8 +146,11 @@ def plain_setattr(py: PyFacts, line: int) -> bool:
 
 
 def _calls_setattr(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-        node.func.id == "setattr"
+    return _calls_builtin(node, "setattr")
+
+
+def _calls_builtin(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
 
 
 def keys_of_a_dict(py: PyFacts, line: int) -> bool:
@@ -150,8 +169,50 @@ def not_a_guard_run(py: PyFacts, line: int) -> bool:
     body = getattr(parent, "body", None)
     if not isinstance(body, list) or branch not in body:
         return True
+    # Statements between the guards do not end the run (`suffix = ...` between two
+    # `return False` guards, blind round 30).
     before = body[: body.index(branch)]
-    return not (before and isinstance(before[-1], ast.If) and _returns_a_bool(before[-1]))
+    return not any(isinstance(s, ast.If) and _returns_a_bool(s) for s in before)
+
+
+def _previous_statement(py: PyFacts, node: ast.stmt) -> ast.stmt | None:
+    body = getattr(py.parents.get(id(node)), "body", None)
+    if not isinstance(body, list) or node not in body or body.index(node) == 0:
+        return None
+    previous: ast.stmt = body[body.index(node) - 1]
+    return previous
+
+
+def plain_getattr(py: PyFacts, line: int) -> bool:
+    """`getattr(obj, "name")` that a plain attribute read would say as well: not one whose
+    value is thrown away (an existence probe under `try`, where the bare attribute is a
+    pointless statement: a cog framework's listener check, blind round 30), not of a private
+    name (`getattr(sys, "_getframe")`, kept past linters), and not one of a run of getattr
+    calls written alike (twisted's platform probes that keep mypy quiet, round 31)."""
+    calls = [c for c in py.at(line, ast.Call)
+             if isinstance(c, ast.Call) and _calls_builtin(c, "getattr")]
+    if not calls:
+        return True
+    name = calls[0].args[1] if len(calls[0].args) > 1 else None
+    if isinstance(py.parents.get(id(calls[0])), ast.Expr) or (
+            isinstance(name, ast.Constant) and _private(str(name.value))):
+        return False
+    return not any(_calls_builtin(c, "getattr") for n in range(line - 2, line + 3)
+                   if n != line for c in py.at(n, ast.Call))
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")
+
+
+def reraise_removable(py: PyFacts, line: int) -> bool:
+    """The `except: raise` at `line` can go: not the only handler of a `try` with an `else`,
+    which needs one (SQLAlchemy's state changes, blind round 31)."""
+    for node in ast.walk(py.tree):
+        if isinstance(node, ast.Try) and node.orelse and len(node.handlers) == 1 and \
+                node.handlers[0].lineno <= line <= (node.handlers[0].end_lineno or line):
+            return False
+    return True
 
 
 def _returns_a_bool(branch: ast.If) -> bool:

@@ -66,6 +66,37 @@ def imported_for_effect(py: PyFacts, line: int) -> bool:
         alias.name in _IMPORTED_FOR_EFFECT for alias in statement.names)
 
 
+def bound_names(py: PyFacts, line: int, module: str) -> set[str]:
+    """The names the import statement holding `line` binds for `module` (`t` for `import
+    typing as t`: a linter names the module, code and comments use the alias)."""
+    statement = import_statement(py, line)
+    if statement is None:
+        return set()
+    return {alias.asname or alias.name.split(".")[0] for alias in statement.names
+            if module in (alias.name, alias.asname)}
+
+
+def imported_for_tools(py: PyFacts, line: int) -> bool:
+    """The import sits under an `if` that never runs (`_false = 0`, then `if _false: import
+    encodings`, codecs' note to modulefinder, blind round 31): it is there for tools that
+    read imports, not for the code."""
+    statement = import_statement(py, line)
+    return statement is not None and any(
+        isinstance(up, ast.If) and _always_false(py, up.test) and statement in up.body
+        for up in py.ancestors(statement))
+
+
+def _always_false(py: PyFacts, test: ast.expr) -> bool:
+    if isinstance(test, ast.Constant):
+        return not test.value
+    if not isinstance(test, ast.Name):
+        return False
+    stores = [n for n in ast.walk(py.tree) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == test.id for t in n.targets)]
+    return len(stores) == 1 and isinstance(stores[0].value, ast.Constant) and \
+        not stores[0].value.value
+
+
 _GATHERING = (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Try, ast.If)
 
 

@@ -63,7 +63,8 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     here (a stdlib module's `_encode_filter_properties`, for zipfile; imp's API). The whole
     statement is read: a linter cites each name of a parenthesised import on its own line."""
     name = f.detail.split(".")[-1]
-    if name.startswith("_") or (name and _in_type_comment(name, ctx)) or \
+    names = {name} | (pynames.bound_names(ctx.py, f.line, f.detail) if ctx.py else set())
+    if name.startswith("_") or any(n and _in_type_comment(n, ctx) for n in names) or \
             has_comment(f.line, ctx) or _disabled_above(f.line, ctx) or \
             _kept_for_compatibility(f.line, ctx):
         return False  # the author says why: on the line (round 25) or over the block (29)
@@ -72,6 +73,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 pynames.only_gathers(ctx.py) or pynames.imported_for_effect(ctx.py, f.line) or
+                pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))

@@ -19,6 +19,8 @@ _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:B010": pyforms.plain_setattr,
     "ruff:SIM118": pyforms.keys_of_a_dict,
     "ruff:SIM103": pyforms.not_a_guard_run,
+    "ruff:B009": pyforms.plain_getattr,
+    "ruff:TRY203": pyforms.reraise_removable,
 }
 # Forms that fold a chain of branches into one expression: where the branches carry
 # comments, one per case, folding them loses the comments (blind round 22).
@@ -33,6 +35,9 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
         return False  # ... or on the line: "# self.object not necessarily dict" (round 24)
     if f.source in _FOLDS_BRANCHES and _branches_commented(f.line, ctx):
         return False
+    if f.source == "ruff:TRY203" and any(has_comment(n, ctx) for n in (f.line + 1, f.line + 2)
+                                           if n <= len(ctx.lines)):
+        return False  # "# TODO - add error checking" over the `raise`: a placeholder (round 31)
     holds = _HOLDS_WHEN.get(f.source)
     return holds is None or ctx.py is None or holds(ctx.py, f.line)
 

@@ -2,7 +2,8 @@
 the request (a query string, a form field, the URL) or from the site itself, and whether
 `0.0.0.0` is an address it listens on or one it compares against. Blind round 16's
 readers judged every `innerHTML =` flagged as request text wrong or overstated where the
-text was the docs' own search index."""
+text was the docs' own search index. And whether input a request carries is taken in raw:
+not where the line only tests it or converts it to a number on the way in (round 31)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ _REQUEST = re.compile(r"\b(location|URLSearchParams|searchParams|document\.(URL|
 _ASSIGNED = re.compile(r"\b(?:const|let|var)?\s*(\w+)\s*=(?!=)\s*(.+)")
 _STATEMENT_LINES = 3  # an assignment may run onto the next lines
 _SINK = re.compile(r"innerHTML\s*=(?!=)|\bdocument\.write\(|dangerouslySetInnerHTML")
+# A line that only tests the input (`assert request.args is not None`, `if "n" in
+# request.args`) or converts it to a number, whose conversion is the check.
+_ONLY_TESTED = re.compile(r"^\s*(assert|if|elif)\b.*"
+                          r"\b(is( not)? None|in\s+\w+\.(args|form|values))\b")
+_CONVERTED = re.compile(r"\b(int|float|bool|type_)\(\s*\w+\.(args|form|values|json)\b")
 
 
 def html_gets_request_text(f: Candidate, ctx: Context) -> bool:
@@ -60,3 +66,10 @@ def exposes_debug_or_all_interfaces(f: Candidate, ctx: Context) -> bool:
         return True
     in_container = any(re.search(r"(?i)\bdocker\b", x) for x in ctx.code)
     return not (_COMPARED_ADDRESS.search(text) or in_container)
+
+
+def input_taken_raw(f: Candidate, ctx: Context) -> bool:
+    """The line takes request input as it came: not a test that it is there, nor a
+    conversion to a number (scrapy's bench server, blind round 31)."""
+    text = ctx.code[f.line - 1] if f.line <= len(ctx.code) else ""
+    return not (_ONLY_TESTED.search(text) or _CONVERTED.search(text))

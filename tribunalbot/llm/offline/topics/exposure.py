@@ -213,5 +213,6 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"\breq\.(body|params|query)\.\w+|\brequest\.(args|form|json|values)"
                  r"\b"),
         ),
+        check=vetweb.input_taken_raw,
     ),
 }
