@@ -240,3 +240,35 @@ def _binds(func: ast.AST, name: str) -> bool:
 
 def _catches_name_error(block: ast.Try) -> bool:
     return any(h.type is not None and "NameError" in names_in(h.type) for h in block.handlers)
+
+
+_ENDS_A_BLOCK = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def never_runs(py: PyFacts, line: int, name: str) -> bool:
+    """`name` at `line` is read where it never runs: after a `return`, `raise`, `continue`
+    or `break` in the same block (pyglet's `return  # FIXME: This is broken` above the old
+    code, blind round 32), or in an annotation of a module that defers them all (`from
+    __future__ import annotations`: a type checker reads it, Python never does)."""
+    for use in _names_at(py, line, name):
+        outer = [use, *py.ancestors(use)]
+        if _defers_annotations(py) and any(_in_annotation(py, n) for n in outer):
+            return True
+        for node in outer:
+            body = getattr(py.parents.get(id(node)), "body", None)
+            if isinstance(body, list) and node in body and any(
+                    isinstance(s, _ENDS_A_BLOCK) for s in body[: body.index(node)]):
+                return True
+    return False
+
+
+def _defers_annotations(py: PyFacts) -> bool:
+    return any(isinstance(n, ast.ImportFrom) and n.module == "__future__" and
+               any(a.name == "annotations" for a in n.names) for n in py.tree.body)
+
+
+def _in_annotation(py: PyFacts, node: ast.AST) -> bool:
+    parent = py.parents.get(id(node))
+    return (isinstance(parent, ast.arg) and parent.annotation is node) or \
+        (isinstance(parent, FUNCTIONS) and parent.returns is node) or \
+        (isinstance(parent, ast.AnnAssign) and parent.annotation is node)

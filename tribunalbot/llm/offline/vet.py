@@ -224,9 +224,17 @@ _SERVER = re.compile(r"createServer\(|\bexpress\(|\bRouter\(|\(req,\s*res\b|"
                      r"\bapp\.(get|post|use)\(")
 
 
+# Python code that serves: a web or socket framework, a route, a server started.
+_PY_SERVER = re.compile(r"^\s*(from|import)\s+(aiohttp|fastapi|starlette|quart|sanic|tornado|"
+                        r"websockets|litestar|grpc)\b|\bstart_server\(|"
+                        r"@\w+\.(route|get|post|websocket)\(", re.MULTILINE)
+
+
 def io_blocks_a_server(f: Candidate, ctx: Context) -> bool:
-    """Synchronous I/O stalls a server; in a command-line tool it is just I/O."""
-    return ctx.language != "javascript" or bool(_SERVER.search("\n".join(ctx.code)))
+    """Synchronous I/O stalls a server; in a command-line tool it is just I/O (blind round
+    32: a bootstrap script's and a CLI command's file reads inside `async def`)."""
+    server = {"javascript": _SERVER, "python": _PY_SERVER}.get(ctx.language)
+    return server is None or bool(server.search("\n".join(ctx.code)))
 
 
 def crashes_outside_main(f: Candidate, ctx: Context) -> bool:

@@ -64,7 +64,8 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     statement is read: a linter cites each name of a parenthesised import on its own line."""
     name = f.detail.split(".")[-1]
     names = {name} | (pynames.bound_names(ctx.py, f.line, f.detail) if ctx.py else set())
-    if name.startswith("_") or any(n and _in_type_comment(n, ctx) for n in names) or \
+    if name.startswith("_") or any(n and (_in_type_comment(n, ctx) or _in_doctest(n, ctx))
+                                   for n in names) or \
             has_comment(f.line, ctx) or _disabled_above(f.line, ctx) or \
             _kept_for_compatibility(f.line, ctx):
         return False  # the author says why: on the line (round 25) or over the block (29)
@@ -115,6 +116,16 @@ def _in_type_comment(name: str, ctx: Context) -> bool:
     word = re.compile(rf"\b{re.escape(name)}\b")
     return any((m := _TYPE_COMMENT.search(x)) is not None and word.search(m.group(1))
                for x in ctx.lines)
+
+
+_DOCTEST = re.compile(r"^\s*(>>>|\.\.\.)\s")
+
+
+def _in_doctest(name: str, ctx: Context) -> bool:
+    """The name is read by an example in a docstring (`>>> AlignedSent([...])`): doctests run
+    in the module's namespace and use its imports (nltk's IBM models, blind round 32)."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    return any(_DOCTEST.match(x) and word.search(x) for x in ctx.lines)
 
 
 def star_import_hides_names(f: Candidate, ctx: Context) -> bool:

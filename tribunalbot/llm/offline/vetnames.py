@@ -24,6 +24,7 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
             pynames.on_python2_path(ctx.py, f.line, f.detail) or \
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
+            pynames.never_runs(ctx.py, f.line, f.detail) or \
             (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
         return False
     return not (ctx.py.function_at(f.line) is not None and
