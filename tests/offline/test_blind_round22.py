@@ -80,7 +80,8 @@ PAIR = "left right".split()
 
 
 def test_a_word_list_written_as_a_string_is_left_as_it_is():
-    assert said_lines(SPLITS, Topic.SIMPLIFY, source="SIM905") == {4}
+    # From round 33 no split string is noted: a house style (ruffscan.SILENCED).
+    assert said_lines(SPLITS, Topic.SIMPLIFY, source="SIM905") == set()
 
 
 DICTS = '''def options(pairs, debug):
@@ -112,11 +113,8 @@ BRANCHES = '''def defines(names, name, block, fresh):
         return False  # an assignment to the existing variable
 
 
-def plain(names, name, block, fresh):
-    if fresh:
-        names[name] = block
-        return True
-    elif names[name] == block:
+def plain(names, name, block):
+    if names[name] == block:
         return True
     else:
         return False
@@ -124,4 +122,5 @@ def plain(names, name, block, fresh):
 
 
 def test_branches_that_carry_a_comment_each_are_not_folded():
-    assert said_lines(BRANCHES, Topic.SIMPLIFY, source="SIM103") == {15}
+    # `plain` has one case; the last `elif` of a chain is not folded either (round 33).
+    assert said_lines(BRANCHES, Topic.SIMPLIFY, source="SIM103") == {12}

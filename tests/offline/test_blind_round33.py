@@ -2,7 +2,9 @@
 round and so measured from round 33: guessed defects (an empty catch, an N+1 query) on
 modules too long to be a pasted snippet, blocking I/O in an `async def` of a command-line
 tool, undefined names in code that never runs (after a `return`, or in an annotation Python
-defers), and an import only a docstring's examples use."""
+defers), an import only a docstring's examples use; and, after round 33, the last case of an
+elif chain folded into a returned test, a `getattr` its `hasattr` guards, and a word list split
+from a string (a house style, now never noted)."""
 
 from __future__ import annotations
 
@@ -86,3 +88,59 @@ class Model:
 
 def test_an_import_the_docstring_examples_use_is_used():
     assert said_lines(DOCTEST, Topic.UNUSED_IMPORT) == {1}  # Alignment: no example uses it
+
+
+CASES = '''import re
+
+
+def is_literal(expr):
+    if not expr:
+        return False
+    elif re.match(r"^[0-9.]$", expr):
+        return False
+    elif re.match(r"^[(].+[)]$", expr):
+        return False
+    else:
+        return True
+
+
+def should_recreate(mode, impl):
+    if mode == "auto":
+        return impl.requires_recreate()
+    elif mode == "always":
+        return True
+    else:
+        return False
+
+
+def is_short(text):
+    if len(text) < 8:
+        return True
+    else:
+        return False
+'''
+
+
+def test_the_last_case_of_an_elif_chain_is_not_folded():
+    assert said_lines(CASES, Topic.SIMPLIFY, source="SIM103") == {25}
+
+
+NARROWED = '''def is_resource(annotation, marker):
+    return hasattr(annotation, "__metadata__") and getattr(annotation, "__metadata__") == marker
+
+
+def label(node):
+    return getattr(node, "label")
+'''
+
+
+def test_a_getattr_a_hasattr_guards_is_left_for_the_type_checker():
+    assert said_lines(NARROWED, Topic.SIMPLIFY, source="B009") == {6}
+
+
+SPLIT = '''FIELDS = "name size owner".split()
+'''
+
+
+def test_a_word_list_split_from_a_string_is_house_style():
+    assert said_lines(SPLIT, Topic.SIMPLIFY) == set()

@@ -114,21 +114,6 @@ def dict_starts_empty(py: PyFacts, line: int) -> bool:
     return _starts_empty(ast.unparse(target.value), body, line)
 
 
-# A literal split into this many words or more is a word list written as a string on purpose
-# (a lexer's keywords, blind round 22): a list of forty quoted words reads worse.
-WORD_LIST = 6
-
-
-def short_split(py: PyFacts, line: int) -> bool:
-    """The literal `.split()` at `line` holds fewer than WORD_LIST words."""
-    for call in py.at(line, ast.Call):
-        func = getattr(call, "func", None)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant) and \
-                isinstance(func.value.value, str):
-            return len(func.value.value.split()) < WORD_LIST
-    return True
-
-
 def plain_setattr(py: PyFacts, line: int) -> bool:
     """`setattr(obj, "name", value)` that plain assignment would say as well: not a dunder
     or a method replaced by a function (type checkers refuse `cls.__init__ = f`, the reason
@@ -166,6 +151,9 @@ def not_a_guard_run(py: PyFacts, line: int) -> bool:
     pattern (blind rounds 19, 21 and 24)."""
     branch = next(iter(py.at(line, ast.If)), None)
     parent = py.parents.get(id(branch)) if branch is not None else None
+    if isinstance(parent, ast.If) and branch in parent.orelse and \
+            isinstance(parent.body[-1], ast.Return):
+        return False  # the last `elif` of a chain of cases, each returning (round 33)
     body = getattr(parent, "body", None)
     if not isinstance(body, list) or branch not in body:
         return True
@@ -197,6 +185,8 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
     if isinstance(py.parents.get(id(calls[0])), ast.Expr) or (
             isinstance(name, ast.Constant) and _private(str(name.value))):
         return False
+    if any(_calls_builtin(c, "hasattr") for c in py.at(line, ast.Call)):
+        return False  # `hasattr(x, "a") and getattr(x, "a")`: typed past `None` (round 33)
     return not any(_calls_builtin(c, "getattr") for n in range(line - 2, line + 3)
                    if n != line for c in py.at(n, ast.Call))
 

@@ -15,7 +15,6 @@ _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:PERF401": pyforms.one_loop_fills,
     "ruff:PERF403": pyforms.dict_starts_empty,
     "ruff:SIM114": pyforms.branches_join_plainly,
-    "ruff:SIM905": pyforms.short_split,
     "ruff:B010": pyforms.plain_setattr,
     "ruff:SIM118": pyforms.keys_of_a_dict,
     "ruff:SIM103": pyforms.not_a_guard_run,

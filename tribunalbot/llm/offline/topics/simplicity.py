@@ -109,7 +109,6 @@ RECORDS: dict[Topic, TopicRecord] = {
             ("SIM201", "write `!=` instead of `not ... ==`"),
             ("SIM202", "write `==` instead of `not ... !=`"),
             ("SIM401", "use `dict.get(key, default)` in place of the if/else"),
-            ("SIM905", "write the list out rather than splitting a literal string"),
             ("E713", "write `x not in y` instead of `not x in y`"),
             ("E714", "write `x is not y` instead of `not x is y`"),
             ("B009", "read the attribute directly instead of through `getattr` with a fixed name"),
