@@ -10,7 +10,7 @@ from __future__ import annotations
 from tests.offline.saying import said_lines
 from tribunalbot.llm.offline.topic import Topic
 
-RANGES = '''def month_of(parts):
+RANGES = '''def test_month_of(parts):
     assert 1 <= int(parts[1]) <= 12
     assert 1
     return parts[1]

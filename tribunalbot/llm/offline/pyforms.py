@@ -98,8 +98,30 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
     # The pair continues a run of guards that return the same (`if ":" in name: return
     # name` above it, apt's "trivial cases", blind round 30): joining two of three reads worse.
     previous = _previous_statement(py, branch)
-    return not (isinstance(previous, ast.If) and
-                ast.dump(ast.Module(previous.body, [])) == ast.dump(ast.Module(branch.body, [])))
+    if isinstance(previous, ast.If) and \
+            ast.dump(ast.Module(previous.body, [])) == ast.dump(ast.Module(branch.body, [])):
+        return False
+    # A chain of DISPATCH_CASES cases or more reads as a table, one row a case (pyserial's stop
+    # bits, an MQTT packet's types); two rows that only `pass` are placeholders, one a case.
+    # Blind rounds 21-34: 19 right and 9 weak on such chains, 82 right and 4 weak on shorter.
+    return _chain_length(py, branch) < DISPATCH_CASES and \
+        not all(isinstance(s, ast.Pass) for s in branch.body)
+
+
+DISPATCH_CASES = 5
+
+
+def _chain_length(py: PyFacts, branch: ast.If) -> int:
+    """The number of cases in the if/elif chain that `branch` is one of."""
+    top = branch
+    while isinstance(up := py.parents.get(id(top)), ast.If) and up.orelse == [top]:
+        top = up
+    cases, case = 0, top
+    while True:
+        cases += 1
+        if len(case.orelse) != 1 or not isinstance(case.orelse[0], ast.If):
+            return cases
+        case = case.orelse[0]
 
 
 def dict_starts_empty(py: PyFacts, line: int) -> bool:
@@ -111,7 +133,21 @@ def dict_starts_empty(py: PyFacts, line: int) -> bool:
         return True
     scope = py.enclosing_function(target)
     body = scope.body if scope is not None else py.tree.body
+    loop = next((up for up in py.ancestors(target) if isinstance(up, ast.For)), None)
+    if loop is not None and _copies_pairs(loop, target):
+        return False  # `d[k] = v` for each `k, v` of `x.items()`: `dict(x)`, not a comprehension
     return _starts_empty(ast.unparse(target.value), body, line)
+
+
+def _copies_pairs(loop: ast.For, target: ast.Subscript) -> bool:
+    """The loop stores each pair of an `.items()` as it comes (round 24's and 27's readers:
+    the identity comprehension is itself roundabout; `dict(x)` is the simple form)."""
+    names = [ast.unparse(e) for e in loop.target.elts] if isinstance(loop.target, ast.Tuple) \
+        else []
+    value = getattr(loop.body[-1], "value", None) if loop.body else None
+    return isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func).endswith(".items") \
+        and len(names) == 2 and ast.unparse(target.slice) == names[0] and \
+        value is not None and ast.unparse(value) == names[1]
 
 
 def plain_setattr(py: PyFacts, line: int) -> bool:
@@ -187,8 +223,19 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
         return False
     if any(_calls_builtin(c, "hasattr") for c in py.at(line, ast.Call)):
         return False  # `hasattr(x, "a") and getattr(x, "a")`: typed past `None` (round 33)
+    if any(_probes(up) for up in py.ancestors(calls[0])):
+        return False  # a platform's constant, read where it may be missing (round 34)
     return not any(_calls_builtin(c, "getattr") for n in range(line - 2, line + 3)
                    if n != line for c in py.at(n, ast.Call))
+
+
+def _probes(node: ast.AST) -> bool:
+    """An `if hasattr(...)` or a `try` that catches AttributeError: the attribute may be
+    missing, and reading it by name says so."""
+    if isinstance(node, ast.If):
+        return any(_calls_builtin(n, "hasattr") for n in ast.walk(node.test))
+    return isinstance(node, ast.Try) and any(
+        h.type is not None and "AttributeError" in ast.unparse(h.type) for h in node.handlers)
 
 
 def _private(name: str) -> bool:

@@ -23,6 +23,17 @@ from tribunalbot.llm.offline.vetcontext import Candidate, Context
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
+_CONSTANT_ASSERT = re.compile(r"^\s*assert\s+(True|1|not False)\s*(,|$)")
+
+
+def asserts_in_a_test(f: Candidate, ctx: Context) -> bool:
+    """`assert True` tests nothing only inside a test: in library code it is a placeholder,
+    and "assert the exact value" is no fix for it (kivy's DDS reader, blind round 34).
+    `assert x == 1 or 2` is a slip anywhere."""
+    return ctx.language != "python" or ctx.function_name(f.line).startswith("test") or \
+        not _CONSTANT_ASSERT.match(ctx.lines[f.line - 1])
+
+
 def assert_guards_input(f: Candidate, ctx: Context) -> bool:
     """An assert guards input unless it states the object's call protocol (which step the
     object is at, or, in a class that asserts its steps, what its own methods agree on) or

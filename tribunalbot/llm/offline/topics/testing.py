@@ -179,6 +179,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"^\s*assert\s+(True|1|not False)\s*(,|$)|"
                  r"^\s*assert\s.+==.+\bor\s+([\d.]+|True|[\"'][^\"']*[\"'])\s*(,|$)", PYTHON),
         ),
+        check=vetasserts.asserts_in_a_test,
         proven=True,
     ),
     Topic.TEST_WITHOUT_ASSERT: TopicRecord(
