@@ -186,6 +186,8 @@ def not_a_guard_run(py: PyFacts, line: int) -> bool:
     (`if a: return False` then `if b: return False`): folding only the last one breaks the
     pattern (blind rounds 19, 21 and 24)."""
     branch = next(iter(py.at(line, ast.If)), None)
+    if isinstance(branch, ast.If) and branch.test.end_lineno != branch.test.lineno:
+        return False  # a test of several lines, returned negated, reads worse (round 35)
     parent = py.parents.get(id(branch)) if branch is not None else None
     if isinstance(parent, ast.If) and branch in parent.orelse and \
             isinstance(parent.body[-1], ast.Return):
@@ -219,7 +221,8 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
         return True
     name = calls[0].args[1] if len(calls[0].args) > 1 else None
     if isinstance(py.parents.get(id(calls[0])), ast.Expr) or (
-            isinstance(name, ast.Constant) and _private(str(name.value))):
+            isinstance(name, ast.Constant) and (_private(str(name.value)) or
+                                                name.value in _PYTHON2_KEYWORDS)):
         return False
     if any(_calls_builtin(c, "hasattr") for c in py.at(line, ast.Call)):
         return False  # `hasattr(x, "a") and getattr(x, "a")`: typed past `None` (round 33)
@@ -227,6 +230,10 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
         return False  # a platform's constant, read where it may be missing (round 34)
     return not any(_calls_builtin(c, "getattr") for n in range(line - 2, line + 3)
                    if n != line for c in py.at(n, ast.Call))
+
+
+# `conn.exec` does not compile on Python 2, which some packages still run on (huey, round 35).
+_PYTHON2_KEYWORDS = frozenset({"exec", "print"})
 
 
 def _probes(node: ast.AST) -> bool:

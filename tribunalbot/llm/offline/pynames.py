@@ -131,11 +131,17 @@ def bound_then_deleted(py: PyFacts, name: str) -> bool:
 
 
 def makes_names_at_run_time(py: PyFacts) -> bool:
-    """The module writes its own namespace (`globals()[name] = ...`, `globals().update(...)`)
+    """The module writes its own namespace (`globals()[name] = ...`, `globals().update(...)`,
+    `locals()[name] = ...` at module level)
     or answers for names it lacks (a module-level `__getattr__`): which names exist is known
     only when it runs."""
     for node in _module_level(py):
         if isinstance(node, FUNCTIONS) and node.name == "__getattr__":
+            return True
+        # At module level `locals()` is the module's namespace: gevent binds names so for
+        # Cython with `locals()['greenlet'] = ...` (blind round 35).
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and \
+                text_of(node.value) == "locals()":
             return True
     for node in ast.walk(py.tree):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and \

@@ -27,7 +27,23 @@ def shells_out_input(f: Candidate, ctx: Context) -> bool:
         return False
     if ctx.py is None:
         return True
-    return not (_explained_above(f, ctx) or _helper_given_literals(ctx.py, f.line))
+    return not (_explained_above(f, ctx) or _helper_given_literals(ctx.py, f.line) or
+                _fixed_command(ctx.py, f.line))
+
+
+def _fixed_command(py: PyFacts, line: int) -> bool:
+    """The command is a string literal, or a name the file binds once, to one (ncclient's
+    `NETCONF_SHELL = 'netconf'`, blind round 35): no text from outside reaches the shell."""
+    commands = [c.args[0] for c in py.at(line, ast.Call) if isinstance(c, ast.Call) and c.args
+                and text_of(c.func).split(".")[-1] in _SHELL_CALLS]
+    if not commands:
+        return False
+    command = commands[0]
+    if isinstance(command, ast.Name):
+        bound = [n.value for n in ast.walk(py.tree) if isinstance(n, ast.Assign)
+                 and any(text_of(t) == command.id for t in n.targets)]
+        command = bound[0] if len(bound) == 1 else command
+    return isinstance(command, ast.Constant) and isinstance(command.value, str)
 
 
 def _explained_above(f: Candidate, ctx: Context) -> bool:

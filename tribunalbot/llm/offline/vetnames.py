@@ -8,7 +8,8 @@ import re
 from tribunalbot.llm.offline import pynames
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
-_NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]*\])?\s*$")
+_NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]*\])?\s*$|"
+                                r"pylint:\s*disable=[\w,\s-]*undefined-variable")
 
 
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
@@ -20,7 +21,8 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     if ctx.py is None or not f.detail:
         return True
     if _NAME_ACKNOWLEDGED.search(ctx.lines[f.line - 1]):
-        return False  # `get_ipython()  # type: ignore[name-defined]`, IPython's (round 26)
+        return False  # `# type: ignore[name-defined]` (IPython, round 26), `# pylint:disable=
+        # undefined-variable` (gevent, round 35)
     if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
             pynames.on_python2_path(ctx.py, f.line, f.detail) or \
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
