@@ -91,7 +91,25 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != Topic.ASSERT_IN_CODE]
     context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
-    return merge(vetted(found, context)), imports, context
+    return _first_failure(merge(vetted(found, context)), context), imports, context
+
+
+def _first_failure(found: tuple[Finding, ...], ctx: Context) -> tuple[Finding, ...]:
+    """A function stops at the first name it reads that nothing defines: the names after it
+    never run until that one is fixed, and a function failing that way is often a dead copy
+    to delete (blind round 36: seven names in one stale `update()`). One a function."""
+    if ctx.py is None:
+        return found
+    failing: set[int] = set()
+    kept: list[Finding] = []
+    for f in found:
+        func = ctx.py.function_at(f.line) if f.topic == Topic.UNDEFINED_NAME else None
+        if func is not None and func.start in failing:
+            continue
+        if func is not None:
+            failing.add(func.start)
+        kept.append(f)
+    return tuple(kept)
 
 
 # The author has looked at this line and said so: a linter's suppression comment.

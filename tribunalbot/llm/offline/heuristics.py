@@ -81,6 +81,16 @@ _DELEGATES = re.compile(r"\bself\.\w+\(|\b_?(check|verify|validate|compare|ensur
                         r"run_?test)\w*\(", re.I)
 
 
+def _is_fixture(lines: list[str], start: int) -> bool:
+    """A decorator line just above the `def` at `start` (1-based) names a fixture."""
+    above = start - 2
+    while above >= 0 and lines[above].lstrip().startswith("@"):
+        if "fixture" in lines[above]:
+            return True
+        above -= 1
+    return False
+
+
 def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
     """Tests that cannot fail: no assertion at all, or the unit under test mocked away."""
     found: list[Finding] = []
@@ -88,6 +98,8 @@ def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
         if not func.name.lower().startswith("test"):
             continue
         body = lines[func.start : func.end]
+        if _is_fixture(lines, func.start):
+            continue  # `@pytest.fixture def test_plugin_manager()`: set-up, no test (round 36)
         if func.name.lower() not in _SUITE_HOOKS and not _NO_RAISE_TEST.search(func.name) and \
                 not any(_ASSERTS.search(x) or _DELEGATES.search(x) for x in body):
             found.append(Finding(func.start, Topic.TEST_WITHOUT_ASSERT, func.name))

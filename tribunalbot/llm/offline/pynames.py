@@ -185,6 +185,9 @@ _PYTHON2_NAMES = frozenset({"unicode", "basestring", "long", "xrange", "cmp", "u
 _PYTHON2_METHODS = frozenset({"__cmp__", "__unicode__", "__nonzero__", "__div__",
                               "__getslice__", "__coerce__"})
 _VERSION_TEST = ("PY2", "PY3", "version_info", "PY_MAJOR", "string_types", "text_type")
+# Modules only Python 2 has: a file that imports one runs there, or tests which it runs on.
+_PYTHON2_MODULES = frozenset({"cStringIO", "cPickle", "urllib2", "__builtin__", "httplib",
+                              "urlparse", "ConfigParser", "Tkinter", "commands"})
 
 
 def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
@@ -196,6 +199,10 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
     func = py.function_at(line)
     if func is not None and func.name in _PYTHON2_METHODS:
         return True
+    if any(isinstance(n, (ast.Import, ast.ImportFrom)) and _PYTHON2_MODULES & {
+            (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
+            for a in n.names} for n in ast.walk(py.tree)):
+        return True  # a file that imports cStringIO runs on Python 2 only (round 36)
     return any((isinstance(n, ast.Name) and n.id in _VERSION_TEST) or
                (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST)
                for n in ast.walk(py.tree))

@@ -109,6 +109,7 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
     for finding, cited in zip(picks, citations(picks, analysis, rng, waved), strict=True):
         info = finding.info
         fix = info.fix_for_seat(seat)
+        fix = f"{fix}: {finding.how}" if finding.how else fix  # which simpler form, named
         # A minor finding at the line the review's call urges a change at is no minor point
         # to that review ("minor, for later", then "rewrite it", would contradict itself).
         if not finding.worth_saying and not (urged and abs(finding.line - urged) <= 1):
@@ -121,7 +122,7 @@ def render_items(voice: Voice, picks: list[Finding], own: str, analysis: Analysi
         if pool is borrowed and segue and out:  # a segue ("one more", "also") follows a point
             template, segue = segue, None
         text = template.format(line=cited, problem=finding.problem, fix=FIX_SLOT, ref=ref)
-        out.append(with_fix(text, f"{fix}: {finding.how}" if finding.how else fix, rng))
+        out.append(with_fix(text, fix, rng))
     return out
 
 
