@@ -15,7 +15,7 @@ from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
 from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, STDLIB_COVERS
 from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
-from tribunalbot.llm.offline.structure import Structure
+from tribunalbot.llm.offline.structure import Function, Structure
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.topics import LINE_RULES
 from tribunalbot.llm.offline.topics.architecture import LONG_FUNCTION
@@ -78,7 +78,16 @@ _NO_RAISE_TEST = re.compile(r"(?i)(not|nt|no|without)_?(raise|fail|crash|error)|
 # there (SciPy's template tests call `self.pythranfunc`, which each subclass defines with
 # its asserts: blind round 22).
 _DELEGATES = re.compile(r"\bself\.\w+\(|\b_?(check|verify|validate|compare|ensure|expect|"
-                        r"run_?test)\w*\(", re.I)
+                        r"run_?test)\w*\(|"
+                        # or hands itself to a helper, which can fail it (music21's
+                        # `testCopyAll(self, globals())`, blind round 37)
+                        r"\b\w+\(\s*self\s*[,)]", re.I)
+
+
+def _nested(structure: Structure, func: Function) -> bool:
+    """`func` is defined inside another function: a test runner collects none of those."""
+    return any(other.start < func.start and func.end <= other.end and other is not func
+               for other in structure.functions)
 
 
 def _is_fixture(lines: list[str], start: int) -> bool:
@@ -98,8 +107,8 @@ def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
         if not func.name.lower().startswith("test"):
             continue
         body = lines[func.start : func.end]
-        if _is_fixture(lines, func.start):
-            continue  # `@pytest.fixture def test_plugin_manager()`: set-up, no test (round 36)
+        if _is_fixture(lines, func.start) or _nested(structure, func):
+            continue  # a fixture (round 36); a closure a benchmark times (round 37)
         if func.name.lower() not in _SUITE_HOOKS and not _NO_RAISE_TEST.search(func.name) and \
                 not any(_ASSERTS.search(x) or _DELEGATES.search(x) for x in body):
             found.append(Finding(func.start, Topic.TEST_WITHOUT_ASSERT, func.name))

@@ -23,7 +23,8 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
         return True
     target = _fill_of(call)
     item: ast.expr = call.args[0] if call.args else call
-    if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM or _calls_super(item):
+    if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM or _calls_super(item) \
+            or _mutates(item):
         return False
     if any(_hard_filter(up) for up in py.ancestors(call) if isinstance(up, ast.If)):
         return False
@@ -263,6 +264,16 @@ def _returns_a_bool(branch: ast.If) -> bool:
     last = branch.body[-1]
     return isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and \
         isinstance(last.value.value, bool)
+
+
+_MUTATORS = frozenset({"pop", "popleft", "popitem", "remove", "send", "update", "clear"})
+
+
+def _mutates(item: ast.expr) -> bool:
+    """The item changes something as it is made (`dig.pop(key)`, mne's KIT reader, blind round
+    37): a comprehension hides a side effect a loop shows."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+               n.func.attr in _MUTATORS for n in ast.walk(item))
 
 
 def _calls_super(item: ast.expr) -> bool:

@@ -1,5 +1,6 @@
-"""Checks of what a program asks of the system: a command run through a shell (can its text
-come from outside the program?) and a file mode it sets (does it let anyone write?).
+"""Checks of what a program asks of the system: a command run through a shell or a query
+built as text (can its text come from outside the program?) and a file mode it sets (does it
+let anyone write?).
 
 Blind round 17's readers judged two kinds of shell command wrong on the standard library: a
 private helper every caller in the file hands a fixed string (distutils'
@@ -100,3 +101,16 @@ def mode_lets_others_write(f: Candidate, ctx: Context) -> bool:
     development set: terraform_utils' generated script)."""
     modes = _MODE.findall(ctx.text(f.line))
     return not modes or any(int(m[-1]) & 2 for m in modes)
+
+
+# What a query built with `%` or `.format` splices in when it only makes room for bound
+# parameters: `", ".join(["?"] * len(files))` (lektor's source search, blind round 37).
+_PLACEHOLDERS = re.compile(r"""join\(\s*\[?\s*["'](\?|%s)["']""")
+_QUERY_LINES = 12  # a query's text and its `%` operand may run over several lines
+
+
+def query_takes_input(f: Candidate, ctx: Context) -> bool:
+    """The query built as text at the line splices in more than placeholders for bound
+    parameters."""
+    statement = "\n".join(ctx.lines[f.line - 1 : f.line - 1 + _QUERY_LINES])
+    return not _PLACEHOLDERS.search(statement)

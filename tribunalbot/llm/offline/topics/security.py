@@ -32,6 +32,7 @@ RECORDS: dict[Topic, TopicRecord] = {
               "string-built SQL]",
         ref="CWE-89",
         ruff=("S608",),
+        check=vetcommands.query_takes_input,
         rules=(
             rule(r"\b(execute|executemany|query|Query|Exec|raw)\(\s*f[\"']"),
             rule(rf"=\s*f[\"']{SQL_STATEMENT}", flags=re.I),
