@@ -64,8 +64,12 @@ def _text_index(f: Candidate, ctx: Context) -> bool:
 
 
 def division_unguarded(f: Candidate, ctx: Context) -> bool:
+    """A division by a length that may be zero: in Python, inside a function, whose caller
+    decides what it divides; a script's top level divides by its own data (a benchmark's
+    fixed test split, blind round 38)."""
     if ctx.language == "python":
-        return ctx.py is None or pypredicates.divisor_may_be_zero(ctx.py, f.line)
+        return ctx.py is None or (ctx.py.function_at(f.line) is not None and
+                                  pypredicates.divisor_may_be_zero(ctx.py, f.line))
     match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
     if not match:
         return False
