@@ -25,3 +25,16 @@ def rate(results):
 
 def test_a_scripts_own_data_is_no_empty_divisor():
     assert said_lines(SCRIPT, Topic.DIV_EMPTY) == {12}
+
+
+WINDOWS_PYTHON2 = '''import _winreg
+
+
+def keys(root):
+    return [_winreg.EnumKey(root, i) for i in xrange(8)]
+'''
+
+
+def test_a_file_that_imports_winreg_runs_on_python_2():
+    # Round 40's readers: `xrange` after `import _winreg` is Python 2's own.
+    assert said_lines(WINDOWS_PYTHON2, Topic.UNDEFINED_NAME) == set()

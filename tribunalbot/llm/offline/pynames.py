@@ -187,7 +187,7 @@ _PYTHON2_METHODS = frozenset({"__cmp__", "__unicode__", "__nonzero__", "__div__"
 _VERSION_TEST = ("PY2", "PY3", "version_info", "PY_MAJOR", "string_types", "text_type")
 # Modules only Python 2 has: a file that imports one runs there, or tests which it runs on.
 _PYTHON2_MODULES = frozenset({"cStringIO", "cPickle", "urllib2", "__builtin__", "httplib",
-                              "urlparse", "ConfigParser", "Tkinter", "commands"})
+                              "urlparse", "ConfigParser", "Tkinter", "commands", "_winreg"})
 
 
 def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
