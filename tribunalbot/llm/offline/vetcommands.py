@@ -111,6 +111,38 @@ _QUERY_LINES = 12  # a query's text and its `%` operand may run over several lin
 
 def query_takes_input(f: Candidate, ctx: Context) -> bool:
     """The query built as text at the line splices in more than placeholders for bound
-    parameters."""
+    parameters, and more than the program's own constants (guillotina's `f"... parent_id =
+    '{TRASHED_ID}'"`, blind round 41)."""
     statement = "\n".join(ctx.lines[f.line - 1 : f.line - 1 + _QUERY_LINES])
-    return not _PLACEHOLDERS.search(statement)
+    if _PLACEHOLDERS.search(statement):
+        return False
+    return ctx.py is None or not _splices_constants_only(ctx.py, f.line)
+
+
+_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _splices_constants_only(py: PyFacts, line: int) -> bool:
+    """Every value the f-string, `%` or `.format` starting at `line` splices in is a literal
+    or a name written as a constant (`TRASHED_ID`, `mod.TABLE`)."""
+    spliced: list[ast.expr] = []
+    for node in ast.walk(py.tree):
+        if getattr(node, "lineno", None) != line:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            spliced += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and \
+                isinstance(node.left, ast.Constant):
+            right = node.right
+            spliced += list(right.elts) if isinstance(right, ast.Tuple) else [right]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "format" and isinstance(node.func.value, ast.Constant):
+            spliced += [*node.args, *(k.value for k in node.keywords)]
+    return bool(spliced) and all(_constant(value) for value in spliced)
+
+
+def _constant(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return True
+    name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+    return bool(_CONSTANT_NAME.match(name))
