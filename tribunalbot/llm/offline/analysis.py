@@ -91,23 +91,26 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != Topic.ASSERT_IN_CODE]
     context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
-    return _first_failure(merge(vetted(found, context)), context), imports, context
+    return _undefined_said_once(merge(vetted(found, context)), context), imports, context
 
 
-def _first_failure(found: tuple[Finding, ...], ctx: Context) -> tuple[Finding, ...]:
-    """A function stops at the first name it reads that nothing defines: the names after it
-    never run until that one is fixed, and a function failing that way is often a dead copy
-    to delete (blind round 36: seven names in one stale `update()`). One a function."""
-    if ctx.py is None:
-        return found
+def _undefined_said_once(found: tuple[Finding, ...], ctx: Context) -> tuple[Finding, ...]:
+    """A name never defined is said once, at its first use: one fix however many lines read
+    it (blind rounds 34 and 35 met modules given a name at run time, read at hundreds of
+    lines). And a function once: it stops at the first such name, the names after it never
+    run until that one is fixed, and a function failing that way is often a dead copy to
+    delete (round 36: seven names in one stale `update()`)."""
+    names: set[str] = set()
     failing: set[int] = set()
     kept: list[Finding] = []
     for f in found:
-        func = ctx.py.function_at(f.line) if f.topic == Topic.UNDEFINED_NAME else None
-        if func is not None and func.start in failing:
-            continue
-        if func is not None:
-            failing.add(func.start)
+        if f.topic == Topic.UNDEFINED_NAME:
+            func = ctx.py.function_at(f.line) if ctx.py is not None else None
+            if (f.detail and f.detail in names) or (func is not None and func.start in failing):
+                continue
+            names.add(f.detail)
+            if func is not None:
+                failing.add(func.start)
         kept.append(f)
     return tuple(kept)
 

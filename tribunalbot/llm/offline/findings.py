@@ -236,9 +236,6 @@ BLOCK_SPAN = 4
 # rest; a serious one (an injection, a leak) is a fix at each line, and each is kept.
 MAX_PER_TOPIC = 3
 MINOR = 2  # a finding of this severity or less may fairly be called minor
-# A name never defined is one fix however many lines read it: said at its first use (blind
-# rounds 34 and 35 met modules given a name at run time, read at hundreds of lines).
-ONCE_PER_NAME = frozenset({Topic.UNDEFINED_NAME})
 
 
 def merge(findings: list[Finding]) -> tuple[Finding, ...]:
@@ -253,14 +250,9 @@ def merge(findings: list[Finding]) -> tuple[Finding, ...]:
         seen.setdefault((f.line, f.topic), f)
     kept: list[Finding] = []
     said: Counter[str] = Counter()
-    named: set[tuple[str, str]] = set()
     for f in sorted(seen.values(), key=lambda f: (f.line, f.topic)):
         if f.topic == Topic.LONG_FUNCTION and (f.line, Topic.COMPLEXITY) in seen:
             continue
-        if f.topic in ONCE_PER_NAME and f.detail:
-            if (f.topic, f.detail) in named:
-                continue
-            named.add((f.topic, f.detail))
         said[f.topic] += 1
         if said[f.topic] <= MAX_PER_TOPIC or f.severity > MINOR:
             kept.append(f)

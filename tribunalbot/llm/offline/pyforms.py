@@ -163,8 +163,13 @@ def plain_setattr(py: PyFacts, line: int) -> bool:
     attr = name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else ""
     if attr.startswith("__") or isinstance(value, (ast.Lambda, ast.Call)):
         return False
-    return not any(_calls_setattr(c) for n in range(line - 2, line + 3) if n != line
-                   for c in py.at(n, ast.Call))
+    return not _in_a_run(py, line, "setattr")
+
+
+def _in_a_run(py: PyFacts, line: int, builtin: str) -> bool:
+    """Another call of `builtin` within two lines of `line`: one of a run written alike."""
+    return any(_calls_builtin(c, builtin) for n in range(line - 2, line + 3) if n != line
+               for c in py.at(n, ast.Call))
 
 
 def _calls_setattr(node: ast.AST) -> bool:
@@ -229,8 +234,7 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
         return False  # `hasattr(x, "a") and getattr(x, "a")`: typed past `None` (round 33)
     if any(_probes(up) for up in py.ancestors(calls[0])):
         return False  # a platform's constant, read where it may be missing (round 34)
-    return not any(_calls_builtin(c, "getattr") for n in range(line - 2, line + 3)
-                   if n != line for c in py.at(n, ast.Call))
+    return not _in_a_run(py, line, "getattr")
 
 
 # `conn.exec` does not compile on Python 2, which some packages still run on (huey, round 35).
@@ -253,9 +257,9 @@ def _private(name: str) -> bool:
 def reraise_removable(py: PyFacts, line: int) -> bool:
     """The `except: raise` at `line` can go: not the only handler of a `try` with an `else`,
     which needs one (SQLAlchemy's state changes, blind round 31)."""
-    for node in ast.walk(py.tree):
-        if isinstance(node, ast.Try) and node.orelse and len(node.handlers) == 1 and \
-                node.handlers[0].lineno <= line <= (node.handlers[0].end_lineno or line):
+    for handler in py.at(line, ast.ExceptHandler):
+        block = py.parents.get(id(handler))
+        if isinstance(block, ast.Try) and block.orelse and len(block.handlers) == 1:
             return False
     return True
 

@@ -295,5 +295,6 @@ SUPPLIED_USES = 5
 
 def supplied_by_the_runner(py: PyFacts, name: str) -> bool:
     """The module reads `name` at SUPPLIED_USES lines or more and binds it nowhere."""
-    lines = {n.lineno for n in ast.walk(py.tree) if isinstance(n, ast.Name) and n.id == name}
-    return len(lines) >= SUPPLIED_USES
+    uses = [n for n in ast.walk(py.tree) if isinstance(n, ast.Name) and n.id == name]
+    return not any(isinstance(n.ctx, ast.Store) for n in uses) and \
+        len({n.lineno for n in uses}) >= SUPPLIED_USES

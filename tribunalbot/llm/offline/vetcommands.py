@@ -126,9 +126,7 @@ def _splices_constants_only(py: PyFacts, line: int) -> bool:
     """Every value the f-string, `%` or `.format` starting at `line` splices in is a literal
     or a name written as a constant (`TRASHED_ID`, `mod.TABLE`)."""
     spliced: list[ast.expr] = []
-    for node in ast.walk(py.tree):
-        if getattr(node, "lineno", None) != line:
-            continue
+    for node in py.at(line, (ast.JoinedStr, ast.BinOp, ast.Call)):
         if isinstance(node, ast.JoinedStr):
             spliced += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and \
