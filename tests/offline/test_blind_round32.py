@@ -107,4 +107,14 @@ def render(request):
 
 
 def test_input_only_tested_or_converted_is_not_taken_raw():
-    assert said_lines(BENCH, Topic.UNTRUSTED_INPUT) == {7}
+    # Line 7's query goes only to urlencode, which escapes it (round 31's readers: wrong).
+    assert said_lines(BENCH, Topic.UNTRUSTED_INPUT) == set()
+    assert said_lines(BENCH + SENT_ON, Topic.UNTRUSTED_INPUT) == {12}
+
+
+SENT_ON = """
+
+def download(request):
+    name = request.args.get("file")
+    return send_file(name)
+"""

@@ -26,7 +26,8 @@ MESSAGES = '''def report(log, cursor, config_id, name, table):
 
 
 def test_a_message_that_opens_with_an_sql_verb_is_not_sql() -> None:
-    assert _lines(MESSAGES, "python", Topic.SQL_INJECTION) == {4, 5}
+    # Line 4 splices a table name, which no driver can bind: "bind the values" is no fix.
+    assert _lines(MESSAGES, "python", Topic.SQL_INJECTION) == {5}
 
 
 ADDRESSES = '''function connect (remoteHost) {

@@ -63,8 +63,8 @@ def test_a_minor_point_is_said_a_few_times_a_serious_one_at_every_line() -> None
     minor = [f for f in analyze(script, "shell").findings if f.severity <= 2]
     counts = {t: sum(1 for f in minor if f.topic == t) for t in {f.topic for f in minor}}
     assert counts and max(counts.values()) <= MAX_PER_TOPIC, counts
-    injections = "".join(f"cur.execute('SELECT * FROM t WHERE id = %s' % ids[{n}])\n"
-                         for n in range(5))
+    injections = "def find(cur, ids):\n" + "".join(
+        f"    cur.execute('SELECT * FROM t WHERE id = %s' % ids[{n}])\n" for n in range(5))
     serious = [f for f in analyze(injections, "python").findings
                if f.topic == "sql_injection"]
     assert len(serious) == 5

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyhandlers, pyloops, pynames, pypredicates, vetshell
+from tribunalbot.llm.offline import pyflow, pyhandlers, pyloops, pynames, pypredicates, vetshell
 from tribunalbot.llm.offline.pyfacts import RUNS_CODE
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
@@ -119,7 +119,9 @@ def docstring_is_missing(f: Candidate, ctx: Context) -> bool:
 
 
 def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
-    """Code or a command that is a literal runs what the author wrote, nothing else."""
+    """Code or a command that is a literal runs what the author wrote, nothing else. Python
+    code that `eval` runs is said only where the caller or a request handed it in (a name
+    set from the function's own literals, blind round 36, is not)."""
     literal = re.compile(constant)
 
     def check(f: Candidate, ctx: Context) -> bool:
@@ -128,7 +130,8 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
         if ctx.py is not None:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
                 not pypredicates.compiled_or_run_here(ctx.py, f.line) and \
-                not pynames.runs_own_literals(ctx.py, f.line) and not _matched_first(f, ctx)
+                not pynames.runs_own_literals(ctx.py, f.line) and not _matched_first(f, ctx) \
+                and (names != RUNS_CODE or pyflow.call_takes_outside(ctx.py, f.line, _RUNS))
         return not literal.search(ctx.text(f.line)) and not _expression_by_design(f, ctx) \
             and not _in_a_compiler(f, ctx)
     return check
@@ -141,6 +144,7 @@ def _in_a_compiler(f: Candidate, ctx: Context) -> bool:
     return func is not None and re.search(r"(?i)compile", func.name) is not None
 
 
+_RUNS = re.compile(rf"^({'|'.join(RUNS_CODE)})$")
 _CALL_TEXT_LINES = 4  # a call's arguments may run onto the lines below it
 _NAMED_EXPRESSION = re.compile(r"(?i)\b\w*_?(expr|expression|formula)\b")
 

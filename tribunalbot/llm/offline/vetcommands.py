@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import pyflow, vet
 from tribunalbot.llm.offline.pyfacts import PyFacts, text_of
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
@@ -111,36 +111,14 @@ _QUERY_LINES = 12  # a query's text and its `%` operand may run over several lin
 
 def query_takes_input(f: Candidate, ctx: Context) -> bool:
     """The query built as text at the line splices in more than placeholders for bound
-    parameters, and more than the program's own constants (guillotina's `f"... parent_id =
-    '{TRASHED_ID}'"`, blind round 41)."""
+    parameters. In Python, only where a value the caller or a request handed in lands where
+    data goes (`WHERE name = '{name}'`, `id = " + user_id`); not the program's own constants
+    (guillotina's `parent_id = '{TRASHED_ID}'`, blind round 41), nor a table name or a query
+    the program wraps (great_expectations' `SELECT ... FROM ({query})`, round 38)."""
     statement = "\n".join(ctx.lines[f.line - 1 : f.line - 1 + _QUERY_LINES])
     if _PLACEHOLDERS.search(statement):
         return False
-    return ctx.py is None or not _splices_constants_only(ctx.py, f.line)
-
-
-_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
-
-
-def _splices_constants_only(py: PyFacts, line: int) -> bool:
-    """Every value the f-string, `%` or `.format` starting at `line` splices in is a literal
-    or a name written as a constant (`TRASHED_ID`, `mod.TABLE`)."""
-    spliced: list[ast.expr] = []
-    for node in py.at(line, (ast.JoinedStr, ast.BinOp, ast.Call)):
-        if isinstance(node, ast.JoinedStr):
-            spliced += [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and \
-                isinstance(node.left, ast.Constant):
-            right = node.right
-            spliced += list(right.elts) if isinstance(right, ast.Tuple) else [right]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr == "format" and isinstance(node.func.value, ast.Constant):
-            spliced += [*node.args, *(k.value for k in node.keywords)]
-    return bool(spliced) and all(_constant(value) for value in spliced)
-
-
-def _constant(value: ast.expr) -> bool:
-    if isinstance(value, ast.Constant):
+    if ctx.py is None:
         return True
-    name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-    return bool(_CONSTANT_NAME.match(name))
+    return any(pyflow.data_position(before) and pyflow.from_outside(ctx.py, f.line, value)
+               for before, value in pyflow.splices(ctx.py, f.line))

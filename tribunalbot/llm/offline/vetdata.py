@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import pyflow, vet
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 # Starting a child process: the other end of a pipe this module owns.
@@ -32,7 +32,14 @@ def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
         return False
     built = re.search(r"\b(Unpickler|Pickler)\(", code)
     own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
-    return not (re.search(r"(?i)\bpickl", vet.module_docstring(ctx)) or built or own_worker)
+    if re.search(r"(?i)\bpickl", vet.module_docstring(ctx)) or built or own_worker or \
+            _SHELVES.search(code):
+        return False
+    return pyflow.call_takes_outside(ctx.py, f.line, _LOADERS)
+
+
+_SHELVES = re.compile(r"^\s*(import|from)\s+shelve\b", re.M)  # a store of its own objects
+_LOADERS = re.compile(r"^(loads?|load_all|unsafe_load)$")
 
 
 # `yaml` bound to a module of the program's own package (`from googlecloudsdk.core import

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunalbot.llm.offline import pyloops, pypredicates
+from tribunalbot.llm.offline import pyflow, pyloops, pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, self_attribute
 from tribunalbot.llm.offline.rules import HTTP_CALL
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, block
@@ -65,11 +65,12 @@ def _text_index(f: Candidate, ctx: Context) -> bool:
 
 def division_unguarded(f: Candidate, ctx: Context) -> bool:
     """A division by a length that may be zero: in Python, inside a function, whose caller
-    decides what it divides; a script's top level divides by its own data (a benchmark's
-    fixed test split, blind round 38)."""
+    decides what it divides (`pyflow.length_from_outside`); a script's top level divides by
+    its own data (a benchmark's fixed test split, blind round 38)."""
     if ctx.language == "python":
         return ctx.py is None or (ctx.py.function_at(f.line) is not None and
-                                  pypredicates.divisor_may_be_zero(ctx.py, f.line))
+                                  pypredicates.divisor_may_be_zero(ctx.py, f.line) and
+                                  pyflow.length_from_outside(ctx.py, f.line))
     match = re.search(r"/\s*(\w+)\.length\b", ctx.text(f.line))
     if not match:
         return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from tribunalbot.llm.offline import pyflow
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 # Where request text enters a page's script or a handler.
@@ -70,6 +71,11 @@ def exposes_debug_or_all_interfaces(f: Candidate, ctx: Context) -> bool:
 
 def input_taken_raw(f: Candidate, ctx: Context) -> bool:
     """The line takes request input as it came: not a test that it is there, nor a
-    conversion to a number (scrapy's bench server, blind round 31)."""
+    conversion to a number (scrapy's bench server, blind round 31). In Python, only where it
+    then reaches a path, a command, a query or code unchecked: not an id checked against an
+    allow-list first (guillotina, round 41), nor a body handed to a framework that verifies
+    it (slack-bolt's adapter, round 39)."""
     text = ctx.code[f.line - 1] if f.line <= len(ctx.code) else ""
-    return not (_ONLY_TESTED.search(text) or _CONVERTED.search(text))
+    if _ONLY_TESTED.search(text) or _CONVERTED.search(text):
+        return False
+    return ctx.py is None or pyflow.request_reaches_sink(ctx.py, f.line)

@@ -1,0 +1,274 @@
+"""Where a value comes from: what a function's caller or a request hands in, followed through
+the function's own assignments to the line that uses it.
+
+Blind rounds 31-42's readers judged all 30 guessed injections, unvalidated inputs,
+unpicklings and empty divisions said on third-party code wrong or overstated. In each, the
+value was the program's own: a constant, a run of `?` placeholders, a pipe from its own parent
+process, a fixed data split, an id checked against an allow-list first. Such a defect is said
+only where a value from outside reaches the line, and for SQL only where it lands where data
+goes (in a quoted literal, after a comparison), not where a table name or a clause the
+program assembles goes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, PyFunction, text_of, walk_own
+
+# Request data as a web framework hands it over, and a script's command line.
+_REQUEST = re.compile(r"\b(request|req)\.(args|form|values|json|data|files|GET|POST|body|params|"
+                      r"query|query_params|path_params|headers|cookies|get_json|get_data)\b|"
+                      r"(?<![\w.])input\(|\bsys\.argv\b")
+# Calls whose result is safe wherever a string goes: a number, a length, a quoted or escaped
+# form, a checked file name.
+_CLEANS = re.compile(r"(?i)^(int|float|bool|len|hash|ord|round|abs|uuid|decimal)$|quote|escape|"
+                     r"literal|sanitiz|secure_filename|valid|clean")
+
+
+def _called(node: ast.Call) -> str:
+    return text_of(node.func).split(".")[-1]
+
+
+def _names_read(expr: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of `expr`, without what a cleaning call hands back."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and _CLEANS.search(_called(node)):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def carries_outside(expr: ast.AST, outside: set[str]) -> bool:
+    """`expr` reads one of `outside`, or request data, other than through a cleaning call."""
+    for node in _names_read(expr):
+        if isinstance(node, ast.Name) and node.id in outside:
+            return True
+        if isinstance(node, (ast.Attribute, ast.Call)) and _REQUEST.match(text_of(node)):
+            return True
+    return False
+
+
+def _target_names(target: ast.AST) -> Iterator[str]:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            yield node.id
+
+
+def _flows(body: list[ast.stmt]) -> list[tuple[ast.AST, ast.AST]]:
+    """(value, target) for every binding in `body`: assignments, loops, `with ... as`."""
+    pairs: list[tuple[ast.AST, ast.AST]] = []
+    for node in walk_own(body):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and \
+                node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            pairs += [(node.value, t) for t in targets]
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            pairs.append((node.iter, node.target))
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            pairs.append((node.context_expr, node.optional_vars))
+    return pairs
+
+
+def outside_names(func: PyFunction | None, seed: set[str] | None = None) -> set[str]:
+    """The names of `func` that hold what its caller handed in (its parameters, or `seed`)
+    or request data, and every name it fills from those."""
+    if func is None or not isinstance(func.node, FUNCTIONS):
+        return set(seed or ())
+    tainted = set(func.params if seed is None else seed)
+    pairs = _flows(func.node.body)
+    grew = True
+    while grew:
+        grew = False
+        for value, target in pairs:
+            if carries_outside(value, tainted):
+                new = set(_target_names(target)) - tainted
+                tainted |= new
+                grew = grew or bool(new)
+    return tainted
+
+
+def from_outside(py: PyFacts, line: int, expr: ast.AST) -> bool:
+    """`expr`, at `line`, holds what the enclosing function's caller or a request handed in."""
+    return carries_outside(expr, outside_names(py.function_at(line)))
+
+
+# SQL text right before a spliced value that puts the value where data goes: inside a
+# quoted literal, after a comparison or LIKE, in an IN or VALUES list.
+_DATA_BEFORE = re.compile(r"(['%]|[=<>]|\bLIKE|\bIN\s*\(|\bVALUES\s*\()\s*$", re.I)
+_OPEN_LIST = re.compile(r"\b(IN|VALUES)\s*\(([^()]*)$", re.I)
+
+
+def data_position(before: str) -> bool:
+    """The SQL text `before` ends where a value goes, not a name or a clause."""
+    if _DATA_BEFORE.search(before):
+        return True
+    return before.rstrip().endswith(",") and bool(_OPEN_LIST.search(before))
+
+
+_PERCENT_SPEC = re.compile(r"%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifr]")
+_FORMAT_FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def splices(py: PyFacts, line: int) -> list[tuple[str, ast.expr]]:
+    """(the query text before it, the value) for every value an f-string, `%`, `.format` or
+    `+` starting at `line` splices into a string."""
+    found: list[tuple[str, ast.expr]] = []
+    for node in py.at(line, (ast.JoinedStr, ast.BinOp, ast.Call)):
+        if isinstance(node, ast.JoinedStr):
+            found += _fstring_splices(node)
+        elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant) and \
+                isinstance(node.left.value, str) and isinstance(node.op, ast.Mod):
+            found += _percent_splices(node.left.value, node.right)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and \
+                not _inside_sum(py, node):
+            found += _sum_splices(node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "format" and isinstance(node.func.value, ast.Constant):
+            found += _format_splices(str(node.func.value.value), node)
+    return found
+
+
+def _fstring_splices(node: ast.JoinedStr) -> list[tuple[str, ast.expr]]:
+    text, found = "", []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            text += str(part.value)
+        elif isinstance(part, ast.FormattedValue):
+            found.append((text, part.value))
+            text += "?"
+    return found
+
+
+def _percent_splices(template: str, right: ast.expr) -> list[tuple[str, ast.expr]]:
+    values = list(right.elts) if isinstance(right, ast.Tuple) else []
+    found = []
+    for n, spec in enumerate(_PERCENT_SPEC.finditer(template)):
+        value = values[n] if n < len(values) else right
+        found.append((template[: spec.start()], value))
+    return found
+
+
+def _format_splices(template: str, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    found = []
+    for n, field in enumerate(_FORMAT_FIELD.finditer(template)):
+        key = re.split(r"[.\[!:]", field.group(1))[0]
+        if key.isdigit() and int(key) < len(call.args):
+            value: ast.expr | None = call.args[int(key)]
+        elif key:
+            value = keywords.get(key)
+        else:
+            value = call.args[n] if n < len(call.args) else None
+        if value is not None:
+            found.append((template[: field.start()], value))
+    return found
+
+
+def _inside_sum(py: PyFacts, node: ast.AST) -> bool:
+    parent = py.parents.get(id(node))
+    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add)
+
+
+def _sum_splices(node: ast.BinOp) -> list[tuple[str, ast.expr]]:
+    def operands(expr: ast.expr) -> list[ast.expr]:
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            return operands(expr.left) + operands(expr.right)
+        return [expr]
+
+    parts = operands(node)
+    if not any(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
+        return []
+    text, found = "", []
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            text += str(part.value)
+        else:
+            found.append((text, part))
+            text += "?"
+    return found
+
+
+# Calls where text from outside does harm when it arrives unchecked: a path, a command, code,
+# a query, a redirect, a template, a loader.
+_SINKS = re.compile(r"^(open|join|send_file|send_from_directory|execute|executemany|"
+                    r"executescript|system|popen|Popen|run|call|check_call|check_output|eval|"
+                    r"exec|redirect|render_template_string|Markup|unlink|remove|rmtree|rename|"
+                    r"loads?|urlopen)$")
+_CHECKS = re.compile(r"(?i)valid|check|verify|allow|permit|ensure")
+
+
+def request_reaches_sink(py: PyFacts, line: int) -> bool:
+    """Request data that `line` takes in reaches, in the same function and unchecked, a call
+    where it does harm. A value that an `if` or `assert` tests or a checking call is handed
+    (`if addon not in available`, `validate(body)`) counts as checked."""
+    func = py.function_at(line)
+    if func is None or not isinstance(func.node, FUNCTIONS):
+        return False
+    taken: set[str] = set()
+    statements = [n for n in py.by_line.get(line, ()) if isinstance(n, ast.stmt)]
+    for node in statements:
+        for value, target in _flows([node]):
+            if carries_outside(value, set()):
+                taken |= set(_target_names(target))
+    tainted = outside_names(func, taken) - _checked_names(func.node.body)
+    scope = statements if not taken else list(func.node.body)
+    return any(isinstance(node, ast.Call) and _SINKS.match(_called(node)) and
+               any(carries_outside(arg, tainted) for arg in node.args)
+               for node in walk_own(scope))
+
+
+def _checked_names(body: list[ast.stmt]) -> set[str]:
+    checked: set[str] = set()
+    for node in walk_own(body):
+        test = getattr(node, "test", None) if isinstance(
+            node, (ast.If, ast.While, ast.Assert, ast.IfExp)) else None
+        if test is not None:
+            checked |= set(_target_names(test))
+        elif isinstance(node, ast.Call) and _CHECKS.search(_called(node)):
+            checked |= {n for arg in node.args for n in _target_names(arg)}
+    return checked
+
+
+def call_takes_outside(py: PyFacts, line: int, names: re.Pattern[str]) -> bool:
+    """A call at `line` to one of `names` is handed what the caller or a request gave: code
+    to run, bytes to unpickle. Not a dump of the program's own (a debug script reading what
+    its pipeline wrote, blind round 37), nor what its parent process sends down a pipe
+    (rounds 34, 41)."""
+    return any(isinstance(node, ast.Call) and names.match(_called(node)) and node.args and
+               from_outside(py, line, node.args[0])
+               for node in py.by_line.get(line, ()))
+
+
+def length_from_outside(py: PyFacts, line: int) -> bool:
+    """A division at `line` by `len(x)` where x is what the caller handed in, or the object's
+    own state, and no loop around it runs over something built from x (a comprehension over
+    `ratio.items()` made from the same tasks runs only when there are tasks, round 35)."""
+    for node in py.at(line, ast.BinOp):
+        assert isinstance(node, ast.BinOp)
+        right = node.right
+        if not (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and
+                isinstance(right, ast.Call) and text_of(right.func) == "len" and right.args):
+            continue
+        counted = right.args[0]
+        if not (text_of(counted).startswith("self.") or from_outside(py, line, counted)):
+            continue
+        built = outside_names(py.function_at(line), set(_target_names(counted)))
+        if not any(isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and
+                   carries_outside(up.iter, built) for up in _loops_around(py, node)):
+            return True
+    return False
+
+
+def _loops_around(py: PyFacts, node: ast.AST) -> Iterator[ast.AST]:
+    for up in py.ancestors(node):
+        if isinstance(up, FUNCTIONS):
+            return
+        if isinstance(up, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            yield from up.generators
+        else:
+            yield up
