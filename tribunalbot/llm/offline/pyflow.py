@@ -23,9 +23,11 @@ _REQUEST = re.compile(r"\b(request|req)\.(args|form|values|json|data|files|GET|P
                       r"query|query_params|path_params|headers|cookies|get_json|get_data)\b|"
                       r"(?<![\w.])input\(|\bsys\.argv\b")
 # Calls whose result is safe wherever a string goes: a number, a length, a quoted or escaped
-# form, a checked file name.
+# form, a checked file name, a value a dialect renders as SQL itself (pydal's
+# `adapter.expand(name, "string")`, blind round 43).
 _CLEANS = re.compile(r"(?i)^(int|float|bool|len|hash|ord|round|abs|uuid|decimal)$|quote|escape|"
-                     r"literal|sanitiz|secure_filename|valid|clean")
+                     r"literal|sanitiz|secure_filename|valid|clean|^(expand|represent|adapt|"
+                     r"mogrify|render)\w*$")
 
 
 def _called(node: ast.Call) -> str:
@@ -110,7 +112,7 @@ def data_position(before: str) -> bool:
     return before.rstrip().endswith(",") and bool(_OPEN_LIST.search(before))
 
 
-_PERCENT_SPEC = re.compile(r"%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifr]")
+_PERCENT_SPEC = re.compile(r"%(\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?([sdifr])")
 _FORMAT_FIELD = re.compile(r"\{([^{}]*)\}")
 
 
@@ -149,7 +151,8 @@ def _percent_splices(template: str, right: ast.expr) -> list[tuple[str, ast.expr
     found = []
     for n, spec in enumerate(_PERCENT_SPEC.finditer(template)):
         value = values[n] if n < len(values) else right
-        found.append((template[: spec.start()], value))
+        if spec.group(2) == "s" or spec.group(2) == "r":  # `%i`, `%d`: a number or it raises
+            found.append((template[: spec.start()], value))
     return found
 
 
@@ -246,8 +249,9 @@ def call_takes_outside(py: PyFacts, line: int, names: re.Pattern[str]) -> bool:
 
 def length_from_outside(py: PyFacts, line: int) -> bool:
     """A division at `line` by `len(x)` where x is what the caller handed in, or the object's
-    own state, and no loop around it runs over something built from x (a comprehension over
-    `ratio.items()` made from the same tasks runs only when there are tasks, round 35)."""
+    own state that starts empty, and no loop around it runs over something built from x (a
+    comprehension over `ratio.items()` made from the same tasks runs only when there are
+    tasks, round 35)."""
     for node in py.at(line, ast.BinOp):
         assert isinstance(node, ast.BinOp)
         right = node.right
@@ -255,13 +259,71 @@ def length_from_outside(py: PyFacts, line: int) -> bool:
                 isinstance(right, ast.Call) and text_of(right.func) == "len" and right.args):
             continue
         counted = right.args[0]
-        if not (text_of(counted).startswith("self.") or from_outside(py, line, counted)):
+        if not (_starts_empty(py, counted) or from_outside(py, line, counted)) or \
+                _failed_before(py, line, text_of(counted)):
             continue
         built = outside_names(py.function_at(line), set(_target_names(counted)))
         if not any(isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and
                    carries_outside(up.iter, built) for up in _loops_around(py, node)):
             return True
     return False
+
+
+_EMPTY = re.compile(r"^(\[\]|\{\}|\(\)|''|\"\"|(list|dict|set|tuple|str|deque)\(\))$")
+
+
+def _starts_empty(py: PyFacts, counted: ast.expr) -> bool:
+    """`self.x` that the class sets to an empty collection (`self.stats = []`) or fills as it
+    runs (`self.stats.append(...)`): its length is zero until something fills it. Not state
+    set once from a constructor's argument (a converter's alphabet, blind round 43)."""
+    name = text_of(counted)
+    if not name.startswith("self."):
+        return False
+    for node in ast.walk(py.tree):
+        if isinstance(node, ast.Assign) and _EMPTY.match(text_of(node.value)) and \
+                any(text_of(t) == name for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _FILLS and text_of(node.func.value) == name:
+            return True
+    return False
+
+
+def _failed_before(py: PyFacts, line: int, name: str) -> bool:
+    """An earlier line of the function already fails when `name` is empty: it indexes it,
+    looks an item up in it, or takes a remainder by its length (a base converter's
+    `x % len(todigits)` two lines above its `x / len(todigits)`, blind round 43; a
+    `list(keys).index(value)`, round 36). The division is not where the empty case breaks."""
+    func = py.function_at(line)
+    body = getattr(func.node, "body", []) if func else []
+    for node in walk_own(body):
+        if getattr(node, "lineno", line) >= line or not _runs_before(py, node, line):
+            continue
+        if (isinstance(node, ast.Subscript) and text_of(node.value) == name) or \
+                (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Div)) and \
+                text_of(node.right) == f"len({name})"):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "index" and name in text_of(node.func.value):
+            return True
+    return False
+
+
+def _runs_before(py: PyFacts, node: ast.AST, line: int) -> bool:
+    """`node` runs on every path to `line`: no branch or loop holds it that does not also hold
+    `line` (a division in a loop over the list has not run when the list is empty)."""
+    for up in py.ancestors(node):
+        if isinstance(up, FUNCTIONS):
+            return True
+        if isinstance(up, BRANCHES) and \
+                not up.lineno <= line <= (up.end_lineno or up.lineno):
+            return False
+    return True
+
+
+BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match, ast.IfExp,
+            ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_FILLS = frozenset({"append", "appendleft", "add", "extend", "insert", "setdefault"})
 
 
 def _loops_around(py: PyFacts, node: ast.AST) -> Iterator[ast.AST]:

@@ -183,8 +183,22 @@ def _calls_builtin(node: ast.AST, name: str) -> bool:
 def keys_of_a_dict(py: PyFacts, line: int) -> bool:
     """Iterating `x.keys()` means iterating `x` only where `x` is a dict: not in a module
     that defines its own `keys()` (numpy's lazy `_FileOpeners` has `keys` and
-    `__getitem__` but no `__iter__`, blind round 24)."""
-    return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
+    `__getitem__` but no `__iter__`, blind round 24), nor in one that uses data frames."""
+    return not any((isinstance(n, FUNCTIONS) and n.name == "keys") or
+                   (isinstance(n, (ast.Import, ast.ImportFrom)) and _DATAFRAMES & imported(n))
+                   for n in ast.walk(py.tree))
+
+
+# A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
+# `df.dtypes.keys()`, blind round 43): in a module of frames, `.keys()` may be no dict's.
+_DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask"})
+
+
+def imported(node: ast.Import | ast.ImportFrom) -> set[str]:
+    """The top-level packages an import statement reads."""
+    if isinstance(node, ast.ImportFrom):
+        return {(node.module or "").split(".")[0]}
+    return {a.name.split(".")[0] for a in node.names}
 
 
 def not_a_guard_run(py: PyFacts, line: int) -> bool:

@@ -77,6 +77,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
+                _PY2_SHIM.search("\n".join(ctx.code)) or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
 
 
@@ -107,6 +108,10 @@ def _kept_for_compatibility(line: int, ctx: Context) -> bool:
 # A module that says it is kept for compatibility exists to pass names on (requests.compat,
 # blind round 21): its imports are its exports.
 _COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export")
+# A shim that keeps Python 2's names for its package (`PY2 = False`, `import queue as Queue`,
+# pydal's `_compat`, blind round 43): every import is there for other modules to take.
+_PY2_SHIM = re.compile(r"^PY[23]K?\s*=|^import (queue as Queue|builtins as __builtin__|_thread as "
+                       r"thread|configparser as ConfigParser|pickle as cPickle)\b", re.M)
 _TYPE_COMMENT = re.compile(r"#\s*type:(?!\s*ignore\b)(.*)")
 
 

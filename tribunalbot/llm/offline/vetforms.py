@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from tribunalbot.llm.offline import pyforms
@@ -37,8 +38,13 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     if f.source == "ruff:TRY203" and any(has_comment(n, ctx) for n in (f.line + 1, f.line + 2)
                                            if n <= len(ctx.lines)):
         return False  # "# TODO - add error checking" over the `raise`: a placeholder (round 31)
+    if f.source == "ruff:B010" and any(_EXPLAINS_SETATTR.search(x) for x in ctx.lines):
+        return False  # "ty raises unresolved-attribute, hence use dynamic assignment" (43)
     holds = _HOLDS_WHEN.get(f.source)
     return holds is None or ctx.py is None or holds(ctx.py, f.line)
+
+
+_EXPLAINS_SETATTR = re.compile(r"(?i)#.*\b(setattr|dynamic(ally)? assign)")
 
 
 def _branches_commented(line: int, ctx: Context) -> bool:
@@ -57,6 +63,25 @@ def compares_to_none(f: Candidate, ctx: Context) -> bool:
         return False  # "Must be '!= None', cannot be 'is not None'" (round 30)
     if ctx.py is None:
         return True
+    if _SINGLETON_ALLOWED.search("\n".join(ctx.lines)):
+        return False  # `# pylint: disable=singleton-comparison`: the file means it (round 43)
     return any(isinstance(node, ast.Compare) and any(
         isinstance(side, ast.Constant) and side.value is None
-        for side in (node.left, *node.comparators)) for node in ctx.py.at(f.line, ast.Compare))
+        for side in (node.left, *node.comparators)) and _a_test(ctx.py, node)
+        for node in ctx.py.at(f.line, ast.Compare))
+
+
+_SINGLETON_ALLOWED = re.compile(r"pylint:\s*disable=[\w,\s-]*singleton-comparison")
+
+
+def _a_test(py: PyFacts, node: ast.AST) -> bool:
+    """The comparison decides a branch, not a value the code builds: `field == None` assigned
+    or handed on builds a query in pydal and SQLAlchemy, whose `==` is their own, and `is`
+    would break it (blind round 43)."""
+    parent = py.parents.get(id(node))
+    if isinstance(parent, (ast.BoolOp, ast.UnaryOp)):
+        return _a_test(py, parent)
+    if isinstance(parent, ast.comprehension):
+        return True  # in its `if`
+    return isinstance(parent, (ast.If, ast.While, ast.Assert, ast.IfExp)) and \
+        parent.test is node

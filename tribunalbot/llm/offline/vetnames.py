@@ -12,6 +12,11 @@ _NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]
                                 r"pylint:\s*disable=[\w,\s-]*undefined-variable")
 
 
+# Names the host sets for the code it runs: the import system's `__path__` in a package's
+# `__init__`, IPython's `get_ipython` in a magic or a notebook helper (ibis, blind round 43).
+_HOST_SUPPLIED = frozenset({"__path__", "get_ipython"})
+
+
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     """Said where the linter can be sure. Not of a name a function uses that the module binds
     and later deletes (helpers `del`eted once the tables they fill are built: the calls run
@@ -23,7 +28,7 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     if _NAME_ACKNOWLEDGED.search(ctx.lines[f.line - 1]):
         return False  # `# type: ignore[name-defined]` (IPython, round 26), `# pylint:disable=
         # undefined-variable` (gevent, round 35)
-    if f.detail == "__path__" or pynames.makes_names_at_run_time(ctx.py) or \
+    if f.detail in _HOST_SUPPLIED or pynames.makes_names_at_run_time(ctx.py) or \
             pynames.on_python2_path(ctx.py, f.line, f.detail) or \
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
             pynames.never_runs(ctx.py, f.line, f.detail) or \
