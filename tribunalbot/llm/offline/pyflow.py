@@ -16,7 +16,14 @@ import ast
 import re
 from collections.abc import Iterator
 
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, PyFunction, text_of, walk_own
+from tribunalbot.llm.offline.pyfacts import (
+    BLOCKS,
+    FUNCTIONS,
+    PyFacts,
+    PyFunction,
+    text_of,
+    walk_own,
+)
 
 # Request data as a web framework hands it over, and a script's command line.
 _REQUEST = re.compile(r"\b(request|req)\.(args|form|values|json|data|files|GET|POST|body|params|"
@@ -27,7 +34,7 @@ _REQUEST = re.compile(r"\b(request|req)\.(args|form|values|json|data|files|GET|P
 # `adapter.expand(name, "string")`, blind round 43).
 _CLEANS = re.compile(r"(?i)^(int|float|bool|len|hash|ord|round|abs|uuid|decimal)$|quote|escape|"
                      r"literal|sanitiz|secure_filename|valid|clean|^(expand|represent|adapt|"
-                     r"mogrify|render)\w*$")
+                     r"mogrify|render)\w*$|^urlencode$")
 
 
 def _called(node: ast.Call) -> str:
@@ -213,16 +220,17 @@ def request_reaches_sink(py: PyFacts, line: int) -> bool:
     if func is None or not isinstance(func.node, FUNCTIONS):
         return False
     taken: set[str] = set()
-    statements = [n for n in py.by_line.get(line, ()) if isinstance(n, ast.stmt)]
-    for node in statements:
-        for value, target in _flows([node]):
-            if carries_outside(value, set()):
-                taken |= set(_target_names(target))
+    # A statement that holds others (`if request.args:`) takes in only what its own line
+    # reads: the lines of its body are theirs to answer for (ckan, blind round 44).
+    simple = [n for n in py.by_line.get(line, ()) if isinstance(n, ast.stmt) and
+              not isinstance(n, (*BLOCKS, *FUNCTIONS, ast.ClassDef))]
+    for value, target in _flows(simple):
+        if carries_outside(value, set()):
+            taken |= set(_target_names(target))
     tainted = outside_names(func, taken) - _checked_names(func.node.body)
-    scope = statements if not taken else list(func.node.body)
+    calls = walk_own(list(func.node.body)) if taken else iter(py.by_line.get(line, ()))
     return any(isinstance(node, ast.Call) and _SINKS.match(_called(node)) and
-               any(carries_outside(arg, tainted) for arg in node.args)
-               for node in walk_own(scope))
+               any(carries_outside(arg, tainted) for arg in node.args) for node in calls)
 
 
 def _checked_names(body: list[ast.stmt]) -> set[str]:

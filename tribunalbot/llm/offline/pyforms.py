@@ -4,8 +4,9 @@ a blind round's readers struck as no clearer on the code in front of them."""
 from __future__ import annotations
 
 import ast
+import re
 
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, walk_own
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
 
 _FILLS = frozenset({"append", "extend", "insert"})
 # An appended value this many lines long (a call with a comprehension inside) reads worse
@@ -183,7 +184,12 @@ def _calls_builtin(node: ast.AST, name: str) -> bool:
 def keys_of_a_dict(py: PyFacts, line: int) -> bool:
     """Iterating `x.keys()` means iterating `x` only where `x` is a dict: not in a module
     that defines its own `keys()` (numpy's lazy `_FileOpeners` has `keys` and
-    `__getitem__` but no `__iter__`, blind round 24), nor in one that uses data frames."""
+    `__getitem__` but no `__iter__`, blind round 24), nor in one that uses data frames, nor
+    of a table's columns."""
+    if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
+           c.func.attr == "keys" and _COLUMN_COLLECTION.search(text_of(c.func.value))
+           for c in py.at(line, ast.Call)):
+        return False
     return not any((isinstance(n, FUNCTIONS) and n.name == "keys") or
                    (isinstance(n, (ast.Import, ast.ImportFrom)) and _DATAFRAMES & imported(n))
                    for n in ast.walk(py.tree))
@@ -192,6 +198,9 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
 # A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
 # `df.dtypes.keys()`, blind round 43): in a module of frames, `.keys()` may be no dict's.
 _DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask"})
+# Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
+# their names (flask-appbuilder, round 44).
+_COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")
 
 
 def imported(node: ast.Import | ast.ImportFrom) -> set[str]:

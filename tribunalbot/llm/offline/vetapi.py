@@ -117,10 +117,19 @@ _TYPE_COMMENT = re.compile(r"#\s*type:(?!\s*ignore\b)(.*)")
 
 def _in_type_comment(name: str, ctx: Context) -> bool:
     """The name is used in a `# type:` comment, which type checkers read (blind round 21:
-    `Optional` imported for `# type: (ModuleType) -> Optional[ResourceReader]`)."""
+    `Optional` imported for `# type: (ModuleType) -> Optional[ResourceReader]`), or in the
+    comment line under a bare `# type:` (azure-identity, round 44)."""
     word = re.compile(rf"\b{re.escape(name)}\b")
-    return any((m := _TYPE_COMMENT.search(x)) is not None and word.search(m.group(1))
-               for x in ctx.lines)
+    for n, text in enumerate(ctx.lines):
+        match = _TYPE_COMMENT.search(text)
+        if match is None:
+            continue
+        said = match.group(1)
+        if not said.strip() and n + 1 < len(ctx.lines):
+            said = ctx.lines[n + 1]  # `# type:` over `# (Options) -> msal_extensions.Cache`
+        if word.search(said):
+            return True
+    return False
 
 
 _DOCTEST = re.compile(r"^\s*(>>>|\.\.\.)\s")
