@@ -74,6 +74,10 @@ _SUITE_HOOKS = frozenset({"test_suite", "testsuite", "test_suites"})
 # A test named for not failing (`test_reset_shouldnt_raise_on_closed_stdout`, round 25)
 # asserts that by passing: an exception fails it.
 _NO_RAISE_TEST = re.compile(r"(?i)(not|nt|no|without)_?(raise|fail|crash|error)|smoke")
+# A test that makes a mock fail (`mock_client.side_effect = self.LOGIN_ERROR`) and then calls
+# the code checks that the code absorbs the failure: it fails if the error gets through
+# (certbot's lexicon tests, blind round 45).
+_INJECTS_FAILURE = re.compile(r"\bside_effect\s*=")
 # A test that hands its work to a helper of its class or one named for checking may assert
 # there (SciPy's template tests call `self.pythranfunc`, which each subclass defines with
 # its asserts: blind round 22).
@@ -110,7 +114,8 @@ def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:
         if _is_fixture(lines, func.start) or _nested(structure, func):
             continue  # a fixture (round 36); a closure a benchmark times (round 37)
         if func.name.lower() not in _SUITE_HOOKS and not _NO_RAISE_TEST.search(func.name) and \
-                not any(_ASSERTS.search(x) or _DELEGATES.search(x) for x in body):
+                not any(_ASSERTS.search(x) or _DELEGATES.search(x) or _INJECTS_FAILURE.search(x)
+                        for x in body):
             found.append(Finding(func.start, Topic.TEST_WITHOUT_ASSERT, func.name))
         for offset, text in enumerate(body):
             patched = _PATCH.search(text)

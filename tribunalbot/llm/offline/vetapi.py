@@ -109,9 +109,11 @@ def _kept_for_compatibility(line: int, ctx: Context) -> bool:
 # blind round 21): its imports are its exports.
 _COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export")
 # A shim that keeps Python 2's names for its package (`PY2 = False`, `import queue as Queue`,
-# pydal's `_compat`, blind round 43): every import is there for other modules to take.
+# pydal's `_compat`, blind round 43; botocore's `compat`, which imports `six`, round 45):
+# every import is there for other modules to take.
 _PY2_SHIM = re.compile(r"^PY[23]K?\s*=|^import (queue as Queue|builtins as __builtin__|_thread as "
-                       r"thread|configparser as ConfigParser|pickle as cPickle)\b", re.M)
+                       r"thread|configparser as ConfigParser|pickle as cPickle)\b|"
+                       r"^(from\s+[\w.]+\s+)?import six\b", re.M)
 _TYPE_COMMENT = re.compile(r"#\s*type:(?!\s*ignore\b)(.*)")
 
 

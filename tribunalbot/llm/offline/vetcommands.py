@@ -13,7 +13,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pyflow, vet
-from tribunalbot.llm.offline.pyfacts import PyFacts, text_of
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 _SHELL_CALLS = ("system", "popen", "Popen", "run", "call", "check_output", "check_call",
@@ -29,7 +29,17 @@ def shells_out_input(f: Candidate, ctx: Context) -> bool:
     if ctx.py is None:
         return True
     return not (_explained_above(f, ctx) or _helper_given_literals(ctx.py, f.line) or
-                _fixed_command(ctx.py, f.line))
+                _fixed_command(ctx.py, f.line) or _own_helper_told_shell(ctx.py, f.line))
+
+
+def _own_helper_told_shell(py: PyFacts, line: int) -> bool:
+    """`shell=True` handed to a function of this module (vdirsyncer's `_strategy_shell`
+    passing it on to `_strategy_command`, blind round 45): no command is built at this line,
+    and the helper's own call is where a shell is run."""
+    own = {n.name for n in ast.walk(py.tree) if isinstance(n, FUNCTIONS)}
+    told = [c for c in py.at(line, ast.Call) if isinstance(c, ast.Call) and
+            any(k.arg == "shell" for k in c.keywords)]
+    return bool(told) and all(text_of(c.func).split(".")[-1] in own for c in told)
 
 
 def _fixed_command(py: PyFacts, line: int) -> bool:

@@ -38,13 +38,15 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     if f.source == "ruff:TRY203" and any(has_comment(n, ctx) for n in (f.line + 1, f.line + 2)
                                            if n <= len(ctx.lines)):
         return False  # "# TODO - add error checking" over the `raise`: a placeholder (round 31)
-    if f.source == "ruff:B010" and any(_EXPLAINS_SETATTR.search(x) for x in ctx.lines):
-        return False  # "ty raises unresolved-attribute, hence use dynamic assignment" (43)
+    if f.source in ("ruff:B009", "ruff:B010") and any(_EXPLAINS_SETATTR.search(x)
+                                                       for x in ctx.lines):
+        return False  # "ty raises unresolved-attribute, hence use dynamic assignment" (43),
+        # "we need to use setattr/getattr here else we see attr-defined errors" (45)
     holds = _HOLDS_WHEN.get(f.source)
     return holds is None or ctx.py is None or holds(ctx.py, f.line)
 
 
-_EXPLAINS_SETATTR = re.compile(r"(?i)#.*\b(setattr|dynamic(ally)? assign)")
+_EXPLAINS_SETATTR = re.compile(r"(?i)#.*\b([gs]etattr|dynamic(ally)? assign)")
 
 
 def _branches_commented(line: int, ctx: Context) -> bool:

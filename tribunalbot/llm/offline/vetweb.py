@@ -7,9 +7,11 @@ not where the line only tests it or converts it to a number on the way in (round
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pyflow
+from tribunalbot.llm.offline.pyfacts import text_of
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 # Where request text enters a page's script or a handler.
@@ -63,6 +65,8 @@ def exposes_debug_or_all_interfaces(f: Candidate, ctx: Context) -> bool:
     nothing; in a program that starts a docker container it is the address inside the
     container, which the host publishes only on the port mapping's own (round 20)."""
     text = ctx.text(f.line)
+    if "0.0.0.0" not in text and ctx.py is not None and _debug_of_no_server(ctx, f.line):
+        return False
     if "0.0.0.0" not in text or re.search(r"(?i)debug", text):
         return True
     in_container = any(re.search(r"(?i)\bdocker\b", x) for x in ctx.code)
@@ -79,3 +83,17 @@ def input_taken_raw(f: Candidate, ctx: Context) -> bool:
     if _ONLY_TESTED.search(text) or _CONVERTED.search(text):
         return False
     return ctx.py is None or pyflow.request_reaches_sink(ctx.py, f.line)
+
+
+# What `debug=True` exposes something on: an app, a server, what runs or serves one.
+_SERVES = re.compile(r"(?i)run|serve|app|server|application|listen|start|socket")
+
+
+def _debug_of_no_server(ctx: Context, line: int) -> bool:
+    """`debug=True` handed to a call that runs no server: a renderer's pretty-printing in a
+    module's self-test (htpy-like `to_str(nav, debug=True)`, blind round 45)."""
+    assert ctx.py is not None
+    calls = [c for c in ctx.py.at(line, ast.Call) if isinstance(c, ast.Call) and
+             any(k.arg == "debug" for k in c.keywords)]
+    return bool(calls) and not any(_SERVES.search(text_of(c.func).split(".")[-1])
+                                   for c in calls)
