@@ -135,8 +135,11 @@ def dict_starts_empty(py: PyFacts, line: int) -> bool:
         return True
     scope = py.enclosing_function(target)
     body = scope.body if scope is not None else py.tree.body
-    loop = next((up for up in py.ancestors(target) if isinstance(up, ast.For)), None)
-    if loop is not None and _copies_pairs(loop, target):
+    loops = [up for up in py.ancestors(target) if isinstance(up, (ast.For, ast.AsyncFor))]
+    if len(loops) > 1:
+        return False  # two loops and a filter in one comprehension read no better (round 46)
+    loop = loops[0] if loops else None
+    if isinstance(loop, ast.For) and _copies_pairs(loop, target):
         return False  # `d[k] = v` for each `k, v` of `x.items()`: `dict(x)`, not a comprehension
     return _starts_empty(ast.unparse(target.value), body, line)
 

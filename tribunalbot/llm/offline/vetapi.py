@@ -13,7 +13,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pybounds, pynames, pypredicates
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment, in_script_part
 
 _DEFINED = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*[:=]")
@@ -73,12 +73,21 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
     return not (pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
-                pynames.only_gathers(ctx.py) or pynames.imported_for_effect(ctx.py, f.line) or
+                pynames.only_gathers(ctx.py) or _star_imports(ctx.py) or
+                pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
                 _PY2_SHIM.search("\n".join(ctx.code)) or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+def _star_imports(py: PyFacts) -> bool:
+    """The module takes in other modules' names wholesale (`from pymc.distributions import *`,
+    fastai's `imports.py`, blind round 46): it is a gathering point, and the names it imports
+    one by one are for its importers too."""
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+               for n in py.tree.body)
 
 
 _DISABLES_UNUSED = re.compile(r"pylint:\s*disable=[\w,\s-]*unused-import")

@@ -31,7 +31,7 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     """A longer form with a comment just above it is kept on purpose (a formula written out
     so that it rounds as the comment says): "simplify" would undo the author's reason. Some
     forms are simpler only where the code has the shape the rule assumes (`_HOLDS_WHEN`)."""
-    if commented_above(f.line, ctx, 2) or has_comment(f.line, ctx):
+    if commented_above(f.line, ctx, 2) or has_comment(f.line, ctx) or _reason_heads_run(f, ctx):
         return False  # ... or on the line: "# self.object not necessarily dict" (round 24)
     if f.source in _FOLDS_BRANCHES and _branches_commented(f.line, ctx):
         return False
@@ -47,6 +47,33 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
 
 
 _EXPLAINS_SETATTR = re.compile(r"(?i)#.*\b([gs]etattr|dynamic(ally)? assign)")
+
+
+_REASON = re.compile(r"(?i)#.*\b(instead of|rather than|because|on purpose|deliberately|"
+                     r"intentional|otherwise|else we)\b")
+_RUN_REACH = 8  # lines a run of statements written alike under one comment may take
+
+
+def _reason_heads_run(f: Candidate, ctx: Context) -> bool:
+    """A comment giving a reason heads the unbroken run of lines the line belongs to: it
+    speaks for each of them ("using getitem instead of get(key, default) because OmegaConf
+    will raise" over three lines written alike, hydra, blind round 46)."""
+    for n in range(f.line - 1, max(0, f.line - 1 - _RUN_REACH), -1):
+        written = ctx.lines[n - 1]
+        if not written.strip():
+            return False
+        if written.lstrip().startswith("#"):
+            return bool(_REASON.search(written)) or _reason_heads_comment(n, ctx)
+    return False
+
+
+def _reason_heads_comment(line: int, ctx: Context) -> bool:
+    """The comment block that ends at `line` gives a reason somewhere in it."""
+    while line > 0 and ctx.lines[line - 1].lstrip().startswith("#"):
+        if _REASON.search(ctx.lines[line - 1]):
+            return True
+        line -= 1
+    return False
 
 
 def _branches_commented(line: int, ctx: Context) -> bool:
