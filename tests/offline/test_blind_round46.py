@@ -88,3 +88,15 @@ def table(pairs):
 
 def test_a_dict_filled_in_a_loop_within_a_loop_is_left_as_loops():
     assert said_lines(NESTED, Topic.SIMPLIFY, source="PERF403") == {13}
+
+
+def _module(unused: int) -> str:
+    imports = "".join(f"from pkg.part{n} import name{n}\n" for n in range(unused))
+    return imports + "\n\ndef run():\n    return 1\n"
+
+
+def test_a_module_with_ten_imports_it_never_reads_is_a_namespace():
+    # Rounds 43-46: 13 or more unused imports, a shim or a package's front (all wrong);
+    # 7 or fewer, dead imports (all right).
+    assert said_lines(_module(10), Topic.UNUSED_IMPORT) == set()
+    assert said_lines(_module(7), Topic.UNUSED_IMPORT)

@@ -74,6 +74,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 pynames.only_gathers(ctx.py) or _star_imports(ctx.py) or
+                pynames.a_namespace(ctx.py) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
