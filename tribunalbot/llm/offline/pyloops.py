@@ -39,11 +39,28 @@ def retries_without_ceiling(py: PyFacts, line: int) -> bool:
         inside = {id(n) for t in tries for n in walk_own([t])}
         return not any(id(c) not in inside for c in checks)
     for bump in bumped:
-        name = bump.target.id  # type: ignore[union-attr]
-        guards = [c for c in checks if name in names_in(c.test)]
+        counted = _follows(own, bump.target.id)  # type: ignore[union-attr]
+        guards = [c for c in checks if counted & set(names_in(c.test))]
         if guards:
             return not any(_reaches(py, guard, bump, loop) for guard in guards)
     return True
+
+
+def _follows(nodes: list[ast.AST], counter: str) -> set[str]:
+    """`counter` and the names the loop computes from it: a ceiling may be checked on one of
+    them (`sleep = min(MAX, MIN * 2**attempts)` then `if sleep == MAX: raise`, hatch, blind
+    round 47)."""
+    counted = {counter}
+    assigns = [n for n in nodes if isinstance(n, ast.Assign)]
+    grew = True
+    while grew:
+        grew = False
+        for node in assigns:
+            if counted & set(names_in(node.value)):
+                new = {t.id for t in node.targets if isinstance(t, ast.Name)} - counted
+                counted |= new
+                grew = grew or bool(new)
+    return counted
 
 
 def _cancellation(handler: ast.ExceptHandler) -> bool:
@@ -89,10 +106,17 @@ def _exits(body: list[ast.stmt]) -> bool:
 
 
 def _reaches(py: PyFacts, guard: ast.AST, bump: ast.AST, loop: ast.While) -> bool:
-    """The guard sits in a block that holds the bump (or in the loop's own body)."""
+    """The guard sits in a block that holds the bump (or in the loop's own body), or in the
+    handler every retry goes through (hatch's backoff raises there once the wait is at its
+    cap, blind round 47)."""
     container = py.parents.get(id(guard))
     if container is loop:
         return True
+    for up in py.ancestors(guard):
+        if up is loop:
+            break
+        if isinstance(up, ast.ExceptHandler):
+            return True
     return any(a is container for a in py.ancestors(bump))
 
 

@@ -79,8 +79,25 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
                 _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
+                any(_REEXPORTS.search(x) for x in ctx.lines) or
+                _front_of_its_examples(ctx.py) or
                 _PY2_SHIM.search("\n".join(ctx.code)) or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+# A comment anywhere that says the file re-exports ("This file also re-exports symbols for
+# wider use", jedi, blind round 47).
+_REEXPORTS = re.compile(r"(?i)#.*\bre-?exports?\b")
+_EXAMPLE_IMPORT = re.compile(r"^\s*>>>\s*(?:import|from)\s+(\w+)", re.M)
+
+
+def _front_of_its_examples(py: PyFacts) -> bool:
+    """The module's docstring shows its users `>>> import parso` and the module imports from
+    `parso.…` itself: it is that package's front, and its imports are the package's API
+    (parso's `__init__`, blind round 47)."""
+    shown = set(_EXAMPLE_IMPORT.findall(ast.get_docstring(py.tree) or ""))
+    return bool(shown) and any(isinstance(n, ast.ImportFrom) and n.module and
+                               n.module.split(".")[0] in shown for n in py.tree.body)
 
 
 def _star_imports(py: PyFacts) -> bool:
