@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from tribunalbot.llm.offline.pyfacts import (
     BLOCKS,
     FUNCTIONS,
+    RUNS_CODE,
     PyFacts,
     PyFunction,
     text_of,
@@ -253,6 +254,31 @@ def call_takes_outside(py: PyFacts, line: int, names: re.Pattern[str]) -> bool:
     return any(isinstance(node, ast.Call) and names.match(_called(node)) and node.args and
                from_outside(py, line, node.args[0])
                for node in py.by_line.get(line, ()))
+
+
+_RUNS = re.compile(rf"^({'|'.join(RUNS_CODE)})$")
+
+
+def runs_code_from_outside(py: PyFacts, line: int) -> bool:
+    """`eval` or `exec` at `line` runs what the caller or a request handed in, in a function
+    not made to run code."""
+    return call_takes_outside(py, line, _RUNS) and not made_to_run_code(py, line)
+
+
+_RUNS_BY_NAME = re.compile(r"(?i)(^|_)(exec|eval|repl|run_?code|execute_code)(_|$)")
+_RUNS_BY_WORD = re.compile(r"(?i)arbitrary code|\b(exec|eval)\b")
+
+
+def made_to_run_code(py: PyFacts, line: int) -> bool:
+    """The function around `line` exists to run the code it is handed: named for it
+    (`debug_exec`) or declared so (`@slash_command("debug", sub_cmd_name="exec",
+    sub_cmd_description="Run arbitrary code")`, a bot's owner command, blind round 48).
+    Parsing its input as data would remove the feature."""
+    func = py.function_at(line)
+    if func is None or not isinstance(func.node, FUNCTIONS):
+        return False
+    return bool(_RUNS_BY_NAME.search(func.name)) or any(
+        _RUNS_BY_WORD.search(text_of(d)) for d in func.node.decorator_list)
 
 
 def length_from_outside(py: PyFacts, line: int) -> bool:

@@ -312,3 +312,15 @@ def _calls_super(item: ast.expr) -> bool:
     round 26: scikit-learn's `output.append(super().transform(...))`)."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and
                n.func.id == "super" and not n.args for n in ast.walk(item))
+
+
+# Methods of a mapping class itself: the `dict.get` a simpler form would call is the one being
+# written (irc's case-insensitive `ISupport.get`, blind round 48; `self.get` would recurse).
+_MAPPING_METHODS = frozenset({"get", "__getitem__", "__missing__", "setdefault", "pop"})
+
+
+def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
+    """`x.get(key, default)` for `x[key] if key in x else default` holds unless the line is
+    in the method that defines `get` for its own class."""
+    func = py.function_at(line)
+    return func is None or func.name not in _MAPPING_METHODS

@@ -131,7 +131,7 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
                 not pypredicates.compiled_or_run_here(ctx.py, f.line) and \
                 not pynames.runs_own_literals(ctx.py, f.line) and not _matched_first(f, ctx) \
-                and (names != RUNS_CODE or pyflow.call_takes_outside(ctx.py, f.line, _RUNS))
+                and (names != RUNS_CODE or pyflow.runs_code_from_outside(ctx.py, f.line))
         return not literal.search(ctx.text(f.line)) and not _expression_by_design(f, ctx) \
             and not _in_a_compiler(f, ctx)
     return check
@@ -144,7 +144,6 @@ def _in_a_compiler(f: Candidate, ctx: Context) -> bool:
     return func is not None and re.search(r"(?i)compile", func.name) is not None
 
 
-_RUNS = re.compile(rf"^({'|'.join(RUNS_CODE)})$")
 _CALL_TEXT_LINES = 4  # a call's arguments may run onto the lines below it
 _NAMED_EXPRESSION = re.compile(r"(?i)\b\w*_?(expr|expression|formula)\b")
 
@@ -228,9 +227,12 @@ _SERVER = re.compile(r"createServer\(|\bexpress\(|\bRouter\(|\(req,\s*res\b|"
                      r"\bapp\.(get|post|use)\(")
 
 
-# Python code that serves: a web or socket framework, a route, a server started.
-_PY_SERVER = re.compile(r"^\s*(from|import)\s+(aiohttp|fastapi|starlette|quart|sanic|tornado|"
-                        r"websockets|litestar|grpc)\b|\bstart_server\(|"
+# Python code that serves: a web or socket framework, a route, a server started. aiohttp is
+# a client too, and a CLI may import a framework only to print its version (a bot library's
+# setup wizard, blind round 48): its server part, not its name, is the sign.
+_PY_SERVER = re.compile(r"^\s*(from|import)\s+(fastapi|quart|sanic|tornado|litestar|grpc)\b|"
+                        r"^\s*from\s+(aiohttp\s+import\s+web|starlette\.\w+\s+import)\b|"
+                        r"\baiohttp\.web\b|\bwebsockets\.serve\(|\bstart_server\(|"
                         r"@\w+\.(route|get|post|websocket)\(", re.MULTILINE)
 
 
