@@ -143,10 +143,28 @@ def score(folder: Path) -> list[str]:
             lines += [f"metric blind_{weight}_findings {total}",
                       f"metric blind_{weight}_precision {share(said['right'], total)}",
                       f"metric blind_{weight}_wrong_share {share(said['wrong'], total)}"]
+    lines += _unseen(folder, verdicts, key)
     for topic, tally in sorted(by_topic.items(), key=lambda t: -sum(t[1].values())):
         lines.append(f"# {topic:22} " + " ".join(f"{k} {tally[k]}" for k in
                                                  ("right", "weak", "wrong") if tally[k]))
     return lines
+
+
+def _unseen(folder: Path, verdicts: list[dict[str, object]],
+            key: dict[str, dict[str, object]]) -> list[str]:
+    """Precision without the packages a round's `seen-before.txt` names: packages found
+    afterwards to be installed on this machine, whose files earlier rounds (21-30) drew on,
+    so that the detectors may have been tuned on their idioms."""
+    listed = folder / "seen-before.txt"
+    if not listed.exists():
+        return []
+    seen = {x.strip() for x in listed.read_text().splitlines() if x.strip()
+            and not x.startswith("#")}
+    kept = [v for v in verdicts
+            if str(key[str(v["page"])]["file"]).split("/")[4] not in seen]
+    right = sum(v["verdict"] == "right" for v in kept)
+    return [f"metric blind_findings_unseen {len(kept)}",
+            f"metric blind_precision_unseen {right / max(1, len(kept)):.3f}"]
 
 
 def main() -> None:
