@@ -39,6 +39,9 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     if any(_fill_of(n) == target and id(n) not in inside
            for n in walk_own(body) if isinstance(n, ast.Call)):
         return False
+    if any(isinstance(n, ast.Assign) and text_of(n.value) == f"{target}.append"
+           for n in walk_own(body)):
+        return False  # `add = buff.append` fills it elsewhere too (lmfit, round 49)
     return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
 
 
@@ -317,6 +320,9 @@ def _calls_super(item: ast.expr) -> bool:
 # Methods of a mapping class itself: the `dict.get` a simpler form would call is the one being
 # written (irc's case-insensitive `ISupport.get`, blind round 48; `self.get` would recurse).
 _MAPPING_METHODS = frozenset({"get", "__getitem__", "__missing__", "setdefault", "pop"})
+# `not self == other` is how `__ne__` is written from `__eq__`: `self != other` there would call
+# itself (certipy's `__neq__`, blind round 50).
+_INEQUALITY_METHODS = frozenset({"__ne__", "__neq__"})
 
 
 def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
@@ -324,3 +330,9 @@ def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
     in the method that defines `get` for its own class."""
     func = py.function_at(line)
     return func is None or func.name not in _MAPPING_METHODS
+
+
+def not_inequality_itself(py: PyFacts, line: int) -> bool:
+    """`!=` for `not a == b` holds unless the line is in the method that defines `!=`."""
+    func = py.function_at(line)
+    return func is None or func.name not in _INEQUALITY_METHODS

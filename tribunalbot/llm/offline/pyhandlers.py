@@ -45,6 +45,40 @@ def handler_is_blind(py: PyFacts, line: int) -> bool | None:
     return True
 
 
+def keeps_a_fallback(py: PyFacts, line: int) -> bool:
+    """`_keeps_a_fallback` for the `except` on `line`."""
+    handler = next(iter(py.at(line, ast.ExceptHandler)), None)
+    return isinstance(handler, ast.ExceptHandler) and _keeps_a_fallback(py, handler)
+
+
+def _keeps_a_fallback(py: PyFacts, handler: ast.ExceptHandler) -> bool:
+    """A handler that only passes, for a try that makes one attempt: converting a value the
+    code already holds (`temp = temp.decode()`, which keeps the raw bytes when it fails:
+    pypykatz, blind round 50), or returning a result the code after the try finds another
+    way (a version read from the package's metadata, then from `pyproject.toml`, round 49).
+    Nothing is lost: the fallback is the point, and letting the failure through would break
+    it (a bare `except` there is still better as `except Exception`)."""
+    if not all(isinstance(s, ast.Pass) for s in handler.body):
+        return False
+    tries = [n for n in py.ancestors(handler) if isinstance(n, ast.Try)][:1]
+    if not tries:
+        return False
+    attempt = tries[0].body[-1]
+    if isinstance(attempt, ast.Return):
+        return bool(_statements_after(py, tries[0]))
+    return len(tries[0].body) == 1 and isinstance(attempt, ast.Assign) and \
+        len(attempt.targets) == 1 and \
+        isinstance(attempt.targets[0], ast.Name) and \
+        attempt.targets[0].id in names_in(attempt.value)
+
+
+def _statements_after(py: PyFacts, statement: ast.stmt) -> list[ast.stmt]:
+    body = getattr(py.parents.get(id(statement)), "body", None)
+    if not isinstance(body, list) or statement not in body:
+        return []
+    return body[body.index(statement) + 1 :]
+
+
 def _sorted_out(py: PyFacts, handler: ast.ExceptHandler) -> bool:
     """A catch-all after a handler of the same try that re-raises (asyncore's `except
     _reraised_exceptions: raise`), which hands the rest to a call: the author chose what

@@ -13,7 +13,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pybounds, pynames, pypredicates
-from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts
+from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment, in_script_part
 
 _DEFINED = re.compile(r"^\s*(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*[:=]")
@@ -74,7 +74,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 pynames.only_gathers(ctx.py) or _star_imports(ctx.py) or
-                pynames.a_namespace(ctx.py) or
+                pynames.a_namespace(ctx.py) or _looked_up_by_name(ctx.py, f.line) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
@@ -98,6 +98,15 @@ def _front_of_its_examples(py: PyFacts) -> bool:
     shown = set(_EXAMPLE_IMPORT.findall(ast.get_docstring(py.tree) or ""))
     return bool(shown) and any(isinstance(n, ast.ImportFrom) and n.module and
                                n.module.split(".")[0] in shown for n in py.tree.body)
+
+
+def _looked_up_by_name(py: PyFacts, line: int) -> bool:
+    """The scope that imports the name reads its names by a name it builds
+    (`locals()[f"Temporal{kind}Graph"]`, networkx-temporal, blind round 49)."""
+    func = py.function_at(line)
+    scope = getattr(func.node, "body", []) if func else py.tree.body
+    return any(isinstance(n, ast.Subscript) and text_of(n.value) in ("locals()", "globals()")
+               for n in walk_own(scope))
 
 
 def _star_imports(py: PyFacts) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import vet
+from tribunalbot.llm.offline import pyhandlers, vet
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment
 
 # Removing something that may already be gone: the failure it ignores is "no such file".
@@ -29,7 +29,7 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
     fallback), or the failure is one the code expects (removing a temp file, or any file
     in cleanup, that may no longer exist)."""
     if ctx.language == "python":
-        return vet.handler_catches_blindly(f, ctx)
+        return catches_blindly_with_no_fallback(f, ctx)
     if ctx.language not in ("javascript", "typescript"):
         return True
     text = ctx.text(f.line)
@@ -43,6 +43,13 @@ def failure_swallowed(f: Candidate, ctx: Context) -> bool:
     if any(_result_tested(x, f.line, ctx) for x in guarded):
         return False
     return not _nothing_for_a_fallback(guarded, f.line, ctx)
+
+
+def catches_blindly_with_no_fallback(f: Candidate, ctx: Context) -> bool:
+    """`vet.handler_catches_blindly`, less a handler that passes so that the code keeps a
+    fallback (`pyhandlers.keeps_a_fallback`)."""
+    return vet.handler_catches_blindly(f, ctx) and not (
+        ctx.py is not None and pyhandlers.keeps_a_fallback(ctx.py, f.line))
 
 
 # Calls whose failure the code may fairly ignore (blind round 19's development set, npm's tar

@@ -76,7 +76,7 @@ RECORDS: dict[Topic, TopicRecord] = {
         rules=(
             rule(r"^\s*except\s+\(?\s*(Exception|BaseException)\b", PYTHON),
         ),
-        check=vet.handler_catches_blindly,
+        check=veterrors.catches_blindly_with_no_fallback,
     ),
     Topic.NO_TIMEOUT: TopicRecord(
         domain=OWNER, severity=4,
