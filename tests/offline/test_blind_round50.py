@@ -58,3 +58,21 @@ INEQUALITY = '''class Key:
 
 def test_not_equal_inside_the_method_that_defines_it_is_left():
     assert said_lines(INEQUALITY, Topic.SIMPLIFY, source="SIM201") == {9}
+
+
+VERIFY = '''import requests
+
+
+class Account:
+    def from_persistent_id(cls, persistent_id, for_verify=False):
+        return cls.lookup(persistent_id, for_verify)
+
+    def fetch(self, url):
+        return requests.get(url, verify=False, timeout=5)
+'''
+
+
+def test_a_parameter_named_verify_turns_off_no_certificate_check():
+    # Round 51's games: five honest seats told to "turn certificate checks back on" at a
+    # `def ...(..., for_verify=False)`; found by a panelist, fixed with round 50's.
+    assert said_lines(VERIFY, Topic.TLS_OFF) == {9}

@@ -208,9 +208,11 @@ RECORDS: dict[Topic, TopicRecord] = {
         ref="CWE-295",
         ruff=("S501",),
         rules=(
-            # Not jwt.decode(..., verify=False): that skips a token's signature, not TLS.
-            rule(r"InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false|verify\s*=\s*False",
-                 unless=r"\bjwt\.decode\("),
+            # Not jwt.decode(..., verify=False): that skips a token's signature, not TLS. Nor
+            # a parameter named so (`for_verify=False`, a `def`'s default: allauth, round 51).
+            rule(r"InsecureSkipVerify:\s*true|rejectUnauthorized:\s*false|"
+                 r"(?<![\w.])verify\s*=\s*False",
+                 unless=r"\bjwt\.decode\(|^\s*(async\s+)?def\b"),
         ),
     ),
     Topic.UNSAFE_DESERIALIZE: TopicRecord(
