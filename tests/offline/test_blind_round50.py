@@ -76,3 +76,25 @@ def test_a_parameter_named_verify_turns_off_no_certificate_check():
     # Round 51's games: five honest seats told to "turn certificate checks back on" at a
     # `def ...(..., for_verify=False)`; found by a panelist, fixed with round 50's.
     assert said_lines(VERIFY, Topic.TLS_OFF) == {9}
+
+
+SESSIONS = '''def live_sessions(sessions):
+    out = []
+    for session in sessions:
+        if not session.purge():
+            out.append(session)
+    return out
+
+
+def live(sessions):
+    out = []
+    for session in sessions:
+        if not session.expired():
+            out.append(session)
+    return out
+'''
+
+
+def test_a_filter_that_acts_is_left_in_its_loop():
+    # Round 51's readers: `if not session.purge()` hides a deletion in a comprehension.
+    assert said_lines(SESSIONS, Topic.SIMPLIFY, source="PERF401") == {13}

@@ -48,9 +48,15 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
 def _hard_filter(branch: ast.If) -> bool:
     """A test that reads worse as a comprehension's filter: one that binds a name (`if parsed
     := info.Parse(ns)`, blind round 30) or runs over LONG_ITEM lines or more (six lines of
-    `and`ed membership tests, round 30)."""
+    `and`ed membership tests, round 30), or one that acts (`if not session.purge()`, which
+    deletes expired sessions: a side effect hidden in a filter, round 51)."""
     lines = (branch.test.end_lineno or branch.test.lineno) - branch.test.lineno + 1
-    return lines >= LONG_ITEM or any(isinstance(n, ast.NamedExpr) for n in ast.walk(branch.test))
+    return lines >= LONG_ITEM or any(
+        isinstance(n, ast.NamedExpr) or (isinstance(n, ast.Call) and isinstance(
+            n.func, ast.Attribute) and _ACTS.search(n.func.attr)) for n in ast.walk(branch.test))
+
+
+_ACTS = re.compile(r"(?i)^(purge|delete|remove|pop|send|write|save|clear|close|acquire|run)")
 
 
 def _starts_empty(target: str, body: list[ast.stmt], before: int) -> bool:
