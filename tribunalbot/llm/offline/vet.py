@@ -179,8 +179,11 @@ _CREDENTIAL = re.compile(r"[\"'`]([^\"'`\s]{6,})[\"'`]")
 
 
 def literal_is_a_credential(f: Candidate, ctx: Context) -> bool:
-    """A literal that looks like a credential: letters and digits, no placeholder."""
+    """A literal that looks like a credential: letters and digits, no placeholder, and not
+    the name a secret is looked up by (`'mage_git_ssh_private_key_b64'`, round 52)."""
     for value in _CREDENTIAL.findall(ctx.text(f.line)):
+        if re.match(r"^[a-z][a-z0-9]*([_.-][a-z0-9]+){2,}$", value):
+            continue  # words in snake or kebab case: a name
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not re.search(
                 r"[{}%<>$]|^x+$|example\.(com|org)|changeme|/", value, re.I):
             return True

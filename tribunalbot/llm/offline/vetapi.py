@@ -75,6 +75,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 pynames.only_gathers(ctx.py) or _star_imports(ctx.py) or
                 pynames.a_namespace(ctx.py) or _looked_up_by_name(ctx.py, f.line) or
+                any(_in_string_reference(n, ctx.py) for n in names if n) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
@@ -98,6 +99,14 @@ def _front_of_its_examples(py: PyFacts) -> bool:
     shown = set(_EXAMPLE_IMPORT.findall(ast.get_docstring(py.tree) or ""))
     return bool(shown) and any(isinstance(n, ast.ImportFrom) and n.module and
                                n.module.split(".")[0] in shown for n in py.tree.body)
+
+
+def _in_string_reference(name: str, py: PyFacts) -> bool:
+    """A string names it as type checkers read one (`DestinationLoadJob["pyarrow.RecordBatch"]`,
+    an import under `TYPE_CHECKING` for it: dlt, blind round 52)."""
+    dotted = re.compile(rf"^{re.escape(name)}\.[A-Za-z_][\w.]*$")
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and
+               dotted.match(n.value) for n in ast.walk(py.tree))
 
 
 def _looked_up_by_name(py: PyFacts, line: int) -> bool:
