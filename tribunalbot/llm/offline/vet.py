@@ -182,8 +182,8 @@ def literal_is_a_credential(f: Candidate, ctx: Context) -> bool:
     """A literal that looks like a credential: letters and digits, no placeholder, and not
     the name a secret is looked up by (`'mage_git_ssh_private_key_b64'`, round 52)."""
     for value in _CREDENTIAL.findall(ctx.text(f.line)):
-        if re.match(r"^[a-z][a-z0-9]*([_.-][a-z0-9]+){2,}$", value):
-            continue  # words in snake or kebab case: a name
+        if re.fullmatch(r"([a-z]+|[a-z0-9]{1,4})([_.-]([a-z]+|[a-z0-9]{1,4})){2,}", value):
+            continue  # words in snake or kebab case (`mage_git_ssh_private_key_b64`): a name
         if re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and not re.search(
                 r"[{}%<>$]|^x+$|example\.(com|org)|changeme|/", value, re.I):
             return True
