@@ -67,3 +67,25 @@ def load(path):
 def test_an_empty_handler_before_a_fallback_swallows_nothing():
     assert said_lines(VERSION, Topic.SWALLOWED_ERROR) | said_lines(
         VERSION, Topic.BROAD_EXCEPT) == {16}
+
+
+CALLBACKS = '''def update_appearance(callbacks, mode):
+    for callback in callbacks:
+        try:
+            callback(mode)
+        except Exception:
+            pass
+
+
+def save(path, data):
+    try:
+        write(path, data)
+    except Exception:
+        pass
+'''
+
+
+def test_a_failing_item_skipped_in_a_loop_swallows_nothing_the_rest_needs():
+    # Round 53's readers: propagating would stop the remaining callbacks.
+    assert said_lines(CALLBACKS, Topic.SWALLOWED_ERROR) | said_lines(
+        CALLBACKS, Topic.BROAD_EXCEPT) == {12}

@@ -30,8 +30,11 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     if any(_hard_filter(up) for up in py.ancestors(call) if isinstance(up, ast.If)):
         return False
     loops = [up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))]
-    if len(loops) > 1:
-        return False  # a loop in a loop: a nested comprehension reads worse (round 24)
+    if len(loops) > 1 or any(isinstance(up, ast.While) for up in py.ancestors(call)):
+        return False  # a loop in a loop: a nested comprehension reads worse (round 24); a
+        # list a `while` fills page by page would lose the earlier pages (round 54)
+    if _compiled(py, call):
+        return False
     loop = loops[0] if loops else None
     scope = py.enclosing_function(call)
     body = scope.body if scope is not None else py.tree.body
@@ -43,6 +46,14 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
            for n in walk_own(body)):
         return False  # `add = buff.append` fills it elsewhere too (lmfit, round 49)
     return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
+
+
+def _compiled(py: PyFacts, node: ast.AST) -> bool:
+    """In a function a JIT compiles (`@njit`): it takes only the loops it supports (Numba's
+    `literal_unroll` only in a plain `for`, vectorbt, blind round 54)."""
+    func = py.enclosing_function(node)
+    return func is not None and any(re.search(r"\b(n?jit|vectorize|guvectorize)\b",
+                                              text_of(d)) for d in func.decorator_list)
 
 
 def _hard_filter(branch: ast.If) -> bool:

@@ -55,14 +55,18 @@ def _keeps_a_fallback(py: PyFacts, handler: ast.ExceptHandler) -> bool:
     """A handler that only passes, for a try that makes one attempt: converting a value the
     code already holds (`temp = temp.decode()`, which keeps the raw bytes when it fails:
     pypykatz, blind round 50), or returning a result the code after the try finds another
-    way (a version read from the package's metadata, then from `pyproject.toml`, round 49).
+    way (a version read from the package's metadata, then from `pyproject.toml`, round 49),
+    or trying each item of a loop in turn (customtkinter's appearance callbacks, each called
+    and a failing one skipped, round 53).
     Nothing is lost: the fallback is the point, and letting the failure through would break
     it (a bare `except` there is still better as `except Exception`)."""
-    if not all(isinstance(s, ast.Pass) for s in handler.body):
+    if not all(isinstance(s, (ast.Pass, ast.Continue)) for s in handler.body):
         return False
     tries = [n for n in py.ancestors(handler) if isinstance(n, ast.Try)][:1]
     if not tries:
         return False
+    if isinstance(py.parents.get(id(tries[0])), (ast.For, ast.AsyncFor, ast.While)):
+        return True  # one item's failure skips it: stopping would fail the rest (round 53)
     attempt = tries[0].body[-1]
     if isinstance(attempt, ast.Return):
         return bool(_statements_after(py, tries[0]))

@@ -3,9 +3,11 @@ or acknowledged by its author, it is not."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pynames
+from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 _NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]*\])?\s*$|"
@@ -15,6 +17,13 @@ _NAME_ACKNOWLEDGED = re.compile(r"#\s*type:\s*ignore(\[[\w,-]*name-defined[\w,-]
 # Names the host sets for the code it runs: the import system's `__path__` in a package's
 # `__init__`, IPython's `get_ipython` in a magic or a notebook helper (ibis, blind round 43).
 _HOST_SUPPLIED = frozenset({"__path__", "get_ipython"})
+
+
+def _named_in_a_string(py: PyFacts, name: str) -> bool:
+    """The module names it in a string, as what something binds by name at run time
+    (backtrader's `packages = (("numpy", "asarray"),)`, which its metaclass imports into the
+    module: blind round 54)."""
+    return any(isinstance(n, ast.Constant) and n.value == name for n in ast.walk(py.tree))
 
 
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
@@ -29,6 +38,7 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
         return False  # `# type: ignore[name-defined]` (IPython, round 26), `# pylint:disable=
         # undefined-variable` (gevent, round 35)
     if f.detail in _HOST_SUPPLIED or pynames.makes_names_at_run_time(ctx.py) or \
+            _named_in_a_string(ctx.py, f.detail) or \
             pynames.on_python2_path(ctx.py, f.line, f.detail) or \
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
             pynames.never_runs(ctx.py, f.line, f.detail) or \
