@@ -20,10 +20,14 @@ _HOST_SUPPLIED = frozenset({"__path__", "get_ipython"})
 
 
 def _named_in_a_string(py: PyFacts, name: str) -> bool:
-    """The module names it in a string, as what something binds by name at run time
-    (backtrader's `packages = (("numpy", "asarray"),)`, which its metaclass imports into the
-    module: blind round 54)."""
-    return any(isinstance(n, ast.Constant) and n.value == name for n in ast.walk(py.tree))
+    """The module names it in a (module, name) pair of strings, as what something imports
+    by name at run time (backtrader's `packages = (("numpy", "asarray"),)`, which its
+    metaclass imports into the module: blind round 54). A bare string that happens to spell
+    it (pydal's field type `"datetime"`) binds nothing."""
+    return any(isinstance(n, ast.Tuple) and len(n.elts) >= 2 and
+               all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts)
+               and any(e.value == name for e in n.elts[1:])  # type: ignore[attr-defined]
+               for n in ast.walk(py.tree))
 
 
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
