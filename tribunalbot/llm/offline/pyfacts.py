@@ -158,6 +158,19 @@ def _for_body_lines(tree: ast.Module) -> frozenset[int]:
     return frozenset(lines)
 
 
+def divisions_by_len(py: PyFacts, line: int) -> list[tuple[ast.BinOp, ast.expr]]:
+    """(the division, what it takes the length of) for each `/`, `//` or `%` by `len(x)`
+    starting at `line`."""
+    found = []
+    for node in py.at(line, ast.BinOp):
+        assert isinstance(node, ast.BinOp)
+        right = node.right
+        if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and isinstance(
+                right, ast.Call) and text_of(right.func) == "len" and right.args:
+            found.append((node, right.args[0]))
+    return found
+
+
 def walk_own(body: list[ast.stmt]) -> Iterator[ast.AST]:
     """Every node of a statement list, without descending into nested functions or classes
     (their statements run elsewhere)."""

@@ -22,6 +22,7 @@ from tribunalbot.llm.offline.pyfacts import (
     RUNS_CODE,
     PyFacts,
     PyFunction,
+    divisions_by_len,
     text_of,
     walk_own,
 )
@@ -159,7 +160,7 @@ def _percent_splices(template: str, right: ast.expr) -> list[tuple[str, ast.expr
     found = []
     for n, spec in enumerate(_PERCENT_SPEC.finditer(template)):
         value = values[n] if n < len(values) else right
-        if spec.group(2) == "s" or spec.group(2) == "r":  # `%i`, `%d`: a number or it raises
+        if spec.group(2) in "sr":  # `%i`, `%d`: a number or it raises
             found.append((template[: spec.start()], value))
     return found
 
@@ -286,14 +287,8 @@ def length_from_outside(py: PyFacts, line: int) -> bool:
     own state that starts empty, and no loop around it runs over something built from x (a
     comprehension over `ratio.items()` made from the same tasks runs only when there are
     tasks, round 35)."""
-    for node in py.at(line, ast.BinOp):
-        assert isinstance(node, ast.BinOp)
-        right = node.right
-        if not (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and
-                isinstance(right, ast.Call) and text_of(right.func) == "len" and right.args):
-            continue
-        counted = right.args[0]
-        if not (_starts_empty(py, counted) or from_outside(py, line, counted)) or \
+    for node, counted in divisions_by_len(py, line):
+        if not (_state_starts_empty(py, counted) or from_outside(py, line, counted)) or \
                 _failed_before(py, line, text_of(counted)):
             continue
         built = outside_names(py.function_at(line), set(_target_names(counted)))
@@ -306,7 +301,7 @@ def length_from_outside(py: PyFacts, line: int) -> bool:
 _EMPTY = re.compile(r"^(\[\]|\{\}|\(\)|''|\"\"|(list|dict|set|tuple|str|deque)\(\))$")
 
 
-def _starts_empty(py: PyFacts, counted: ast.expr) -> bool:
+def _state_starts_empty(py: PyFacts, counted: ast.expr) -> bool:
     """`self.x` that the class sets to an empty collection (`self.stats = []`) or fills as it
     runs (`self.stats.append(...)`): its length is zero until something fills it. Not state
     set once from a constructor's argument (a converter's alphabet, blind round 43)."""
@@ -349,14 +344,14 @@ def _runs_before(py: PyFacts, node: ast.AST, line: int) -> bool:
     for up in py.ancestors(node):
         if isinstance(up, FUNCTIONS):
             return True
-        if isinstance(up, BRANCHES) and \
+        if isinstance(up, _MAY_NOT_RUN) and \
                 not up.lineno <= line <= (up.end_lineno or up.lineno):
             return False
     return True
 
 
-BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match, ast.IfExp,
-            ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_MAY_NOT_RUN = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.Match, ast.IfExp,
+                ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _FILLS = frozenset({"append", "appendleft", "add", "extend", "insert", "setdefault"})
 
 

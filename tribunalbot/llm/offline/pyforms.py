@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from tribunalbot.llm.offline.imports import imports_of
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
 
 _FILLS = frozenset({"append", "extend", "insert"})
@@ -213,9 +214,9 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
            c.func.attr == "keys" and _COLUMN_COLLECTION.search(text_of(c.func.value))
            for c in py.at(line, ast.Call)):
         return False
-    return not any((isinstance(n, FUNCTIONS) and n.name == "keys") or
-                   (isinstance(n, (ast.Import, ast.ImportFrom)) and _DATAFRAMES & imported(n))
-                   for n in ast.walk(py.tree))
+    if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
+        return False
+    return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
 
 
 # A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
@@ -225,13 +226,6 @@ _DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml"}
 # Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
 # their names (flask-appbuilder, round 44).
 _COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")
-
-
-def imported(node: ast.Import | ast.ImportFrom) -> set[str]:
-    """The top-level packages an import statement reads."""
-    if isinstance(node, ast.ImportFrom):
-        return {(node.module or "").split(".")[0]}
-    return {a.name.split(".")[0] for a in node.names}
 
 
 def not_a_guard_run(py: PyFacts, line: int) -> bool:

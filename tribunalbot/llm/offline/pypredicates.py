@@ -16,6 +16,7 @@ from tribunalbot.llm.offline.pyfacts import (
     RUNS_CODE,
     PyFacts,
     PyFunction,
+    divisions_by_len,
     names_in,
     text_of,
     walk_own,
@@ -180,15 +181,8 @@ def _iterates(over: ast.expr, base: str) -> bool:
 def divisor_may_be_zero(py: PyFacts, line: int) -> bool:
     func = py.function_at(line)
     scope = list(getattr(func.node, "body", [])) if func else py.tree.body
-    for node in py.at(line, ast.BinOp):
-        assert isinstance(node, ast.BinOp)
-        right = node.right
-        if not (isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and isinstance(
-                right, ast.Call) and text_of(right.func) == "len" and right.args):
-            continue
-        if not _guarded(py, node, text_of(right.args[0]), scope, line):
-            return True
-    return False
+    return any(not _guarded(py, node, text_of(counted), scope, line)
+               for node, counted in divisions_by_len(py, line))
 
 
 def call_argument_is_constant(py: PyFacts, line: int, names: tuple[str, ...]) -> bool | None:
