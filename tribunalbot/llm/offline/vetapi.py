@@ -71,19 +71,29 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
         return False  # the author says why: on the line (round 25) or over the block (29)
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
-    return not (pynames.imports_for_others(ctx.py, f.line) or
+    return not (_passes_names_on(ctx) or
+                pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
-                pynames.only_gathers(ctx.py) or _star_imports(ctx.py) or
-                pynames.a_namespace(ctx.py) or _looked_up_by_name(ctx.py, f.line) or
+                _looked_up_by_name(ctx.py, f.line) or
                 any(_in_string_reference(n, ctx.py) for n in names if n) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
-                _COMPAT_MODULE.search(ast.get_docstring(ctx.py.tree) or "") or
-                any(_REEXPORTS.search(x) for x in ctx.lines) or
-                _front_of_its_examples(ctx.py) or
-                _PY2_SHIM.search("\n".join(ctx.code)) or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+def _passes_names_on(ctx: Context) -> bool:
+    """The module exists to hand names to its importers, so any import of it may be for them:
+    a package's front that only gathers names, one that star-imports or imports ten names it
+    never reads, one its docstring's examples import, a compatibility shim (it says so, or
+    keeps Python 2's names), or one whose comment says it re-exports."""
+    assert ctx.py is not None
+    py = ctx.py
+    return bool(pynames.only_gathers(py) or _star_imports(py) or pynames.a_namespace(py) or
+                _front_of_its_examples(py) or
+                _COMPAT_MODULE.search(ast.get_docstring(py.tree) or "") or
+                _PY2_SHIM.search("\n".join(ctx.code)) or
+                any(_REEXPORTS.search(x) for x in ctx.lines))
 
 
 # A comment anywhere that says the file re-exports ("This file also re-exports symbols for

@@ -30,10 +30,14 @@ def _named_in_a_string(py: PyFacts, name: str) -> bool:
     by name at run time (backtrader's `packages = (("numpy", "asarray"),)`, which its
     metaclass imports into the module: blind round 54). A bare string that happens to spell
     it (pydal's field type `"datetime"`) binds nothing."""
-    return any(isinstance(n, ast.Tuple) and len(n.elts) >= 2 and
-               all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in n.elts)
-               and any(e.value == name for e in n.elts[1:])  # type: ignore[attr-defined]
-               for n in ast.walk(py.tree))
+    for node in ast.walk(py.tree):
+        if not isinstance(node, ast.Tuple) or len(node.elts) < 2:
+            continue
+        strings = [e.value for e in node.elts
+                   if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if len(strings) == len(node.elts) and name in strings[1:]:
+            return True
+    return False
 
 
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
