@@ -97,14 +97,18 @@ def _nested(structure: Structure, func: Function) -> bool:
                for other in structure.functions)
 
 
-def _is_fixture(lines: list[str], start: int) -> bool:
-    """A decorator line just above the `def` at `start` (1-based) names a fixture."""
+def _decorators(lines: list[str], start: int) -> list[str]:
+    """The decorator lines just above the `def` at `start` (1-based)."""
     above = start - 2
+    found = []
     while above >= 0 and lines[above].lstrip().startswith("@"):
-        if "fixture" in lines[above]:
-            return True
+        found.append(lines[above])
         above -= 1
-    return False
+    return found
+
+
+def _is_fixture(lines: list[str], start: int) -> bool:
+    return any("fixture" in x for x in _decorators(lines, start))
 
 
 # A decorator named for checking wraps the test in its asserts (dpkt's `@TryExceptException(
@@ -114,12 +118,8 @@ _CHECKING_DECORATOR = re.compile(r"(?i)^\s*@[\w.]*(test|wrap|raise|exception|che
 
 
 def _decorated_to_check(lines: list[str], start: int) -> bool:
-    above = start - 2
-    while above >= 0 and lines[above].lstrip().startswith("@"):
-        if _CHECKING_DECORATOR.search(lines[above]) and "mark." not in lines[above]:
-            return True
-        above -= 1
-    return False
+    return any(_CHECKING_DECORATOR.search(x) and "mark." not in x
+               for x in _decorators(lines, start))
 
 
 def _test_findings(lines: list[str], structure: Structure) -> list[Finding]:

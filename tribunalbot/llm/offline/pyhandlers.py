@@ -57,9 +57,9 @@ def _keeps_a_fallback(py: PyFacts, handler: ast.ExceptHandler) -> bool:
     pypykatz, blind round 50), or returning a result the code after the try finds another
     way (a version read from the package's metadata, then from `pyproject.toml`, round 49),
     or trying each item of a loop in turn (customtkinter's appearance callbacks, each called
-    and a failing one skipped, round 53).
-    Nothing is lost: the fallback is the point, and letting the failure through would break
-    it (a bare `except` there is still better as `except Exception`)."""
+    and a failing one skipped, round 53). Nothing is lost: the fallback is the point, and
+    letting the failure through would break it (a bare `except` there is still better as
+    `except Exception`)."""
     if not all(isinstance(s, (ast.Pass, ast.Continue)) for s in handler.body):
         return False
     tries = [n for n in py.ancestors(handler) if isinstance(n, ast.Try)][:1]
