@@ -46,6 +46,36 @@ def test_a_long_file_that_explains_itself_counts_as_maintained_and_a_snippet_doe
     assert not analyze("# fetch a page\n" + GUESSES, "python").maintained
 
 
+def test_a_module_of_a_package_counts_as_maintained_however_short():
+    assert analyze("from . import helper\n" + GUESSES, "python").maintained
+    assert analyze("from .client import helper\n" + GUESSES, "python").maintained
+    assert not _said("from .client import helper\n" + GUESSES) & {
+        Topic.SHELL_INJECTION, Topic.SWALLOWED_ERROR}
+    assert not analyze("from os import path\n" + GUESSES, "python").maintained
+
+
+# A test that asserts nothing and a file read inside a handler: both are facts, and both were
+# judged weak or wrong every time on packages' files (a smoke test, a small local file).
+JUDGED = '''import unittest
+from aiohttp import web
+
+
+async def index(request):
+    with open("index.html") as page:
+        return web.Response(text=page.read())
+
+
+class Smoke(unittest.TestCase):
+    def test_starts(self):
+        web.Application()
+'''
+
+
+def test_a_test_with_no_assert_and_blocking_io_are_said_on_a_snippet_not_on_maintained_code():
+    assert {Topic.BLOCKING_IO, Topic.TEST_WITHOUT_ASSERT} <= _said(JUDGED)
+    assert not _said(HEADER + JUDGED) & {Topic.BLOCKING_IO, Topic.TEST_WITHOUT_ASSERT}
+
+
 # A list one loop fills from empty: the comprehension's own case.
 ONE_LOOP = '''
 

@@ -56,6 +56,10 @@ def generated(lines: tuple[str, ...]) -> bool:
 _LICENSED = re.compile(r"(?i)\bcopyright\b|\blicen[cs]ed?\b|SPDX-License-Identifier|"
                        r"\(c\)\s*\d{4}")
 LICENSE_HEAD = 40
+# `from . import x`, `from .models import y`: read with the package it belongs to. Blind
+# rounds 43-56 met short modules of packages (a version probe, a decryptor, a widget's
+# tracker) where every guessed defect was judged wrong, as on the long ones.
+_RELATIVE_IMPORT = re.compile(r"\s*from\s+\.+\w*\s+import\b")
 EXPLAINED_SHARE = 1 / 12
 EXPLAINED_FROM = 60  # lines: a short snippet's comments say little either way
 # A file this long is a module someone keeps, not a snippet pasted to ask about: blind round
@@ -69,6 +73,8 @@ def maintained(lines: tuple[str, ...], code: tuple[str, ...]) -> bool:
     be guessed at, ten blind rounds found the guess wrong on such code every time."""
     if len(lines) >= MODULE_LINES or any(_LICENSED.search(x) for x in lines[:LICENSE_HEAD]):
         return True
+    if any(_RELATIVE_IMPORT.match(x) for x in code):
+        return True  # a module of a package: no snippet pasted to ask about runs on its own
     written = [(x, c) for x, c in zip(lines, code, strict=False) if x.strip()]
     explained = sum(1 for x, c in written if x.strip() != c.strip())
     return len(lines) >= EXPLAINED_FROM and explained >= EXPLAINED_SHARE * len(written)

@@ -98,7 +98,9 @@ RECORDS: dict[Topic, TopicRecord] = {
         check=vet.io_blocks_a_server,
         earns=(("infrastructure", 2),),
         reason="blocks on synchronous I/O",
-        proven=True,
+        # Not proven: the call blocks, but whether the wait matters is a reading of what the
+        # code serves. Blind rounds' readers judged all 38 said on packages' files weak or
+        # wrong: a small local file read once, a command-line tool's `asyncio.run`.
     ),
     Topic.AWAIT_IN_LOOP: TopicRecord(
         domain=OWNER, severity=2,
