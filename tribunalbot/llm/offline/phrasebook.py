@@ -33,7 +33,10 @@ MARKED_OPTIONS: dict[str, dict[int, tuple[str, ...]]] = {
             "a replayable *event stream*"),
     },
     "rewrite": {
-        1: ("a *rewrite* of that +block+", "a *fresh version* of that +block+"),
+        # A block's rewrite is the split a long or tangled function asks for, and says so:
+        # round 57's panel read a bare "rewrite of that block" as more than it needed.
+        1: ("a *rewrite* of that +block+ as smaller steps",
+            "a *fresh version* of that +block+ in smaller steps"),
         2: ("a *rewrite* of the +whole function+", "a *fresh version* of the +whole function+"),
         3: ("a *rewrite* of the +module on+ {stack}", "a *port to* {stack}",
             "a *fresh codebase* on {stack}"),
