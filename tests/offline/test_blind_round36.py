@@ -70,4 +70,4 @@ def test_a_minor_note_names_its_form():
     for seed in range(6):
         said = render_items(voice_for("dx_advocate"), notes[:1], "dx", analysis,
                             random.Random(seed))
-        assert "instead of its `.keys()`" in said[0], said
+        assert "drop the `.keys()`" in said[0], said

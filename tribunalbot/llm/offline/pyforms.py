@@ -34,9 +34,9 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     if len(loops) > 1 or any(isinstance(up, ast.While) for up in py.ancestors(call)):
         return False  # a loop in a loop: a nested comprehension reads worse (round 24); a
         # list a `while` fills page by page would lose the earlier pages (round 54)
-    if _compiled(py, call):
-        return False
     loop = loops[0] if loops else None
+    if _compiled(py, call) or _kept_for_a_handler(py, loop or call, target or ""):
+        return False
     scope = py.enclosing_function(call)
     body = scope.body if scope is not None else py.tree.body
     inside = {id(n) for n in ast.walk(loop)} if loop is not None else {id(call)}
@@ -47,6 +47,17 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
            for n in walk_own(body)):
         return False  # `add = buff.append` fills it elsewhere too (lmfit, round 49)
     return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
+
+
+def _kept_for_a_handler(py: PyFacts, node: ast.AST, target: str) -> bool:
+    """The loop fills its list inside a `try` whose handler or `finally` reads the list: it
+    holds what was done before a failure (files opened so far, for the handler to close:
+    junos-eznc, blind round 59). A comprehension assigns nothing when it fails."""
+    for up in py.ancestors(node):
+        if isinstance(up, ast.Try) and any(n is node for s in up.body for n in ast.walk(s)):
+            return any(text_of(m) == target for n in [*up.handlers, *up.finalbody]
+                       for m in ast.walk(n) if isinstance(m, (ast.Name, ast.Attribute)))
+    return False
 
 
 def _compiled(py: PyFacts, node: ast.AST) -> bool:

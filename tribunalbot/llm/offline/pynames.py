@@ -221,8 +221,15 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
             for a in n.names} for n in ast.walk(py.tree)):
         return True  # a file that imports cStringIO runs on Python 2 only (round 36)
     return any((isinstance(n, ast.Name) and n.id in _VERSION_TEST) or
-               (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST)
+               (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST) or _sys_version(n)
                for n in ast.walk(py.tree))
+
+
+def _sys_version(node: ast.AST) -> bool:
+    """`sys.version` or `sys.hexversion`, compared to tell Python 2 from 3 (`if sys.version <
+    "3":`, junos-eznc, blind round 59)."""
+    return isinstance(node, ast.Attribute) and node.attr in ("version", "hexversion") and \
+        isinstance(node.value, ast.Name) and node.value.id == "sys"
 
 
 def named_in_code(py: PyFacts, line: int, name: str) -> bool:

@@ -105,7 +105,10 @@ RECORDS: dict[Topic, TopicRecord] = {
                        "instead of True or False from an if"),
             ("SIM114", "join the branches that do the same thing with `or`"),
             ("SIM117", "merge the nested `with` statements into one"),
-            ("SIM118", "iterate over the dict itself instead of its `.keys()`"),
+            # One wording for both shapes the rule finds: a loop, and a membership test that
+            # "iterate" misnamed (blind rounds 58-60).
+            ("SIM118", "drop the `.keys()`, since a loop over the dict or an `in` test on "
+                       "it reads its keys already"),
             ("SIM201", "write `!=` instead of `not ... ==`"),
             ("SIM202", "write `==` instead of `not ... !=`"),
             ("SIM401", "use `dict.get(key, default)` in place of the if/else"),
