@@ -26,8 +26,8 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     target = _fill_of(call)
     item: ast.expr = call.args[0] if call.args else call
     if (item.end_lineno or item.lineno) - item.lineno + 1 >= LONG_ITEM or _calls_super(item) \
-            or _mutates(item):
-        return False
+            or _mutates(item) or isinstance(item, _COMPREHENSIONS):
+        return False  # (an item that is a comprehension would nest one in another: round 61)
     if any(_hard_filter(up) for up in py.ancestors(call) if isinstance(up, ast.If)):
         return False
     loops = [up for up in py.ancestors(call) if isinstance(up, (ast.For, ast.AsyncFor))]
@@ -47,6 +47,9 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
            for n in walk_own(body)):
         return False  # `add = buff.append` fills it elsewhere too (lmfit, round 49)
     return _starts_empty(target or "", body, loop.lineno if loop is not None else line)
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def _kept_for_a_handler(py: PyFacts, node: ast.AST, target: str) -> bool:

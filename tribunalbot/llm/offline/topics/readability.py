@@ -292,7 +292,7 @@ RECORDS: dict[Topic, TopicRecord] = {
     Topic.NONE_COMPARE: TopicRecord(
         domain=OWNER, severity=1,
         noted=True,
-        problem="compares to None with ==",
+        problem="compares to None with == or !=",  # `!= None` too (round 62)
         # `is` alone: "or test the value itself" would turn `!= False` into a truth test
         # that also rejects an empty list (blind round 15's readers caught it).
         fix="Use `is` or `is not` for that comparison",
