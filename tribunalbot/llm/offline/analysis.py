@@ -38,8 +38,9 @@ def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
 GENERATED_HEAD = 40  # lines at the top of a file where a generator says so
 # "Generated from X.g4 by ANTLR" (round 23); a GAPIC client imports its generator's runtime,
 # and its types modules declare their messages with `__protobuf__ = proto.module(` (round 30);
-# "This is a generated file! All changes made in this file will be lost!" (Pyrogram, 48).
-_GENERATED = re.compile(r"(?i)\b(generated (by|from|file|code)|@generated|do not edit|"
+# "This is a generated file! All changes made in this file will be lost!" (Pyrogram, 48);
+# "# Generated on 2020-07-14 06:23:48" (darglint's grammars, 64).
+_GENERATED = re.compile(r"(?i)\b(generated (by|from|file|code|on \d+)|@generated|do not edit|"
                         r"auto-?generated|changes made in this file will be lost)\b|"
                         r"^from google\.api_core import gapic_v1\b|^__protobuf__ = proto\.module\(")
 

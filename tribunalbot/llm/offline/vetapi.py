@@ -74,12 +74,21 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (_passes_names_on(ctx) or
                 pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
-                _looked_up_by_name(ctx.py, f.line) or
+                _looked_up_by_name(ctx.py, f.line) or _path_read(f.detail, ctx.py) or
                 any(_in_string_reference(n, ctx.py) for n in names if n) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
                 pynames.evaluates_text(ctx.py) or
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
+
+
+def _path_read(module: str, py: PyFacts) -> bool:
+    """`import a.b.c` whose full path the code reads (`a.b.c.parser = patched`): the import
+    is what loads `a.b.c`, though a linter gives the read to a later `import a` in a function
+    (bonobo's runner, blind round 63)."""
+    return "." in module and any(
+        isinstance(n, ast.Attribute) and text_of(n).startswith(module + ".")
+        for n in ast.walk(py.tree))
 
 
 def _passes_names_on(ctx: Context) -> bool:

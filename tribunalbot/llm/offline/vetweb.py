@@ -27,12 +27,21 @@ _ONLY_TESTED = re.compile(r"^\s*(assert|if|elif)\b.*"
 _CONVERTED = re.compile(r"\b(int|float|bool|type_)\(\s*\w+\.(args|form|values|json)\b")
 
 
+# Signs a Python module renders HTML: a template or a content type named so, a tag, a web
+# framework's response. A template engine with autoescape off that writes a Python source file
+# from a `.py-tpl` template (a project generator, bonobo, blind round 63) renders no page.
+_HTML = re.compile(r"(?i)\.html?\b|\.jinja2?\b|text/html|<(html|div|p|a|span|body|script|"
+                   r"table|li|ul|form)\b|\b(HttpResponse|make_response|render_template|"
+                   r"HTMLResponse|Markup)\b|\bfrom\s+(flask|django|fastapi|starlette|aiohttp|"
+                   r"bottle|pyramid|tornado|quart|sanic)\b")
+
+
 def html_gets_request_text(f: Candidate, ctx: Context) -> bool:
     """The value written into HTML at the line names request text, or a variable the file
     fills from it. Python's findings (a template's autoescape off, a response built from
-    `request.`) are kept as found."""
+    `request.`) are kept where the module shows it renders HTML (`_HTML`)."""
     if ctx.language == "python":
-        return True
+        return bool(_HTML.search("\n".join(ctx.lines)))
     statement = " ".join(ctx.code[f.line - 1 : f.line - 1 + _STATEMENT_LINES]).split(";")[0]
     sink = _SINK.search(statement)
     value = statement[sink.end():] if sink else statement
