@@ -25,13 +25,15 @@ from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.evidence import sentences
 from tribunalbot.llm.offline.findings import Analysis
 from tribunalbot.llm.offline.judgment import RECOMMEND, say
-from tribunalbot.llm.offline.phrasebook import RECOMMEND_LEADS, lead_pattern
+from tribunalbot.llm.offline.phrasebook import RECOMMEND_LEADS, REFUSE_LEADS, lead_pattern
 from tribunalbot.llm.offline.suspects import SUSPECTS
 from tribunalbot.llm.offline.topics import REGISTRY
 
 GAMES = 100
 INPUTS_PER_SEED = 4
 _RECOMMENDS = re.compile(rf"^(?:{lead_pattern(RECOMMEND_LEADS)})", re.I)
+# "At line 78, I would not ..." starts with the recommendation "At line 78, I would".
+_REFUSES = re.compile(rf"^(?:{lead_pattern(REFUSE_LEADS)})", re.I)
 _LINE = re.compile(r"\bline (\d+)")
 # Every reason a recommendation of an option may give: that of a topic that earns one.
 _REASONS = {reasons.reason_of(topic): (family, topic) for family in fit.OFFERED
@@ -56,7 +58,7 @@ def _option_recommendations(text: str) -> list[str]:
     found = []
     for start, end in sentences(text):
         said = text[start:end]
-        if _RECOMMENDS.match(said) and _LINE.search(said) and any(
+        if _RECOMMENDS.match(said) and not _REFUSES.match(said) and _LINE.search(said) and any(
                 s.family in fit.OFFERED and s.pattern.search(said) for s in SUSPECTS):
             found.append(said)
     return found

@@ -246,7 +246,8 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
 # A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
 # `df.dtypes.keys()`, blind round 43), and an lxml element's `keys()` are its attributes,
 # its items its children (rounds 37, 40): in such a module, `.keys()` may be no dict's.
-_DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml"})
+_DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml", "astropy",
+                         "pyarrow"})  # (an astropy Table's keys are its columns: round 65)
 # Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
 # their names (flask-appbuilder, round 44).
 _COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")

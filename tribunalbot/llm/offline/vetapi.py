@@ -67,7 +67,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     if name.startswith("_") or any(n and (_in_type_comment(n, ctx) or _in_doctest(n, ctx))
                                    for n in names) or \
             has_comment(f.line, ctx) or _disabled_above(f.line, ctx) or \
-            _kept_for_compatibility(f.line, ctx):
+            _kept_for_compatibility(f.line, ctx) or _imports_shown_as_example(f.line, ctx):
         return False  # the author says why: on the line (round 25) or over the block (29)
     if ctx.py is None:
         return not re.search(r"\bimport\s+\(?\s*_\w|^\s*from\s+_\w", ctx.text(f.line))
@@ -156,6 +156,22 @@ def _disabled_above(line: int, ctx: Context) -> bool:
         if _ENABLES_UNUSED.search(text):
             return False
         if _DISABLES_UNUSED.search(text):
+            return True
+    return False
+
+
+_SHOWN = re.compile(r"(?i)#.*\b(as shown|shown below|as an? example)\b")
+_IMPORT_HEAD = re.compile(r"\s*(#|$|import\s|from\s\S+\s+import\b|\)|[\w\s,]+,?\s*$)")
+
+
+def _imports_shown_as_example(line: int, ctx: Context) -> bool:
+    """The import stands in a file's head of imports and comments where a comment says the
+    imports are laid out to be copied ("put all imports organized as shown below", a
+    package's template module: astroquery, blind round 65)."""
+    for text in reversed(ctx.lines[: line - 1]):
+        if not _IMPORT_HEAD.match(text):
+            return False
+        if _SHOWN.search(text):
             return True
     return False
 

@@ -34,6 +34,19 @@ def asserts_in_a_test(f: Candidate, ctx: Context) -> bool:
         not _CONSTANT_ASSERT.match(ctx.lines[f.line - 1])
 
 
+_TEST_FILE = re.compile(r"^\s*(import (pytest|unittest)\b|from (pytest|unittest)\b)", re.M)
+
+
+def in_test_code(f: Candidate, ctx: Context) -> bool:
+    """A test's style is a test's: ruff's pytest rules also find `assert a and b` in a
+    library's argument checks (pyowm, blind round 65's panel), where "plain asserts and the
+    narrowest expected exception" is no advice at all."""
+    if ctx.language != "python":
+        return True
+    return ctx.function_name(f.line).startswith("test") or \
+        bool(_TEST_FILE.search("\n".join(ctx.code)))
+
+
 def assert_guards_input(f: Candidate, ctx: Context) -> bool:
     """An assert guards input unless it states the object's call protocol (which step the
     object is at, or, in a class that asserts its steps, what its own methods agree on) or

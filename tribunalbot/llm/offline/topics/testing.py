@@ -243,5 +243,6 @@ RECORDS: dict[Topic, TopicRecord] = {
         names="[test-style problem|weak test check|hard-to-read check|unittest-style assert|"
               "catch-all expected exception]",
         ruff=("B017", "PT009", "PT011", "PT012", "PT017", "PT018", "PT027"),
+        check=vetasserts.in_test_code,
     ),
 }
