@@ -67,3 +67,26 @@ def test_pytest_style_is_a_tests_business():
 
     assert styled(CHECKS) == []
     assert styled(TEST) == [5]
+
+
+# Round 69: a branch for objects that have `keys()` without being mappings.
+DUCK = '''from collections.abc import Mapping
+
+
+def update(target, other):
+    if isinstance(other, Mapping):
+        for key in other:
+            target[key] = other[key]
+    elif hasattr(other, "keys"):
+        for key in other.keys():
+            target[key] = other[key]
+    return target
+
+
+def names(d):
+    return [k for k in d.keys()]
+'''
+
+
+def test_keys_are_kept_where_the_branch_tests_for_them():
+    assert said_lines(DUCK, Topic.SIMPLIFY) == {15}

@@ -240,7 +240,22 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
         return False
     if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
         return False
+    if any(_duck_typed(py, c) for c in py.at(line, ast.Call) if isinstance(c, ast.Call)):
+        return False
     return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
+
+
+def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
+    """`x.keys()` under a test of `hasattr(x, "keys")`: the branch is for objects that have
+    `keys()` and may not be mappings, whose iteration need not give their keys (as
+    `dict.update` reads them: splinter's cookie manager, blind round 69)."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "keys"):
+        return False
+    owner = text_of(call.func.value)
+    return any(isinstance(up, ast.If) and any(
+        isinstance(n, ast.Call) and text_of(n.func) == "hasattr" and len(n.args) == 2 and
+        text_of(n.args[0]) == owner and isinstance(n.args[1], ast.Constant) and
+        n.args[1].value == "keys" for n in ast.walk(up.test)) for up in py.ancestors(call))
 
 
 # A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
