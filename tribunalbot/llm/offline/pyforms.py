@@ -132,6 +132,8 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
         tests.append(branch.orelse[0].test)
     if any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests):
         return False
+    if any(isinstance(n, ast.NamedExpr) for t in tests for n in ast.walk(t)):
+        return False  # two `:=` binding one name inside one `or` (pynbody, round 73)
     # The pair continues a run of guards that return the same (`if ":" in name: return
     # name` above it, apt's "trivial cases", blind round 30): joining two of three reads worse.
     previous = _previous_statement(py, branch)
@@ -372,8 +374,9 @@ def _calls_super(item: ast.expr) -> bool:
 # written (irc's case-insensitive `ISupport.get`, blind round 48; `self.get` would recurse).
 _MAPPING_METHODS = frozenset({"get", "__getitem__", "__missing__", "setdefault", "pop"})
 # `not self == other` is how `__ne__` is written from `__eq__`: `self != other` there would call
-# itself (certipy's `__neq__`, blind round 50).
-_INEQUALITY_METHODS = frozenset({"__ne__", "__neq__"})
+# itself (certipy's `__neq__`, blind round 50), and so would it in the helper `__ne__` calls
+# (pynbody's `_ne_`, round 73). Matched with the underscores stripped.
+_INEQUALITY_METHODS = frozenset({"ne", "neq"})
 
 
 def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
@@ -386,4 +389,4 @@ def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
 def not_inequality_itself(py: PyFacts, line: int) -> bool:
     """`!=` for `not a == b` holds unless the line is in the method that defines `!=`."""
     func = py.function_at(line)
-    return func is None or func.name not in _INEQUALITY_METHODS
+    return func is None or func.name.strip("_") not in _INEQUALITY_METHODS
