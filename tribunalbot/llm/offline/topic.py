@@ -173,12 +173,11 @@ class TopicRecord:
     noted: bool = False
     # A fact a tool proves from the text alone (a name never defined, a line that does not
     # parse, an import nothing uses, `which` for `command -v`, a function's length or
-    # branches): said on any code, and on maintained code the
-    # only findings that earn an option (`fit.earned`). A defect
-    # that is not proven is a guess about intent or about what reaches a line at run time
-    # (an error swallowed, input reaching a shell): blind rounds 11-20's readers judged 79 of
-    # them on maintained code, none right, each round on idioms the last round's fixes had
-    # not seen. See `Analysis.says`.
+    # branches): said on any code, and on maintained code the only findings that earn an
+    # option (`fit.earned`). A defect that is not proven is a guess about intent or about what
+    # reaches a line at run time (an error swallowed, input reaching a shell): blind rounds
+    # 11-20's readers judged 79 of them on maintained code, none right, each round on idioms
+    # the last round's fixes had not seen. See `Analysis.says`.
     proven: bool = False
 
     @property

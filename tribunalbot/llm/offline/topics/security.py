@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tribunalbot.llm.offline import vet, vetcommands, vetdata
+from tribunalbot.llm.offline import vet, vetcommands, vetdata, vetsecrets
 from tribunalbot.llm.offline.rules import GO, JS_TS, PYTHON, RUST, SHELL, SQL, SQL_STATEMENT, rule
 from tribunalbot.llm.offline.topic import Topic, TopicRecord
 
@@ -66,7 +66,7 @@ RECORDS: dict[Topic, TopicRecord] = {
             rule(r"(?i)\b\w*(api_?key|secret|token|passw(or)?d|passwd)\w*\s*[:=]\s*"
                  r"[\"'`]([^\"'`\s]{6,})[\"'`]"),
         ),
-        check=vet.literal_is_a_credential,
+        check=vetsecrets.literal_is_a_credential,
     ),
     Topic.SHELL_INJECTION: TopicRecord(
         domain=OWNER, severity=5,
