@@ -120,49 +120,6 @@ def _fill_of(call: ast.Call) -> str | None:
     return None
 
 
-def branches_join_plainly(py: PyFacts, line: int) -> bool:
-    """The two branches' tests join into one readable `or`: neither is itself an `and`
-    (`kind == A or (kind == B and intoto)` is a dispatch made harder to read, blind round
-    20)."""
-    branch = next(iter(py.at(line, ast.If)), None)
-    if not isinstance(branch, ast.If):
-        return True
-    tests = [branch.test]
-    if len(branch.orelse) == 1 and isinstance(branch.orelse[0], ast.If):
-        tests.append(branch.orelse[0].test)
-    if any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests):
-        return False
-    if any(isinstance(n, ast.NamedExpr) for t in tests for n in ast.walk(t)):
-        return False  # two `:=` binding one name inside one `or` (pynbody, round 73)
-    # The pair continues a run of guards that return the same (`if ":" in name: return
-    # name` above it, apt's "trivial cases", blind round 30): joining two of three reads worse.
-    previous = _previous_statement(py, branch)
-    if isinstance(previous, ast.If) and \
-            ast.dump(ast.Module(previous.body, [])) == ast.dump(ast.Module(branch.body, [])):
-        return False
-    # A chain of DISPATCH_CASES cases or more reads as a table, one row a case (pyserial's stop
-    # bits, an MQTT packet's types); two rows that only `pass` are placeholders, one a case.
-    # Blind rounds 21-34: 19 right and 9 weak on such chains, 82 right and 4 weak on shorter.
-    return _chain_length(py, branch) < DISPATCH_CASES and \
-        not all(isinstance(s, ast.Pass) for s in branch.body)
-
-
-DISPATCH_CASES = 5
-
-
-def _chain_length(py: PyFacts, branch: ast.If) -> int:
-    """The number of cases in the if/elif chain that `branch` is one of."""
-    top = branch
-    while isinstance(up := py.parents.get(id(top)), ast.If) and up.orelse == [top]:
-        top = up
-    cases, case = 0, top
-    while True:
-        cases += 1
-        if len(case.orelse) != 1 or not isinstance(case.orelse[0], ast.If):
-            return cases
-        case = case.orelse[0]
-
-
 def dict_starts_empty(py: PyFacts, line: int) -> bool:
     """The dict the loop at `line` fills by key starts empty in the same scope: one that
     already holds keys (`kwargs`, blind round 22) wants `.update(...)`, not a new dict."""
@@ -242,9 +199,34 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
         return False
     if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
         return False
-    if any(_duck_typed(py, c) for c in py.at(line, ast.Call) if isinstance(c, ast.Call)):
+    if any(_duck_typed(py, c) or _changed_in_the_loop(py, c)
+           for c in py.at(line, ast.Call) if isinstance(c, ast.Call)):
         return False
     return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
+
+
+def _changed_in_the_loop(py: PyFacts, call: ast.Call) -> bool:
+    """`for k in d.keys():` whose body adds or deletes keys of `d`: iterating a dict that
+    changes raises, with `.keys()` or without, so dropping it is no fix; `list(d)` is (Paste's
+    keyword renaming, blind round 74)."""
+    loop = py.parents.get(id(call))
+    if not (isinstance(loop, (ast.For, ast.AsyncFor)) and loop.iter is call and
+            isinstance(call.func, ast.Attribute)):
+        return False
+    owner, key = text_of(call.func.value), text_of(loop.target)
+    for node in (n for s in loop.body for n in ast.walk(s)):
+        if isinstance(node, ast.Delete) and any(
+                isinstance(t, ast.Subscript) and text_of(t.value) == owner for t in node.targets):
+            return True
+        if isinstance(node, ast.Assign) and any(  # `d[k] = ...` of the loop's own key only
+                isinstance(t, ast.Subscript) and text_of(t.value) == owner and  # rebinds it
+                text_of(t.slice) != key for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in _MUTATORS | {"setdefault"} and \
+                text_of(node.func.value) == owner:
+            return True
+    return False
 
 
 def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
@@ -268,34 +250,6 @@ _DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml",
 # Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
 # their names (flask-appbuilder, round 44).
 _COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")
-
-
-def not_a_guard_run(py: PyFacts, line: int) -> bool:
-    """The if/return True/return False at `line` does not end a run of parallel guards
-    (`if a: return False` then `if b: return False`): folding only the last one breaks the
-    pattern (blind rounds 19, 21 and 24)."""
-    branch = next(iter(py.at(line, ast.If)), None)
-    if isinstance(branch, ast.If) and branch.test.end_lineno != branch.test.lineno:
-        return False  # a test of several lines, returned negated, reads worse (round 35)
-    parent = py.parents.get(id(branch)) if branch is not None else None
-    if isinstance(parent, ast.If) and branch in parent.orelse and \
-            isinstance(parent.body[-1], ast.Return):
-        return False  # the last `elif` of a chain of cases, each returning (round 33)
-    body = getattr(parent, "body", None)
-    if not isinstance(body, list) or branch not in body:
-        return True
-    # Statements between the guards do not end the run (`suffix = ...` between two
-    # `return False` guards, blind round 30).
-    before = body[: body.index(branch)]
-    return not any(isinstance(s, ast.If) and _returns_a_bool(s) for s in before)
-
-
-def _previous_statement(py: PyFacts, node: ast.stmt) -> ast.stmt | None:
-    body = getattr(py.parents.get(id(node)), "body", None)
-    if not isinstance(body, list) or node not in body or body.index(node) == 0:
-        return None
-    previous: ast.stmt = body[body.index(node) - 1]
-    return previous
 
 
 def plain_getattr(py: PyFacts, line: int) -> bool:
@@ -345,12 +299,6 @@ def reraise_removable(py: PyFacts, line: int) -> bool:
         if isinstance(block, ast.Try) and block.orelse and len(block.handlers) == 1:
             return False
     return True
-
-
-def _returns_a_bool(branch: ast.If) -> bool:
-    last = branch.body[-1]
-    return isinstance(last, ast.Return) and isinstance(last.value, ast.Constant) and \
-        isinstance(last.value.value, bool)
 
 
 _MUTATORS = frozenset({"pop", "popleft", "popitem", "remove", "send", "update", "clear"})

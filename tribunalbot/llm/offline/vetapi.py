@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from tribunalbot.llm.offline import pybounds, pynames, pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
@@ -75,6 +76,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
                 _looked_up_by_name(ctx.py, f.line) or _path_read(f.detail, ctx.py) or
+                _read_as_module(f.line, f.detail, ctx.py) or
                 any(_in_string_reference(n, ctx.py) for n in names if n) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
@@ -89,6 +91,18 @@ def _path_read(module: str, py: PyFacts) -> bool:
     return "." in module and any(
         isinstance(n, ast.Attribute) and text_of(n).startswith(module + ".")
         for n in ast.walk(py.tree))
+
+
+def _read_as_module(line: int, module: str, py: PyFacts) -> bool:
+    """`import html` of a standard module whose name the code reads as a module
+    (`html.escape(...)`) where a local of the same name hides it (a parameter `html=True`):
+    the import is meant, and dropping it leaves the clash, the real bug (Paste, blind round
+    74). Not a name imported from a module (`from os import path`), which names a value."""
+    statement = pynames.import_statement(py, line)
+    return isinstance(statement, ast.Import) and "." not in module and \
+        module in sys.stdlib_module_names and any(
+            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and
+            n.value.id == module for n in ast.walk(py.tree))
 
 
 def _passes_names_on(ctx: Context) -> bool:

@@ -85,9 +85,17 @@ def _finding(c: Contradiction, analysis: Analysis) -> Finding | None:
 
 
 def top_at(analysis: Analysis, line: int) -> Finding | None:
+    """The weightiest finding at `line` a juror may state: never one the analysis doubts (a
+    guessed defect on maintained code: "line 71 is an ever-growing list" of a list filled
+    once from a fixed set, which seven honest jurors said in blind round 74's panel)."""
     if not line:
         return None
-    return max(analysis.at(line), key=lambda f: (f.severity, -abs(f.line - line)), default=None)
+    return max(_stated(analysis, analysis.at(line)),
+               key=lambda f: (f.severity, -abs(f.line - line)), default=None)
+
+
+def _stated(analysis: Analysis, found: list[Finding]) -> list[Finding]:
+    return [f for f in found if not analysis.doubts(f)]
 
 
 _LINE_REF = re.compile(r"\blines?\s+(\d{1,7})", re.I)  # as evidence.py reads "line N"
@@ -171,8 +179,9 @@ def _spots(statement: str, analysis: Analysis, domain: str) -> list[Spot]:
                         c.should))
     out += minor_dismissals(statement, analysis)
     out += missed_spots(statement, analysis, domain)
-    if not cited_lines(statement) and analysis.findings:
-        top = analysis.ranked()[0]
+    ranked = _stated(analysis, analysis.ranked())
+    if not cited_lines(statement) and ranked:
+        top = ranked[0]
         quote = _claim_quote(statement)
         if quote:
             out.append(Spot(GENERAL_WEIGHT, quote, top.line, "general", top,
@@ -202,7 +211,7 @@ def fallback(statement: str, analysis: Analysis) -> Spot:
     quote = _claim_quote(statement) or statement[:40]
     cited = cited_lines(statement)
     argued = min(cited_lines(quote) or cited, default=0)  # the line of the claim quoted
-    for f in analysis.ranked():
+    for f in _stated(analysis, analysis.ranked()):
         if all(abs(f.line - c) > 1 for c in cited):
             return Spot(0.1, quote, f.line, "missed", f,
                         should=f"line {f.line} {f.problem}; {f.info.fix.lower()}")

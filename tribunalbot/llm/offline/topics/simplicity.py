@@ -118,7 +118,9 @@ RECORDS: dict[Topic, TopicRecord] = {
             ("B010", "set the attribute directly instead of through `setattr` with a fixed name"),
             ("PERF401", "build the list with a comprehension"),
             # Not "copy it with list(...)": the list may hold items already (round 17).
-            ("PERF402", "add the items in one call with `.extend(...)`"),
+            # A loop that copies into an empty list is `list(...)` (blind rounds 74, 75).
+            ("PERF402", "add the items in one call: `.extend(...)` onto a list that "
+                        "already holds items, `list(...)` where it starts empty"),
             ("PERF403", "build the dict with a comprehension"),
             ("TRY203", "drop the handler that only raises again"),
         ),
