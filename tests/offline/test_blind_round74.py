@@ -94,3 +94,20 @@ def test_a_juror_never_states_a_guess_the_analysis_keeps_to_itself():
     assert weakspots.top_at(analysis, 9) is None
     spot = weakspots.fallback("Line 5 is fine as it stands.", analysis)
     assert spot.finding is None or spot.finding.topic != Topic.UNBOUNDED_GROWTH
+
+
+# Round 77: a package's `__init__` that imports from its submodule `themes` has `themes` too.
+THEMES = '''from .themes import theme_dark, theme_light
+
+
+def default():
+    return themes.theme_human()
+
+
+def other():
+    return themse.theme_dark()
+'''
+
+
+def test_a_submodule_a_relative_import_loads_is_defined():
+    assert said_lines(THEMES, Topic.UNDEFINED_NAME) == {9}

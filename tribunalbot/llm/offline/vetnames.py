@@ -40,6 +40,14 @@ def _named_in_a_string(py: PyFacts, name: str) -> bool:
     return False
 
 
+def _submodule_imported(py: PyFacts, name: str) -> bool:
+    """`from .themes import x` in a package's `__init__` binds `themes` too: importing a
+    submodule sets it on its package, whose namespace that module is (pygame-gui, blind
+    round 77). A module that reads `themes.` beside such an import is that `__init__`."""
+    return any(isinstance(n, ast.ImportFrom) and n.level == 1 and
+               (n.module or "").split(".")[0] == name for n in ast.walk(py.tree))
+
+
 def name_is_undefined(f: Candidate, ctx: Context) -> bool:
     """Said where the linter can be sure. Not of a name a function uses that the module binds
     and later deletes (helpers `del`eted once the tables they fill are built: the calls run
@@ -58,6 +66,7 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
             pynames.never_runs(ctx.py, f.line, f.detail) or \
             pynames.supplied_by_the_runner(ctx.py, f.detail) or \
+            _submodule_imported(ctx.py, f.detail) or \
             (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
         return False
     return not (ctx.py.function_at(f.line) is not None and
