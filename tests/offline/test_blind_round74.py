@@ -8,8 +8,9 @@ empty list. The same findings elsewhere are still said."""
 from __future__ import annotations
 
 from tests.offline.saying import said_lines
-from tribunalbot.llm.offline import weakspots
+from tribunalbot.llm.offline import pynames, weakspots
 from tribunalbot.llm.offline.analysis import analyze
+from tribunalbot.llm.offline.pyfacts import facts
 from tribunalbot.llm.offline.topic import Topic
 
 HIDDEN = '''import html
@@ -111,3 +112,29 @@ def other():
 
 def test_a_submodule_a_relative_import_loads_is_defined():
     assert said_lines(THEMES, Topic.UNDEFINED_NAME) == {9}
+
+
+# Round 78: names a star import brought, deleted after it (QtPy's QtCore).
+STARRED = '''try:
+    from PyQt5.QtCore import *
+    from PyQt5.QtCore import pyqtSignal as Signal
+
+    del pyqtSignal
+except ImportError:
+    pass
+'''
+
+
+def test_a_module_that_star_imports_has_no_provably_undefined_name():
+    assert said_lines(STARRED, Topic.UNDEFINED_NAME) == set()
+    assert said_lines(THEMES.replace("from .themes", "from .skins"), Topic.UNDEFINED_NAME) == {5, 9}
+
+
+# Round 78: QtPy's compatibility modules star-import the binding in a branch (`if PYQT5:`) and
+# import more names in the others, for their users to take from here. A star import counts
+# wherever at module level it stands.
+def test_a_star_import_in_a_branch_counts():
+    branch = facts("if PYQT5:\n    from PyQt5.QtWidgets import *\nelse:\n    import os\n")
+    plain = facts("import os\nfrom PyQt5.QtWidgets import QWidget\n")
+    assert branch is not None and pynames.star_imports(branch)
+    assert plain is not None and not pynames.star_imports(plain)

@@ -322,3 +322,12 @@ def supplied_by_the_runner(py: PyFacts, name: str) -> bool:
     uses = [n for n in ast.walk(py.tree) if isinstance(n, ast.Name) and n.id == name]
     return not any(isinstance(n.ctx, ast.Store) for n in uses) and \
         len({n.lineno for n in uses}) >= SUPPLIED_USES
+
+
+def star_imports(py: PyFacts) -> bool:
+    """The module takes in another module's names wholesale at module level, in a branch or a
+    `try` too (`if PYQT5: from PyQt5.QtCore import *`: QtPy, blind round 78): a gathering
+    point whose other imports are for its importers too, and where no reader of the file
+    alone can know a name is missing."""
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) and
+               py.enclosing_function(n) is None for n in ast.walk(py.tree))

@@ -112,7 +112,7 @@ def _passes_names_on(ctx: Context) -> bool:
     keeps Python 2's names), or one whose comment says it re-exports."""
     assert ctx.py is not None
     py = ctx.py
-    return bool(pynames.only_gathers(py) or _star_imports(py) or pynames.a_namespace(py) or
+    return bool(pynames.only_gathers(py) or pynames.star_imports(py) or pynames.a_namespace(py) or
                 _front_of_its_examples(py) or
                 _COMPAT_MODULE.search(ast.get_docstring(py.tree) or "") or
                 _PY2_SHIM.search("\n".join(ctx.code)) or
@@ -149,14 +149,6 @@ def _looked_up_by_name(py: PyFacts, line: int) -> bool:
     scope = getattr(func.node, "body", []) if func else py.tree.body
     return any(isinstance(n, ast.Subscript) and text_of(n.value) in ("locals()", "globals()")
                for n in walk_own(scope))
-
-
-def _star_imports(py: PyFacts) -> bool:
-    """The module takes in other modules' names wholesale (`from pymc.distributions import *`,
-    fastai's `imports.py`, blind round 46): it is a gathering point, and the names it imports
-    one by one are for its importers too."""
-    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
-               for n in py.tree.body)
 
 
 _DISABLES_UNUSED = re.compile(r"pylint:\s*disable=[\w,\s-]*unused-import")

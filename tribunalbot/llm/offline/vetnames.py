@@ -66,7 +66,7 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
             pynames.bound_for_the_call(ctx.py, f.line, f.detail) or \
             pynames.never_runs(ctx.py, f.line, f.detail) or \
             pynames.supplied_by_the_runner(ctx.py, f.detail) or \
-            _submodule_imported(ctx.py, f.detail) or \
+            _submodule_imported(ctx.py, f.detail) or pynames.star_imports(ctx.py) or \
             (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
         return False
     return not (ctx.py.function_at(f.line) is not None and
