@@ -174,3 +174,18 @@ def test_every_persona_picks_what_the_change_wrote_before_its_context(persona: s
     picks = select_findings(analysis, domain_order(task, voice_for(persona), analysis), 3,
                             random.Random(1))
     assert len(picks) == 3 and all(f.changed for f in picks), picks
+
+
+def _added(path: str, body: str) -> str:
+    lines = body.splitlines()
+    hunk = "".join(f"+{line}\n" for line in lines)
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n{hunk}")
+
+
+def test_a_packages_init_in_a_change_keeps_its_imports_for_importers() -> None:
+    body = "import json\nfrom .models import User\n\n\ndef load(text):\n    return text\n"
+    front = analyze_change(parse_diff(_added("shop/__init__.py", body)))
+    module = analyze_change(parse_diff(_added("shop/views.py", body)))
+    assert not any(f.topic.value == "unused_import" for f in front.findings)
+    assert any(f.topic.value == "unused_import" for f in module.findings)
