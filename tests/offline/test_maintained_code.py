@@ -49,6 +49,7 @@ def test_a_long_file_that_explains_itself_counts_as_maintained_and_a_snippet_doe
 def test_a_module_of_a_package_counts_as_maintained_however_short():
     assert analyze("from . import helper\n" + GUESSES, "python").maintained
     assert analyze("from .client import helper\n" + GUESSES, "python").maintained
+    assert analyze("from ..utils.net import helper\n" + GUESSES, "python").maintained
     assert not _said("from .client import helper\n" + GUESSES) & {
         Topic.SHELL_INJECTION, Topic.SWALLOWED_ERROR}
     assert not analyze("from os import path\n" + GUESSES, "python").maintained

@@ -60,7 +60,7 @@ LICENSE_HEAD = 40
 # `from . import x`, `from .models import y`: read with the package it belongs to. Blind
 # rounds 43-56 met short modules of packages (a version probe, a decryptor, a widget's
 # tracker) where every guessed defect was judged wrong, as on the long ones.
-_RELATIVE_IMPORT = re.compile(r"\s*from\s+\.+\w*\s+import\b")
+_RELATIVE_IMPORT = re.compile(r"\s*from\s+\.+[\w.]*\s+import\b")
 EXPLAINED_SHARE = 1 / 12
 EXPLAINED_FROM = 60  # lines: a short snippet's comments say little either way
 # A file this long is a module someone keeps, not a snippet pasted to ask about: blind round

@@ -12,7 +12,13 @@ import re
 
 from tribunalbot.llm.offline.findings import Finding
 from tribunalbot.llm.offline.imports import THIRD_PARTY, Import
-from tribunalbot.llm.offline.rules import COMMENT, DEPRECATED, LAYERS, STDLIB_COVERS
+from tribunalbot.llm.offline.rules import (
+    COMMENT,
+    DEPRECATED,
+    LAYERS,
+    STDLIB_COVERS,
+    uses_a_test_framework,
+)
 from tribunalbot.llm.offline.shellsql import exits_on_error, shell_sql_findings
 from tribunalbot.llm.offline.source import Views
 from tribunalbot.llm.offline.structure import Function, Structure
@@ -34,7 +40,7 @@ def heuristic_findings(lines: list[str], seen: Views, language: str, structure: 
     found += _taint_findings(code)
     found += _io_in_loop_findings(code, structure)
     found += shell_sql_findings(lines, seen, language)
-    if _looks_like_tests(code, language):
+    if uses_a_test_framework(code, language):
         found += _test_findings(code, structure)
     if language == "shell" and _BASH.match(lines[0] if lines else "") and not exits_on_error(
             lines, code) and not _tracks_statuses(code):
@@ -52,21 +58,6 @@ def _tracks_statuses(code: list[str]) -> bool:
     variables `set -u` would trip on) handles its failures its own way; errexit would fight
     it."""
     return any(re.search(r"\$\?|\berror=|^\s*(\.|source)\s+\S", x) for x in code)
-_TEST_FILE = {
-    "python": re.compile(r"^\s*(import (pytest|unittest)\b|from (pytest|unittest)\b)", re.M),
-    "go": re.compile(r"^func Test\w+\(\s*\w+\s+\*testing\.T\)", re.M),
-    "javascript": re.compile(r"^\s*(describe|it|test)\(", re.M),
-    "typescript": re.compile(r"^\s*(describe|it|test)\(", re.M),
-}
-
-
-def _looks_like_tests(code: list[str], language: str) -> bool:
-    """A function named test_* is a test only in a file that uses a test framework (imghdr's
-    `test_jpeg` is a detector, not a test)."""
-    pattern = _TEST_FILE.get(language)
-    return bool(pattern and pattern.search("\n".join(code)))
-
-
 _PATCH = re.compile(r"\bpatch(?:\.object)?\(\s*[\"'][\w.]*?(\w+)[\"']")
 _ASSERTS = re.compile(r"\bassert|\.assert\w*\(|\braises\(|\bexpect\(|\bt\.(Error|Fatal)|"
                       r"\braise AssertionError\b|\b(pytest|self)\.fail\(")

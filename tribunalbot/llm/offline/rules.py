@@ -74,3 +74,18 @@ LAYERS: dict[str, re.Pattern[str]] = {
                                r"\bcsv\.writer\(|\bprint\("),
     "filesystem": re.compile(r"\bopen\(|\bfs\.\w+|\bioutil\.|\bos\.(system|remove)\b"),
 }
+
+
+_TEST_FRAMEWORKS = {
+    "python": re.compile(r"^\s*(import (pytest|unittest)\b|from (pytest|unittest)\b)", re.M),
+    "go": re.compile(r"^func Test\w+\(\s*\w+\s+\*testing\.T\)", re.M),
+    "javascript": re.compile(r"^\s*(describe|it|test)\(", re.M),
+    "typescript": re.compile(r"^\s*(describe|it|test)\(", re.M),
+}
+
+
+def uses_a_test_framework(code: list[str] | tuple[str, ...], language: str) -> bool:
+    """The file uses a test framework: a function named test_* is a test only there (imghdr's
+    `test_jpeg` is a detector, not a test), and so is a test's style (vetasserts)."""
+    pattern = _TEST_FRAMEWORKS.get(language)
+    return bool(pattern and pattern.search("\n".join(code)))

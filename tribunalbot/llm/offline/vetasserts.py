@@ -18,6 +18,7 @@ import re
 
 from tribunalbot.llm.offline import pypredicates
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, names_in, self_attribute, text_of
+from tribunalbot.llm.offline.rules import uses_a_test_framework
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -34,9 +35,6 @@ def asserts_in_a_test(f: Candidate, ctx: Context) -> bool:
         not _CONSTANT_ASSERT.match(ctx.lines[f.line - 1])
 
 
-_TEST_FILE = re.compile(r"^\s*(import (pytest|unittest)\b|from (pytest|unittest)\b)", re.M)
-
-
 def in_test_code(f: Candidate, ctx: Context) -> bool:
     """A test's style is a test's: ruff's pytest rules also find `assert a and b` in a
     library's argument checks (pyowm, blind round 65's panel), where "plain asserts and the
@@ -44,7 +42,7 @@ def in_test_code(f: Candidate, ctx: Context) -> bool:
     if ctx.language != "python":
         return True
     return ctx.function_name(f.line).startswith("test") or \
-        bool(_TEST_FILE.search("\n".join(ctx.code)))
+        uses_a_test_framework(ctx.code, ctx.language)
 
 
 def assert_guards_input(f: Candidate, ctx: Context) -> bool:
