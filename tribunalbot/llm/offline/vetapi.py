@@ -75,8 +75,7 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
     return not (_passes_names_on(ctx) or
                 pynames.imports_for_others(ctx.py, f.line) or
                 pynames.taken_from_own_package(ctx.py, f.line) or
-                _looked_up_by_name(ctx.py, f.line) or _path_read(f.detail, ctx.py) or
-                _read_as_module(f.line, f.detail, ctx.py) or
+                _looked_up_by_name(ctx.py, f.line) or _read_as_module(f.line, f.detail, ctx.py) or
                 any(_in_string_reference(n, ctx.py) for n in names if n) or
                 pynames.imported_for_effect(ctx.py, f.line) or
                 pynames.imported_for_tools(ctx.py, f.line) or
@@ -84,25 +83,19 @@ def import_is_unused(f: Candidate, ctx: Context) -> bool:
                 pypredicates.probes_attribute(ctx.py, f.line, imports=True))
 
 
-def _path_read(module: str, py: PyFacts) -> bool:
-    """`import a.b.c` whose full path the code reads (`a.b.c.parser = patched`): the import
-    is what loads `a.b.c`, though a linter gives the read to a later `import a` in a function
-    (bonobo's runner, blind round 63)."""
-    return "." in module and any(
-        isinstance(n, ast.Attribute) and text_of(n).startswith(module + ".")
-        for n in ast.walk(py.tree))
-
-
 def _read_as_module(line: int, module: str, py: PyFacts) -> bool:
-    """`import html` of a standard module whose name the code reads as a module
-    (`html.escape(...)`) where a local of the same name hides it (a parameter `html=True`):
-    the import is meant, and dropping it leaves the clash, the real bug (Paste, blind round
-    74). Not a name imported from a module (`from os import path`), which names a value."""
-    statement = pynames.import_statement(py, line)
-    return isinstance(statement, ast.Import) and "." not in module and \
-        module in sys.stdlib_module_names and any(
-            isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and
-            n.value.id == module for n in ast.walk(py.tree))
+    """`import m` of a module the code reads through its path, though a linter gives each
+    read to another binding: `import a.b.c` patched as `a.b.c.parser = x` after a later
+    `import a` in a function (bonobo's runner, blind round 63), a standard module read as
+    `html.escape(...)` where a parameter `html=True` hides it (Paste, round 74; the clash is
+    the bug, and dropping the import leaves it). Not a name imported from a module (`from os
+    import path`), which names a value; an undotted name only of a standard module, one a
+    reader knows for a module when it is read as one."""
+    if not isinstance(pynames.import_statement(py, line), ast.Import) or \
+            ("." not in module and module not in sys.stdlib_module_names):
+        return False
+    return any(isinstance(n, ast.Attribute) and text_of(n.value) == module
+               for n in ast.walk(py.tree))
 
 
 def _passes_names_on(ctx: Context) -> bool:
