@@ -23,7 +23,8 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
         return False
     if any(isinstance(n, ast.NamedExpr) for t in tests for n in ast.walk(t)):
         return False  # two `:=` binding one name inside one `or` (pynbody, round 73)
-    if len(tests) == 2 and _speaks_of_the_first(tests, branch.body):
+    if len(tests) == 2 and (_speaks_of_the_first(tests, branch.body) or
+                            _else_does_the_same(branch.orelse[0], branch.body)):
         return False
     # The pair continues a run of guards that return the same (`if ":" in name: return
     # name` above it, apt's "trivial cases", blind round 30): joining two of three reads worse.
@@ -39,6 +40,15 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
 
 
 DISPATCH_CASES = 5
+
+
+def _else_does_the_same(second: ast.stmt, body: list[ast.stmt]) -> bool:
+    """The chain's final `else` does what the two branches do (num2words' `elif nnum == 1:
+    return x` / `elif cnum == 100: return x` / `else: return x`, blind round 85): the tests
+    decide nothing, and an `or` of two of them leaves the third copy."""
+    orelse = getattr(second, "orelse", [])
+    return bool(orelse) and not (len(orelse) == 1 and isinstance(orelse[0], ast.If)) and \
+        ast.dump(ast.Module(orelse, [])) == ast.dump(ast.Module(body, []))
 
 
 def _speaks_of_the_first(tests: list[ast.expr], body: list[ast.stmt]) -> bool:

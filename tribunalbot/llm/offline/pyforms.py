@@ -271,7 +271,36 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
         return False  # `hasattr(x, "a") and getattr(x, "a")`: typed past `None` (round 33)
     if any(_probes(up) for up in py.ancestors(calls[0])):
         return False  # a platform's constant, read where it may be missing (round 34)
+    if _typed(py) and _undeclared_own_attribute(py, calls[0]):
+        return False
     return not _in_a_run(py, line, "getattr")
+
+
+def _undeclared_own_attribute(py: PyFacts, call: ast.Call) -> bool:
+    """`getattr(cls, "__serialize_fields__")` in a typed module, of an attribute its class
+    does not declare (its subclasses do): the fixed-name read keeps the type checker quiet,
+    and a plain one brings its error back (lark's `Serialize`, blind round 84)."""
+    owner, name = call.args[0], call.args[1]
+    if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls") and
+            isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        return False
+    klass = next((up for up in py.ancestors(call) if isinstance(up, ast.ClassDef)), None)
+    return klass is not None and name.value not in _declared_in(klass)
+
+
+def _declared_in(klass: ast.ClassDef) -> set[str]:
+    """The attributes a class body names: its assignments, its methods, and what its
+    methods assign to `self.`."""
+    names: set[str] = set()
+    for statement in klass.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(statement.name)
+        targets = statement.targets if isinstance(statement, ast.Assign) else \
+            [statement.target] if isinstance(statement, ast.AnnAssign) else []
+        names.update(t.id for t in targets if isinstance(t, ast.Name))
+    names.update(n.attr for n in ast.walk(klass) if isinstance(n, ast.Attribute) and
+                 isinstance(n.ctx, ast.Store) and text_of(n.value) in ("self", "cls"))
+    return names
 
 
 # `conn.exec` does not compile on Python 2, which some packages still run on (huey, round 35).

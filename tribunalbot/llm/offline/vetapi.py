@@ -128,11 +128,28 @@ def _front_of_its_examples(py: PyFacts) -> bool:
 
 
 def _in_string_reference(name: str, py: PyFacts) -> bool:
-    """A string names it as type checkers read one (`DestinationLoadJob["pyarrow.RecordBatch"]`,
-    an import under `TYPE_CHECKING` for it: dlt, blind round 52)."""
+    """A string names it as type checkers read one: `DestinationLoadJob["pyarrow.RecordBatch"]`
+    (an import under `TYPE_CHECKING` for it: dlt, blind round 52), or a type alias written
+    as a string, `_LexerArg: 'TypeAlias' = 'Union[Literal["auto"], Type[Lexer]]'` (lark,
+    round 84), which a linter does not read as a type when its annotation is a string too."""
     dotted = re.compile(rf"^{re.escape(name)}\.[A-Za-z_][\w.]*$")
-    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and
-               dotted.match(n.value) for n in ast.walk(py.tree))
+    strings = [n.value for n in ast.walk(py.tree)
+               if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return any(dotted.match(x) or name in _names_in_type_expression(x) for x in strings)
+
+
+def _names_in_type_expression(text: str) -> set[str]:
+    """The names a string reads when it is a subscripted type (`Optional[Lexer]`,
+    `Union[A, B]`); none for other strings, whose words are prose or data."""
+    if "[" not in text or len(text) > 400:
+        return set()
+    try:
+        expression = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return set()
+    if not isinstance(expression, (ast.Subscript, ast.BinOp)):
+        return set()
+    return {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
 
 
 def _looked_up_by_name(py: PyFacts, line: int) -> bool:
