@@ -173,7 +173,7 @@ class _Game:
         change = self.setup.change
         briefing = Briefing(self.setup.code, self.setup.language, roster,
                             self.setup.context_shared, event, dealt.focus, dealt.future_commit,
-                            change, self.settings.language)
+                            change, self.settings.language, self.setup.file_name)
         return Seating(self.setup.game_id, self.settings, personas, dealt,
                                self.setup.code, self.setup.language,
                                self.setup.context_jurors, briefing, change)
