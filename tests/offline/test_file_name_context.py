@@ -13,7 +13,7 @@ from tribunalbot.engine.game import run_game
 from tribunalbot.llm.base import OfflineHints, Task
 from tribunalbot.llm.offline import OfflineLLM, analysis
 from tribunalbot.llm.offline.analysis import analyze
-from tribunalbot.llm.offline.findings import Finding
+from tribunalbot.llm.offline.findings import Analysis, Finding
 from tribunalbot.llm.offline.vetcontext import Context
 
 CODE = "from .models import User\n\n\ndef find(name):\n    return User.get(name)\n"
@@ -70,3 +70,36 @@ async def test_an_offline_game_reads_its_file_name(seen: list[Context]) -> None:
     game = replace(setup(5), file_name="__init__.py")
     await run_game(game, OfflineLLM(use_ruff=False), RecordingTable(), clock=FixedClock())
     assert seen and {c.file_name for c in seen} == {"__init__.py"}
+
+
+class _Stop(Exception):
+    pass
+
+
+async def test_a_blind_round_plays_and_reads_each_file_by_its_base_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import blind
+    from bench.fair.inputs import Source, load
+
+    item = load(Source("stdlib", "json/__init__.py"))
+    assert not isinstance(item, str)
+    assert (item.name, item.file_name) == ("__init__.py", "__init__.py")
+    played: list[str] = []
+
+    async def stopped(game: object, *_args: object, **_kwargs: object) -> None:
+        played.append(game.file_name)  # type: ignore[attr-defined]
+        raise _Stop
+
+    monkeypatch.setattr(blind, "run_game", stopped)
+    with pytest.raises(_Stop):
+        await blind.play(item, 1)
+    read: list[str] = []
+    real = blind.analyze
+
+    def spy(code: str, language: str, *, file_name: str = "") -> Analysis:
+        read.append(file_name)
+        return real(code, language, use_ruff=False, file_name=file_name)
+
+    monkeypatch.setattr(blind, "analyze", spy)
+    blind.findings_page(item)
+    assert played == read == ["__init__.py"]
