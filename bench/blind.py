@@ -56,7 +56,8 @@ def numbered(code: str) -> str:
 
 
 def findings_page(item: Input) -> str:
-    analysis = analyze(item.code, item.language)
+    # Read as the game reads it: with the name a member attaching the file would give.
+    analysis = analyze(item.code, item.language, file_name=item.file_name)
     lines = [f"# {item.name} ({item.language})", "", "```", numbered(item.code), "```", "",
              "## Findings", ""]
     said = [f for f in analysis.findings if analysis.says(f)]  # what a review may say of it
@@ -81,7 +82,7 @@ def game_page(item: Input, game: Game) -> str:
 
 async def play(item: Input, seed: int) -> Game:
     setup = GameSetup(game_id=f"blind-{seed}", code=item.code, language=item.language,
-                      seed=seed)
+                      seed=seed, file_name=item.file_name)
     result = await run_game(setup, OfflineLLM(), SilentTable())
     return boil_down(item.name, seed, result.events, result.revealed)
 

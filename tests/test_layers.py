@@ -244,7 +244,7 @@ TIERS: tuple[tuple[str, frozenset[str]], ...] = (
         "tribunalbot.wording", "tribunalbot.diffs", "tribunalbot.logs",
         "tribunalbot.config_errors", "tribunalbot.stopping", "tribunalbot.pyparse",
         "tribunalbot.cpu", "tribunalbot.private", "tribunalbot.tokens", "tribunalbot.codelang",
-        "tribunalbot.secretfiles", "tribunalbot.faces"})),
+        "tribunalbot.secretfiles", "tribunalbot.faces", "tribunalbot.filenames"})),
     ("the contract with the models", frozenset({"tribunalbot.llm"})),
     ("the game", frozenset({"tribunalbot.engine"})),
     ("what a game is fed, kept and told with", frozenset({

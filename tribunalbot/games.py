@@ -40,7 +40,7 @@ async def prepare_game(store: Store | None, guild: str, submission: Submission, 
                                                         submission.language)
     lean = await _lean(store, guild, seed, balance, replays_seeds)
     return GameSetup(game_id, submission.code, submission.language, seed, settings, shared,
-                     jurors, lean)
+                     jurors, lean, file_name=submission.file_name)
 
 
 async def _lean(store: Store | None, guild: str, seed: int, balance: BalanceSettings,

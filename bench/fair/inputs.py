@@ -48,6 +48,9 @@ class Input:
     name: str
     code: str
     language: str
+    # The file's base name as a member attaching it would give it (Submission.file_name): what
+    # the reviewers would be told. Only the blind rounds play with it (bench/blind.py).
+    file_name: str = ""
 
 
 def _package(*paths: str) -> list[Source]:
@@ -86,10 +89,11 @@ def load(source: Source) -> Input | str:
     if where is None or not where.is_file():
         return f"skipped {source.root}:{source.path}: not found"
     try:
-        submitted = check_code(where.read_bytes(), where.name, MAX_CODE_BYTES)
+        submitted = check_code(where.read_bytes(), where.name, MAX_CODE_BYTES,
+                               file_name=where.name)
     except CodeInputError as exc:
         return f"skipped {source.root}:{source.path}: {exc}"
-    return Input(source.name, submitted.code, submitted.language)
+    return Input(source.name, submitted.code, submitted.language, submitted.file_name)
 
 
 def resolve(limit: int | None = None) -> tuple[list[Input], list[str]]:

@@ -59,3 +59,22 @@ def test_a_pull_request_that_is_not_there_starts_no_game(github, capsys,
 def test_bad_pr_options_are_usage_errors(args: list[str], message: str, capsys) -> None:
     assert main(["play", *args, "--no-db"]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_pull_requests_game_names_no_file(github, capsys, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # A change's paths are in its diff, shown file by file: no one file name is told.
+    from tests.cli.test_play_file_name import Overheard, _stored_file_name
+
+    heard: list = []
+    monkeypatch.setattr("tribunalbot.terminal.play.build_llm",
+                        lambda *_a, **_k: Overheard(heard))
+    _, config = github
+    db = tmp_path / "t.db"
+    assert main(["--config", str(config), "play", "--pr",
+                 "https://github.com/acme/shop/pull/7", "--vote", "none", "--seed", "4",
+                 "--rounds", "1", "--db", str(db)]) == 0, capsys.readouterr().err
+    games = [p for p in heard if p.task.kind != "distill"]
+    assert games and all("THE CHANGE UNDER REVIEW" in p.shared for p in games)
+    assert not any("CODE UNDER REVIEW (" in p.shared or p.task.hints.file_name for p in heard)
+    assert _stored_file_name(db) == ""

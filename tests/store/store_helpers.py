@@ -52,10 +52,11 @@ def scripted_llm(delay: float = 0.0) -> ScriptedLLM:
     return ScriptedLLM(respond, delay=lambda _p: delay)
 
 
-def make_setup(game_id: str = "g1", seed: int = 7, **settings: object) -> GameSetup:
+def make_setup(game_id: str = "g1", seed: int = 7, file_name: str = "",
+               **settings: object) -> GameSetup:
     params: dict[str, object] = {"event_chance": 0.0, "vote_window_seconds": 0, **settings}
     return GameSetup(game_id=game_id, code=CODE, language="python", seed=seed,
-                     settings=GameSettings.model_validate(params))
+                     settings=GameSettings.model_validate(params), file_name=file_name)
 
 
 class FixedClock:

@@ -15,6 +15,7 @@ from tribunalbot.store import migrations as mig
 from tribunalbot.store.db import POSTGRES, SQLITE, Database
 from tribunalbot.store.embedding import DIMENSIONS
 from tribunalbot.store.experiences import SHARDS, ExperienceRepo
+from tribunalbot.store.games import read_game
 
 L2_VERSION = 4  # 0004 recreated experience_vectors with distance_metric=L2
 SHARD_VERSION = 5  # 0005 added the shard partition key (experience id % 2)
@@ -60,6 +61,24 @@ async def test_every_earlier_version_upgrades_to_the_same_schema(
     finally:
         await fresh.close()
         await old.close()
+
+
+FILE_NAME_VERSION = 14  # 0014 added games.file_name
+
+
+async def test_a_game_stored_before_file_names_resumes_naming_no_file(
+        backend: Backend) -> None:
+    """Its reviewers were told no file name: resumed, they are told none either."""
+    db = await open_database(await backend.target(migrated=False))
+    try:
+        await mig.migrate(db, target=FILE_NAME_VERSION - 1)
+        await db.execute(
+            "INSERT INTO games (id, code, language, seed, settings, created_at) "
+            "VALUES ('old', 'x = 1', 'python', 1, '{}', '2026-01-01')")
+        assert await mig.migrate(db) == mig.LATEST
+        assert (await read_game(db, "old")).setup().file_name == ""
+    finally:
+        await db.close()
 
 
 async def test_processes_starting_at_once_migrate_one_after_the_other(

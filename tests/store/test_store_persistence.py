@@ -98,6 +98,33 @@ async def test_resume_after_interruption_repeats_no_work_and_ends_the_same(
     assert len(llm.calls) <= len(reference_calls) - len(done)
 
 
+async def test_a_game_resumed_after_a_restart_tells_its_file_name_again(
+    store_target: Path | str,
+) -> None:
+    setup = make_setup(file_name="__init__.py")
+    async with open_store(store_target) as store:
+        await store.create_game(setup, "guild")
+        with pytest.raises(Interrupted):  # stopped before anyone spoke
+            await run_game(setup, scripted_llm(), VotingTable(dict(VOTES)),
+                           sinks=[store.game_sink(setup.game_id), crash_after(1)],
+                           clock=FixedClock())
+    async with open_store(store_target) as store:  # a new process, in effect
+        loaded = await store.load_game(setup.game_id)
+        assert loaded.file_name == loaded.setup().file_name == "__init__.py"
+        llm = scripted_llm()
+        await run_game(loaded.setup(), llm, VotingTable(dict(VOTES)),
+                       sinks=[store.game_sink(setup.game_id)], prior=loaded.events,
+                       clock=FixedClock())
+    speak = [p for p in llm.calls if p.task.kind == "speak"]
+    assert speak and all("CODE UNDER REVIEW (python, file __init__.py):\n" in p.shared
+                         for p in speak)
+
+
+async def test_a_game_from_no_file_is_stored_with_no_file_name(store: Store) -> None:
+    await store.create_game(make_setup(), "guild")
+    assert (await store.load_game("g1")).setup().file_name == ""
+
+
 def _work_done(prior: list[ev.Record]) -> set[tuple[str, int | None, int]]:
     """Calls whose results are already in the log."""
     done: set[tuple[str, int | None, int]] = set()

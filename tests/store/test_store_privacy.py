@@ -22,9 +22,9 @@ VOTES = {"u1": 1, "u2": 2, "u3": 4}
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 
 
-async def _played(store: Store, game_id: str, guild: str = "guild", starter: str = "u1"
-                  ) -> None:
-    setup = make_setup(game_id)
+async def _played(store: Store, game_id: str, guild: str = "guild", starter: str = "u1",
+                  file_name: str = "") -> None:
+    setup = make_setup(game_id, file_name=file_name)
     await store.create_game(setup, guild, "chan", starter, starter_name="Ann")
     await run_game(setup, scripted_llm(), VotingTable(dict(VOTES)),
                    sinks=[store.game_sink(game_id)], clock=FixedClock())
@@ -39,11 +39,12 @@ async def _game_row(store: Store, game_id: str) -> tuple[object, ...]:
 
 
 async def test_forget_me_removes_the_code_they_submitted(store: Store) -> None:
-    await _played(store, "g1")
+    await _played(store, "g1", file_name="ann_payroll.py")
     rates = await store.votes.catch_rates("guild")
     await store.votes.forget_user("u1")
     code, starter, name, status, troublemaker = await _game_row(store, "g1")
     assert (code, starter, name) == (CODE_FORGOTTEN, "", "")
+    assert (await store.load_game("g1")).file_name == ""  # its file's name went with it
     assert status == "finished" and troublemaker is not None  # the outcome stays
     after = await store.votes.catch_rates("guild")
     assert (after.games, after.ai_caught) == (rates.games, rates.ai_caught)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from tribunalbot.diffs import change_of
 from tribunalbot.engine import events as ev
 from tribunalbot.engine.personas import PERSONA_BY_KEY, STRATEGY_BY_KEY
-from tribunalbot.engine.prompts import number_lines, show_change
+from tribunalbot.engine.prompts import show_change, show_code
 from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
 from tribunalbot.llm.base import LLM, LLMError, OfflineHints, Prompt, Task
@@ -93,6 +93,8 @@ class DistillSetup(Protocol):
     def code(self) -> str: ...
     @property
     def language(self) -> str: ...
+    @property
+    def file_name(self) -> str: ...
 
 
 def game_facts(events: Sequence[ev.Record]) -> dict[str, Any]:
@@ -149,7 +151,7 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
     outcome = f"caught in round {caught}" if caught is not None else "never caught by the AI jury"
     change = change_of(setup.code, setup.language)
     shown = (show_change(change) if change is not None
-             else f"CODE UNDER REVIEW ({setup.language}):\n{number_lines(setup.code)}")
+             else show_code(setup.code, setup.language, setup.file_name))
     shared = (
         f"{shown}\n\n"
         f"Honest findings (the verdict):\n{verdict}\n\nPlanted advice (struck):\n{struck}\n\n"
@@ -157,7 +159,8 @@ def _distill_prompt(setup: DistillSetup, facts: dict[str, Any]) -> Prompt:
         f"{facts['human_correct']} of {facts['human_votes']} human votes named it."
     )
     task = Task(kind="distill", game_id=setup.game_id, hints=OfflineHints(
-        code=setup.code, language=setup.language, change=change, data=facts))
+        code=setup.code, language=setup.language, file_name=setup.file_name, change=change,
+        data=facts))
     return Prompt(shared=shared, personal=DISTILL_INSTRUCTIONS, task=task, max_tokens=600)
 
 

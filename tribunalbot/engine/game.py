@@ -27,6 +27,7 @@ from tribunalbot.engine.state import GameState
 from tribunalbot.engine.story import vote_story
 from tribunalbot.engine.table import Table
 from tribunalbot.engine.verdict import convicted_quotes, verdict
+from tribunalbot.filenames import safe_file_name
 from tribunalbot.llm.base import LLM
 
 
@@ -42,6 +43,12 @@ class GameSetup:
     # How the deal leans (engine/balance.py), for a new game; a resumed one deals from the
     # lean its `Dealt` recorded, whatever this says.
     lean: Lean | None = None
+    # The base name of the file the code came from ("" for none): every reviewer is told it.
+    file_name: str = ""
+
+    def __post_init__(self) -> None:
+        # The prompt's last gate: whoever built the setup (a store, a bench), no unsafe name.
+        object.__setattr__(self, "file_name", safe_file_name(self.file_name))
 
     @cached_property
     def change(self) -> Change | None:
@@ -166,7 +173,7 @@ class _Game:
         change = self.setup.change
         briefing = Briefing(self.setup.code, self.setup.language, roster,
                             self.setup.context_shared, event, dealt.focus, dealt.future_commit,
-                            change, self.settings.language)
+                            change, self.settings.language, self.setup.file_name)
         return Seating(self.setup.game_id, self.settings, personas, dealt,
                                self.setup.code, self.setup.language,
                                self.setup.context_jurors, briefing, change)

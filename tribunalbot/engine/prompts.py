@@ -116,10 +116,11 @@ class Briefing:
     future_commit: str | None = None
     change: Change | None = None  # when the code is a diff: what reviewers see of it
     writes: str = DEFAULT_LANGUAGE  # the natural language of the players' text
+    file_name: str = ""  # the submitted file's base name; "" for none (and for a change)
 
     def shared_head(self) -> str:
         shown = (show_change(self.change) if self.change is not None else
-                 f"CODE UNDER REVIEW ({self.language}):\n{number_lines(self.code)}")
+                 show_code(self.code, self.language, self.file_name))
         parts = [RULES, *language_rules(self.writes), shown]
         if self.context:
             parts.append(f"WHAT EARLIER GAMES ON SIMILAR CODE FOUND:\n{self.context}")
@@ -136,6 +137,15 @@ class Briefing:
 def language_rules(language: str) -> list[str]:
     """The language instruction, as a part of the shared head (none for English)."""
     return [] if is_english(language) else [LANGUAGE_RULES.format(language=language)]
+
+
+def show_code(code: str, language: str, file_name: str = "") -> str:
+    """The code as every reviewer reads it, numbered, under a head naming its language and
+    the file it came from (a name says what the code is for: `__init__.py`, `conftest.py`).
+    Without a name the head is exactly what it was before names were told, so the prompts
+    of games played then (the recorded corpus) read the same."""
+    about = f"{language}, file {file_name}" if file_name else language
+    return f"CODE UNDER REVIEW ({about}):\n{number_lines(code)}"
 
 
 def number_lines(code: str) -> str:

@@ -50,7 +50,9 @@ class Seating:
         if self.dealt.event == "great_minds" and seat in seats:
             ally = next(s for s in seats if s != seat)
         hints = OfflineHints(
-            code=self.code, language=self.language, change=self.change,
+            # The file's name as the briefing tells it every seat: one source for both.
+            code=self.code, language=self.language, file_name=self.briefing.file_name,
+            change=self.change,
             focus=self.dealt.focus,
             hostile_author=self.dealt.event == "robot_rebellion" and seat in seats,
             ally_seat=ally, future_commit=self.dealt.future_commit,

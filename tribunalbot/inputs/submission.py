@@ -20,6 +20,7 @@ from tribunalbot.diffs import (
     looks_like_diff,
     parse_diff,
 )
+from tribunalbot.filenames import safe_file_name
 from tribunalbot.inputs.prlink import Revision
 
 DIFF_SUFFIXES = (".diff", ".patch")
@@ -41,6 +42,14 @@ class Submission:
     change: Change | None = None
     # A pull request's: the commits its diff was read at, which a review posted back names.
     revision: Revision | None = None
+    # The base name of the real file the code came from (an attachment, `play PATH`), told to
+    # the reviewers; "" for pasted code, a message, a diff (its paths are in it), or a name
+    # that is not safe to put in a prompt (tribunalbot.filenames). `name` is only a label.
+    file_name: str = ""
+
+    def __post_init__(self) -> None:
+        # Whoever builds a submission, an unsafe name never gets further than this.
+        object.__setattr__(self, "file_name", safe_file_name(self.file_name))
 
     @property
     def omitted(self) -> tuple[str, ...]:
@@ -48,10 +57,11 @@ class Submission:
         return self.change.omitted if self.change else ()
 
 
-def check_code(data: bytes, name: str, limit: int, *,
-               diff_limit: int | None = None) -> Submission:
+def check_code(data: bytes, name: str, limit: int, *, diff_limit: int | None = None,
+               file_name: str = "") -> Submission:
     """Validate raw bytes and decide the language; a diff becomes a change. A diff may be up
-    to `diff_limit` bytes: it is then cut to the files that fit `limit`. Raises
+    to `diff_limit` bytes: it is then cut to the files that fit `limit`. `file_name`: the
+    base name of the file the bytes were read from, if any (a change keeps none). Raises
     CodeInputError."""
     cap = max(limit, diff_limit or limit)
     if len(data) > cap or (len(data) > limit and not _is_diff(data[:cap], name)):
@@ -76,7 +86,7 @@ def check_code(data: bytes, name: str, limit: int, *,
     if len(data) > limit:  # a large text that only looked like a diff
         raise CodeInputError(
             f"{name} is {len(data):,} bytes; the limit is {limit:,} bytes (game.max_code_bytes)")
-    return Submission(text, codelang.detect(text, name), name)
+    return Submission(text, codelang.detect(text, name), name, file_name=file_name)
 
 
 def _is_diff(data: bytes, name: str) -> bool:

@@ -42,6 +42,9 @@ class OfflineHints:
 
     code: str = ""
     language: str = ""
+    # The submitted file's base name, as the prompt names it; "" for none (and for a change,
+    # whose paths are in it).
+    file_name: str = ""
     change: Change | None = None  # when the code is a diff: its files, hunks and new lines
     focus: str | None = None  # Ultra Focus aspect, when that event is on
     hostile_author: bool = False  # Robot Rebellion target

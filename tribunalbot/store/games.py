@@ -56,6 +56,7 @@ class StoredGame:
     context_shared: str
     context_jurors: str
     events: list[ev.Record]
+    file_name: str = ""  # the submitted file's base name: a resumed game tells it again
 
     def setup(self) -> GameSetup:
         from tribunalbot.engine.game import GameSetup
@@ -63,7 +64,7 @@ class StoredGame:
         return GameSetup(
             game_id=self.game_id, code=self.code, language=self.language, seed=self.seed,
             settings=self.settings, context_shared=self.context_shared,
-            context_jurors=self.context_jurors,
+            context_jurors=self.context_jurors, file_name=self.file_name,
         )
 
     @property
@@ -73,7 +74,7 @@ class StoredGame:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, starter_id, status, phase, code, language, seed, "
-    "settings, context_shared, context_jurors"
+    "settings, context_shared, context_jurors, file_name"
 )
 
 
@@ -107,7 +108,7 @@ async def read_game(db: Db, game_id: str) -> StoredGame:
         game_id=row[0], guild_id=row[1], channel_id=row[2], thread_id=row[3],
         starter_id=row[4], status=row[5], phase=row[6], code=row[7], language=row[8],
         seed=row[9], settings=GameSettings.model_validate_json(row[10]),
-        context_shared=row[11], context_jurors=row[12],
+        context_shared=row[11], context_jurors=row[12], file_name=row[13],
         events=[decode_event(pub, priv) for pub, priv in rows],
     )
 
@@ -124,10 +125,10 @@ class GameRepo:
             await self._db.execute(
                 "INSERT INTO games (id, guild_id, channel_id, thread_id, starter_id, "
                 "starter_name, code, language, seed, settings, context_shared, context_jurors, "
-                "created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "file_name, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (setup.game_id, guild, channel, thread, starter, starter_name, setup.code,
                  setup.language, setup.seed, setup.settings.model_dump_json(),
-                 setup.context_shared, setup.context_jurors, now_iso()),
+                 setup.context_shared, setup.context_jurors, setup.file_name, now_iso()),
             )
         except self._db.error as exc:
             if "unique" in str(exc).lower():  # SQLite: UNIQUE constraint; PostgreSQL: unique

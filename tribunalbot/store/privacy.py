@@ -70,9 +70,10 @@ class PrivacyRepo:
             running = await tx.fetchone(
                 f"SELECT count(*) FROM games WHERE starter_id = ? AND NOT ({_OVER})",
                 (user_id,))
+            # The file's name goes with the code: it is theirs too, and may name them.
             code = await tx.execute(
-                f"UPDATE games SET code = ? WHERE starter_id = ? AND {_OVER} AND code != ?",
-                (CODE_FORGOTTEN, user_id, CODE_FORGOTTEN))
+                f"UPDATE games SET code = ?, file_name = '' WHERE starter_id = ? AND {_OVER} "
+                "AND code != ?", (CODE_FORGOTTEN, user_id, CODE_FORGOTTEN))
             games = await tx.execute(
                 f"UPDATE games SET starter_id = '', starter_name = '' WHERE starter_id = ? "
                 f"AND {_OVER}", (user_id,))

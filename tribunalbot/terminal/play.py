@@ -145,7 +145,8 @@ def read_submission(path: str, limit: int, diff_limit: int | None = None) -> Sub
         raise CodeInputError(f"{path} does not exist") from None
     except OSError as exc:
         raise CodeInputError(f"{path} cannot be read: {exc.strerror}") from None
-    return check_code(data, file.name, limit, diff_limit=diff_limit)
+    # Its base name only: the reviewers are told which file it is, never where it lives.
+    return check_code(data, file.name, limit, diff_limit=diff_limit, file_name=file.name)
 
 
 @dataclass

@@ -176,7 +176,9 @@ class Review(commands.Cog):
                 await _refuse_deferred(interaction, f"I could not download "
                                        f"{attachment.filename}; try again in a moment.")
                 return
-            submission = await self._checked(interaction, data, attachment.filename)
+            # The one door where the name is a real file's: the reviewers are told it.
+            submission = await self._checked(interaction, data, attachment.filename,
+                                             file_name=attachment.filename)
             if submission is None:
                 held.refused = True
             else:
@@ -192,14 +194,15 @@ class Review(commands.Cog):
             if held is not None:
                 await self._convene(interaction, submission, held)
 
-    async def _checked(self, interaction: Interaction, data: bytes,
-                       name: str) -> Submission | None:
+    async def _checked(self, interaction: Interaction, data: bytes, name: str, *,
+                       file_name: str = "") -> Submission | None:
         """The code as a submission, or None once the member was told what is wrong."""
         try:
             limit = await self.bot.services.max_code_bytes(interaction.guild_id or 0)
             # Reading a megabyte of diff takes half a second: on the CPU worker, off the loop.
             return await off_loop(check_code, data, name, limit,
-                                  diff_limit=self.bot.config.pull_requests.max_diff_bytes)
+                                  diff_limit=self.bot.config.pull_requests.max_diff_bytes,
+                                  file_name=file_name)
         except CodeInputError as exc:
             await _tell_privately(interaction, f"{exc}.")
             return None

@@ -21,18 +21,21 @@ _TEST_CODE = re.compile(r"^\s*(def test_|import (pytest|unittest)\b|func Test\w+
                         r"(describe|it|test)\()", re.M)
 
 
-def analyze(code: str, language: str = "", use_ruff: bool = True) -> Analysis:
-    """Synchronous and possibly slow (a subprocess): call it from a worker thread."""
+def analyze(code: str, language: str = "", use_ruff: bool = True, *,
+            file_name: str = "") -> Analysis:
+    """Synchronous and possibly slow (a subprocess): call it from a worker thread.
+    `file_name`: the submitted file's base name ("" for none), for the checks to read."""
     lang = codelang.detect(code, said=language)
     from_ruff = ruff_findings(code) if use_ruff and lang == "python" else None
     lines = tuple(code.splitlines())
-    found, imports, read = findings_of(code, lang, from_ruff)
+    found, imports, read = findings_of(code, lang, from_ruff, file_name=file_name)
     # "No test here exercises these branches" holds of a change that brings no test for
     # them (changes.py); of one file on its own it is a guess: its tests live elsewhere.
     found = tuple(f for f in found if f.topic != Topic.UNTESTED_BRANCH)
     return Analysis(lang, len(lines), found, from_ruff is not None, lines,
                     imports=tuple(imports), code_view=read.code, structure=read.structure,
-                    generated=generated(lines), maintained=maintained(lines, read.code))
+                    generated=generated(lines), maintained=maintained(lines, read.code),
+                    file_name=file_name)
 
 
 GENERATED_HEAD = 40  # lines at the top of a file where a generator says so
@@ -82,12 +85,12 @@ def maintained(lines: tuple[str, ...], code: tuple[str, ...]) -> bool:
 
 
 def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
-                parsed: str | None = None, is_change: bool = False
+                parsed: str | None = None, is_change: bool = False, file_name: str = ""
                 ) -> tuple[tuple[Finding, ...], list[Import], Context]:
     """The heuristics' findings of `code` merged with ruff's (when ruff ran), each vetted
     against the code, what the code imports, and the reading of the code they were vetted
     on. `parsed`: the same lines in a form Python parses, when `code` itself does not (a
-    diff's hunks)."""
+    diff's hunks). `file_name`: the file's base name, when the code came from one."""
     lines = code.splitlines()
     py = facts(parsed if parsed is not None else code) if lang == "python" else None
     seen = views(code, lang)
@@ -99,7 +102,7 @@ def findings_of(code: str, lang: str, from_ruff: list[Finding] | None,
         found = from_ruff + found
     if _TEST_CODE.search(code):  # asserts are the point of a test file, not a smell
         found = [f for f in found if f.topic != Topic.ASSERT_IN_CODE]
-    context = Context(lang, tuple(lines), seen.code, py, structure, is_change)
+    context = Context(lang, tuple(lines), seen.code, py, structure, is_change, file_name)
     return _undefined_said_once(merge(vetted(found, context)), context), imports, context
 
 

@@ -45,27 +45,32 @@ class OfflineLLM:
         # may serve several event loops over its life (tests, the terminal).
         self._lock = threading.Lock()
 
-    async def analysis(self, code: str, language: str, change: Change | None = None) -> Analysis:
+    async def analysis(self, code: str, language: str, change: Change | None = None,
+                       file_name: str = "") -> Analysis:
         """The analysis of `code` (of `change`, when it is a diff), computed off the event
-        loop once per code and language."""
+        loop once per code, language and file name (the same code in two files may be read
+        apart: a package's `__init__.py` is not a script)."""
         kind = "change" if change is not None else language
-        key = hashlib.sha256(f"{kind}\0{code}".encode()).hexdigest()
+        # The name's length first: no name and code can run together into another pair.
+        named = f"{len(file_name)}:{file_name}"
+        key = hashlib.sha256(f"{kind}\0{named}\0{code}".encode()).hexdigest()
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        return await off_loop(self._analyze_locked, key, code, language, change)
+        return await off_loop(self._analyze_locked, key, code, language, change, file_name)
 
     async def analysis_for(self, task: Task) -> Analysis:
-        return await self.analysis(task.hints.code, task.hints.language, _change(task))
+        hints = task.hints
+        return await self.analysis(hints.code, hints.language, _change(task), hints.file_name)
 
     def _analyze_locked(self, key: str, code: str, language: str,
-                        change: Change | None) -> Analysis:
+                        change: Change | None, file_name: str) -> Analysis:
         with self._lock:  # eight concurrent speakers on the same code run ruff once
             cached = self._cache.get(key)
             if cached is not None:
                 return cached
             result = (analyze_change(change, self.use_ruff) if change is not None
-                      else analyze(code, language, self.use_ruff))
+                      else analyze(code, language, self.use_ruff, file_name=file_name))
             self.analyses_run += 1
             if len(self._cache) >= self.max_cached:
                 self._cache.pop(next(iter(self._cache)))

@@ -39,6 +39,10 @@ class Context:
     py: PyFacts | None
     structure: Structure
     is_change: bool = False  # the lines of a change's files, not a lone file
+    # The lone file's base name, when the member gave one (an attachment, `play PATH`); ""
+    # for a paste and for a change (its paths are in its files). A game's has passed
+    # tribunalbot/filenames.py's rule; a caller of `analyze` may pass any name.
+    file_name: str = ""
 
     def text(self, line: int) -> str:
         return self.code[line - 1] if 0 < line <= len(self.code) else ""
