@@ -82,21 +82,19 @@ def _local_modules(change: Change) -> set[str]:
 
 def _file_findings(file: FileChange, shown: dict[int, str],
                    use_ruff: bool) -> tuple[list[Finding], list[Import], bool]:
-    """The findings of one file of the change. A package's `__init__.py` imports names for
-    its importers: blind readers struck every unused import said of one as a re-export
-    (rounds 63 and 73), which a change, knowing its paths, need never say."""
+    """The findings of one file of the change, read with the file's name as a lone file's
+    are (a package's `__init__.py` imports names for its importers: vetapi)."""
     sparse = _sparse(shown)
     language = codelang.detect(sparse, said=file.language)
     from_ruff = None
     parseable = _for_ruff(file, max(shown)) if language == "python" else None
     if use_ruff and parseable is not None:
         from_ruff = ruff_findings(parseable)
-    found, imports, _ = findings_of(sparse, language, from_ruff, parseable, is_change=True)
+    found, imports, _ = findings_of(sparse, language, from_ruff, parseable, is_change=True,
+                                    file_name=PurePosixPath(file.path).name)
     whole = file.status == "added" and file.hunks[0].new_start <= 1
-    front = PurePosixPath(file.path).name == "__init__.py"
     kept = [f for f in found if f.line in shown and (whole or (
-        f.topic not in WHOLE_FILE_TOPICS and not f.source.startswith(_OUT_OF_PLACE)))
-        and not (front and f.topic == Topic.UNUSED_IMPORT)]
+        f.topic not in WHOLE_FILE_TOPICS and not f.source.startswith(_OUT_OF_PLACE)))]
     return kept, imports, from_ruff is not None
 
 

@@ -21,6 +21,8 @@ def branches_join_plainly(py: PyFacts, line: int) -> bool:
         tests.append(branch.orelse[0].test)
     if any(isinstance(t, ast.BoolOp) and isinstance(t.op, ast.And) for t in tests):
         return False
+    if branch.body and branch.body[0].lineno == branch.lineno:
+        return False  # rows of a table, `elif ends("ator"): r("ate")` (a stemmer, round 86)
     if any(isinstance(n, ast.NamedExpr) for t in tests for n in ast.walk(t)):
         return False  # two `:=` binding one name inside one `or` (pynbody, round 73)
     if len(tests) == 2 and (_speaks_of_the_first(tests, branch.body) or

@@ -216,6 +216,10 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
     func = py.function_at(line)
     if func is not None and func.name in _PYTHON2_METHODS:
         return True
+    if any(isinstance(up, ast.Try) and _catches_anything(up) and
+           any(n.lineno <= line <= (n.end_lineno or n.lineno) for n in up.body)
+           for used in _names_at(py, line, name) for up in py.ancestors(used)):
+        return True  # `try: N = unicode("N")` / `except: N = "N"`, a probe (round 86)
     if any(isinstance(n, (ast.Import, ast.ImportFrom)) and _PYTHON2_MODULES & {
             (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
             for a in n.names} for n in ast.walk(py.tree)):
@@ -273,6 +277,12 @@ def _binds(func: ast.AST, name: str) -> bool:
     return any((isinstance(n, (*FUNCTIONS, ast.ClassDef)) and n.name == name) or
                (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
                for n in walk_own(list(getattr(func, "body", []))))
+
+
+def _catches_anything(block: ast.Try) -> bool:
+    """A handler that takes a NameError among others: bare, `Exception` or `BaseException`."""
+    return any(h.type is None or names_in(h.type) & {"NameError", "Exception", "BaseException"}
+               for h in block.handlers)
 
 
 def _catches_name_error(block: ast.Try) -> bool:

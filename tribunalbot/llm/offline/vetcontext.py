@@ -39,8 +39,8 @@ class Context:
     py: PyFacts | None
     structure: Structure
     is_change: bool = False  # the lines of a change's files, not a lone file
-    # The lone file's base name, when the member gave one (an attachment, `play PATH`); ""
-    # for a paste and for a change (its paths are in its files). A game's has passed
+    # The file's base name: a lone file's when the member gave one (an attachment, `play
+    # PATH`; "" for a paste), each file's of a change. A game's has passed
     # tribunalbot/filenames.py's rule; a caller of `analyze` may pass any name.
     file_name: str = ""
 

@@ -3,9 +3,11 @@ safe loader could take its place, and whether `yaml` is PyYAML at all."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from tribunalbot.llm.offline import pyflow, vet
+from tribunalbot.llm.offline.pyfacts import PyFacts, text_of
 from tribunalbot.llm.offline.vetcontext import Candidate, Context
 
 # Starting a child process: the other end of a pipe this module owns.
@@ -33,9 +35,30 @@ def pickle_is_avoidable(f: Candidate, ctx: Context) -> bool:
     built = re.search(r"\b(Unpickler|Pickler)\(", code)
     own_worker = _SPAWNS.search(code) and re.search(r"\bpickle\.dumps?\(", code)
     if re.search(r"(?i)\bpickl", vet.module_docstring(ctx)) or built or own_worker or \
-            _SHELVES.search(code):
+            _SHELVES.search(code) or _pickles_it_back(ctx.py, f.line):
         return False
     return pyflow.call_takes_outside(ctx.py, f.line, _LOADERS)
+
+
+def _pickles_it_back(py: PyFacts, line: int) -> bool:
+    """What the line unpickles from a record's field is what the code pickles back into that
+    field (`self.hash = pickle.loads(str(item.data))`, then `item.data =
+    pickle.dumps(self.hash)`): a store of its own objects, a cache backend whose users give it
+    arbitrary Python values (beaker's backends, blind round 86); a data format would refuse
+    them. Not a file a caller names (`restore(path)`), which may be anyone's."""
+    loads = [(a, c) for a in py.at(line, ast.Assign) if isinstance(a, ast.Assign)
+             for c in ast.walk(a.value) if _calls(c, "pickle.loads")]
+    loaded = {text_of(t) for a, _ in loads for t in a.targets}
+    fields = {n.attr for _, c in loads for n in ast.walk(c) if isinstance(n, ast.Attribute)}
+    return any(isinstance(a, ast.Assign) and isinstance(a.value, ast.Call) and
+               _calls(a.value, "pickle.dumps") and a.value.args and
+               text_of(a.value.args[0]) in loaded and
+               any(isinstance(t, ast.Attribute) and t.attr in fields for t in a.targets)
+               for a in ast.walk(py.tree))
+
+
+def _calls(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Call) and text_of(node.func) == name
 
 
 _SHELVES = re.compile(r"^\s*(import|from)\s+shelve\b", re.M)  # a store of its own objects
