@@ -37,6 +37,8 @@ def one_loop_fills(py: PyFacts, line: int) -> bool:
     loop = loops[0] if loops else None
     if _compiled(py, call) or _kept_for_a_handler(py, loop or call, target or ""):
         return False
+    if loop is not None and any(isinstance(n, ast.Await) for n in ast.walk(loop)):
+        return False  # `if await check(x)`: an `await` in a comprehension (amqtt, round 87)
     scope = py.enclosing_function(call)
     body = scope.body if scope is not None else py.tree.body
     inside = {id(n) for n in ast.walk(loop)} if loop is not None else {id(call)}
