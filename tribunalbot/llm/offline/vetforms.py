@@ -35,6 +35,8 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     forms are simpler only where the code has the shape the rule assumes (`_HOLDS_WHEN`)."""
     if commented_above(f.line, ctx, 2) or has_comment(f.line, ctx) or _reason_heads_run(f, ctx):
         return False  # ... or on the line: "# self.object not necessarily dict" (round 24)
+    if any(_ODD_ON_PURPOSE.search(x) for x in ctx.lines[:_HEAD]):
+        return False
     if f.source in _FOLDS_BRANCHES and _branches_commented(f.line, ctx):
         return False
     if f.source == "ruff:TRY203" and any(has_comment(n, ctx) for n in (f.line + 1, f.line + 2)
@@ -48,6 +50,12 @@ def plain_form_holds(f: Candidate, ctx: Context) -> bool:
     return holds is None or ctx.py is None or holds(ctx.py, f.line)
 
 
+# The file's head says its forms are chosen for something other than Python: "there are
+# some unusual constructs here ... to avoid inefficient JS code as this code is transpiled
+# using PScript" (flexx, blind round 88), a module Transcrypt or Brython compiles.
+_ODD_ON_PURPOSE = re.compile(r"(?i)\b(transpiled|PScript|Transcrypt|Brython)\b|"
+                             r"\bunusual constructs\b")
+_HEAD = 40
 _EXPLAINS_SETATTR = re.compile(r"(?i)#.*\b([gs]etattr|dynamic(ally)? assign)")
 
 
