@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from tribunalbot.llm.offline import pynames
 from tribunalbot.llm.offline.imports import imports_of
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
 
@@ -278,6 +279,15 @@ def plain_getattr(py: PyFacts, line: int) -> bool:
     if _typed(py) and _undeclared_own_attribute(py, calls[0]):
         return False
     return not _in_a_run(py, line, "getattr")
+
+
+def types_all_exist(py: PyFacts, line: int) -> bool:
+    """`isinstance(v, int) or isinstance(v, long)` merged into one call looks every type up
+    first: a Python 2 name the `or` never reached on Python 3 then raises for every value
+    (boto, blind round 91)."""
+    return not any(isinstance(n, ast.Name) and pynames.python2_name(n.id)
+                   for c in py.at(line, ast.Call) if _calls_builtin(c, "isinstance")
+                   for n in ast.walk(c))
 
 
 def _undeclared_own_attribute(py: PyFacts, call: ast.Call) -> bool:

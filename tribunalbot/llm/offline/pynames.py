@@ -9,6 +9,7 @@ The name checks (vetapi's, vet's) ask these before they repeat a linter's "unuse
 from __future__ import annotations
 
 import ast
+import re
 
 from tribunalbot.llm.offline.pyfacts import (
     FUNCTIONS,
@@ -202,6 +203,16 @@ _PYTHON2_NAMES = frozenset({"unicode", "basestring", "long", "xrange", "cmp", "u
 _PYTHON2_METHODS = frozenset({"__cmp__", "__unicode__", "__nonzero__", "__div__",
                               "__getslice__", "__coerce__"})
 _VERSION_TEST = ("PY2", "PY3", "version_info", "PY_MAJOR", "string_types", "text_type")
+# A flag a module names for the version it runs on: `is_py2` (requests-style, boto's
+# `_gzip`, blind round 91), `IS_PY3`, `_PY2`, `py3k`.
+_VERSION_FLAG = re.compile(r"(?i)_?(is_?)?py_?[23]k?")
+
+
+def python2_name(name: str) -> bool:
+    """A builtin only Python 2 has (`long`, `basestring`, `unicode`)."""
+    return name in _PYTHON2_NAMES
+
+
 # Modules only Python 2 has: a file that imports one runs there, or tests which it runs on.
 _PYTHON2_MODULES = frozenset({"cStringIO", "cPickle", "urllib2", "__builtin__", "httplib",
                               "urlparse", "ConfigParser", "Tkinter", "commands", "_winreg"})
@@ -224,7 +235,8 @@ def on_python2_path(py: PyFacts, line: int, name: str) -> bool:
             (a.name if isinstance(n, ast.Import) else n.module or "").split(".")[0]
             for a in n.names} for n in ast.walk(py.tree)):
         return True  # a file that imports cStringIO runs on Python 2 only (round 36)
-    return any((isinstance(n, ast.Name) and n.id in _VERSION_TEST) or
+    return any((isinstance(n, ast.Name) and (n.id in _VERSION_TEST or
+                                              _VERSION_FLAG.fullmatch(n.id) is not None)) or
                (isinstance(n, ast.Attribute) and n.attr in _VERSION_TEST) or _sys_version(n)
                for n in ast.walk(py.tree))
 

@@ -14,7 +14,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pyflow, pyhandlers, pyloops, pynames, pypredicates, vetshell
-from tribunalbot.llm.offline.pyfacts import RUNS_CODE
+from tribunalbot.llm.offline.pyfacts import RUNS_CODE, PyFacts
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Candidate,
@@ -131,10 +131,26 @@ def _run_of_code(names: tuple[str, ...], constant: str) -> Check:
             return pypredicates.call_argument_is_constant(ctx.py, f.line, names) is not True and \
                 not pypredicates.compiled_or_run_here(ctx.py, f.line) and \
                 not pynames.runs_own_literals(ctx.py, f.line) and not _matched_first(f, ctx) \
+                and not _tried_as_code(ctx.py, f.line) \
                 and (names != RUNS_CODE or pyflow.runs_code_from_outside(ctx.py, f.line))
         return not literal.search(ctx.text(f.line)) and not _expression_by_design(f, ctx) \
             and not _in_a_compiler(f, ctx)
     return check
+
+
+def _tried_as_code(py: PyFacts, line: int) -> bool:
+    """The line runs text under a `try` that catches `SyntaxError` or `NameError`: the text
+    may be code (`_('Title')` in a config, Kotti's workflow titles, blind round 92) or plain,
+    and the handler takes the plain case. A literal parser would raise `ValueError` there,
+    which the handler does not catch."""
+    for block in py.at(line, ast.AST):
+        for up in py.ancestors(block):
+            if isinstance(up, ast.Try) and any(
+                    h.type is not None and {"SyntaxError", "NameError"} & set(
+                        re.findall(r"\w+", ast.unparse(h.type))) for h in up.handlers):
+                return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in up.body)
+        return False
+    return False
 
 
 def _in_a_compiler(f: Candidate, ctx: Context) -> bool:

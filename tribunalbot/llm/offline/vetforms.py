@@ -23,6 +23,7 @@ _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:TRY203": pyforms.reraise_removable,
     "ruff:SIM401": pyforms.not_the_mapping_itself,
     "ruff:SIM201": pyforms.not_inequality_itself,
+    "ruff:SIM101": pyforms.types_all_exist,
 }
 # Forms that fold a chain of branches into one expression: where the branches carry
 # comments, one per case, folding them loses the comments (blind round 22).
