@@ -7,7 +7,6 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pynames
-from tribunalbot.llm.offline.imports import imports_of
 from tribunalbot.llm.offline.pyfacts import FUNCTIONS, PyFacts, text_of, walk_own
 
 _FILLS = frozenset({"append", "extend", "insert"})
@@ -191,72 +190,6 @@ def _calls_builtin(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
 
 
-def keys_of_a_dict(py: PyFacts, line: int) -> bool:
-    """Iterating `x.keys()` means iterating `x` only where `x` is a dict: not in a module
-    that defines its own `keys()` (numpy's lazy `_FileOpeners` has `keys` and
-    `__getitem__` but no `__iter__`, blind round 24), nor in one that uses data frames, nor
-    of a table's columns."""
-    if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
-           c.func.attr == "keys" and (_COLUMN_COLLECTION.search(text_of(c.func.value)) or
-                                      _SUPER.match(text_of(c.func.value)))
-           for c in py.at(line, ast.Call)):
-        return False  # `super(Dict, self).keys()`: a super object has no `in` (round 89)
-    if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
-        return False
-    if any(_duck_typed(py, c) or _changed_in_the_loop(py, c)
-           for c in py.at(line, ast.Call) if isinstance(c, ast.Call)):
-        return False
-    return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
-
-
-def _changed_in_the_loop(py: PyFacts, call: ast.Call) -> bool:
-    """`for k in d.keys():` whose body adds or deletes keys of `d`: iterating a dict that
-    changes raises, with `.keys()` or without, so dropping it is no fix; `list(d)` is (Paste's
-    keyword renaming, blind round 74)."""
-    loop = py.parents.get(id(call))
-    if not (isinstance(loop, (ast.For, ast.AsyncFor)) and loop.iter is call and
-            isinstance(call.func, ast.Attribute)):
-        return False
-    owner, key = text_of(call.func.value), text_of(loop.target)
-    for node in (n for s in loop.body for n in ast.walk(s)):
-        if isinstance(node, ast.Delete) and any(
-                isinstance(t, ast.Subscript) and text_of(t.value) == owner for t in node.targets):
-            return True
-        if isinstance(node, ast.Assign) and any(  # `d[k] = ...` of the loop's own key only
-                isinstance(t, ast.Subscript) and text_of(t.value) == owner and  # rebinds it
-                text_of(t.slice) != key for t in node.targets):
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in _MUTATORS | {"setdefault"} and \
-                text_of(node.func.value) == owner:
-            return True
-    return False
-
-
-def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
-    """`x.keys()` under a test of `hasattr(x, "keys")`: the branch is for objects that have
-    `keys()` and may not be mappings, whose iteration need not give their keys (as
-    `dict.update` reads them: splinter's cookie manager, blind round 69)."""
-    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "keys"):
-        return False
-    owner = text_of(call.func.value)
-    return any(isinstance(up, ast.If) and any(
-        isinstance(n, ast.Call) and text_of(n.func) == "hasattr" and len(n.args) == 2 and
-        text_of(n.args[0]) == owner and isinstance(n.args[1], ast.Constant) and
-        n.args[1].value == "keys" for n in ast.walk(up.test)) for up in py.ancestors(call))
-
-
-# A Series' `keys()` is its index, yet iterating it gives its values (ibis' pandas backend's
-# `df.dtypes.keys()`, blind round 43), and an lxml element's `keys()` are its attributes,
-# its items its children (rounds 37, 40): in such a module, `.keys()` may be no dict's.
-_DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml", "astropy",
-                         "pyarrow"})  # (an astropy Table's keys are its columns: round 65)
-# Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
-# their names (flask-appbuilder, round 44).
-_SUPER = re.compile(r"super\(")
-_COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")
-
-
 def plain_getattr(py: PyFacts, line: int) -> bool:
     """`getattr(obj, "name")` that a plain attribute read would say as well: not one whose
     value is thrown away (an existence probe under `try`, where the bare attribute is a
@@ -299,10 +232,10 @@ def _undeclared_own_attribute(py: PyFacts, call: ast.Call) -> bool:
             isinstance(name, ast.Constant) and isinstance(name.value, str)):
         return False
     klass = next((up for up in py.ancestors(call) if isinstance(up, ast.ClassDef)), None)
-    return klass is not None and name.value not in _declared_in(klass)
+    return klass is not None and name.value not in declared_in(klass)
 
 
-def _declared_in(klass: ast.ClassDef) -> set[str]:
+def declared_in(klass: ast.ClassDef) -> set[str]:
     """The attributes a class body names: its assignments, its methods, and what its
     methods assign to `self.`."""
     names: set[str] = set()
@@ -344,14 +277,14 @@ def reraise_removable(py: PyFacts, line: int) -> bool:
     return True
 
 
-_MUTATORS = frozenset({"pop", "popleft", "popitem", "remove", "send", "update", "clear"})
+MUTATORS = frozenset({"pop", "popleft", "popitem", "remove", "send", "update", "clear"})
 
 
 def _mutates(item: ast.expr) -> bool:
     """The item changes something as it is made (`dig.pop(key)`, mne's KIT reader, blind round
     37): a comprehension hides a side effect a loop shows."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-               n.func.attr in _MUTATORS for n in ast.walk(item))
+               n.func.attr in MUTATORS for n in ast.walk(item))
 
 
 def _calls_super(item: ast.expr) -> bool:
@@ -361,20 +294,10 @@ def _calls_super(item: ast.expr) -> bool:
                n.func.id == "super" and not n.args for n in ast.walk(item))
 
 
-# Methods of a mapping class itself: the `dict.get` a simpler form would call is the one being
-# written (irc's case-insensitive `ISupport.get`, blind round 48; `self.get` would recurse).
-_MAPPING_METHODS = frozenset({"get", "__getitem__", "__missing__", "setdefault", "pop"})
 # `not self == other` is how `__ne__` is written from `__eq__`: `self != other` there would call
 # itself (certipy's `__neq__`, blind round 50), and so would it in the helper `__ne__` calls
 # (pynbody's `_ne_`, round 73). Matched with the underscores stripped.
 _INEQUALITY_METHODS = frozenset({"ne", "neq"})
-
-
-def not_the_mapping_itself(py: PyFacts, line: int) -> bool:
-    """`x.get(key, default)` for `x[key] if key in x else default` holds unless the line is
-    in the method that defines `get` for its own class."""
-    func = py.function_at(line)
-    return func is None or func.name not in _MAPPING_METHODS
 
 
 def not_inequality_itself(py: PyFacts, line: int) -> bool:

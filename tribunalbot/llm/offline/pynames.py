@@ -167,7 +167,13 @@ def makes_names_at_run_time(py: PyFacts) -> bool:
             return True
         if isinstance(node, ast.Call) and text_of(node.func) == "globals().update":
             return True
+        if isinstance(node, ast.Call) and text_of(node.func) == "setattr" and node.args and \
+                _THIS_MODULE.fullmatch(text_of(node.args[0])):
+            return True  # `setattr(sys.modules[__name__], name, cls)` (Trac's HTTP errors, 93)
     return False
+
+
+_THIS_MODULE = re.compile(r"sys\.modules\[__name__\]")
 
 
 def runs_own_literals(py: PyFacts, line: int) -> bool:

@@ -200,16 +200,30 @@ def _imports_shown_as_example(line: int, ctx: Context) -> bool:
 
 def _kept_for_compatibility(line: int, ctx: Context) -> bool:
     """A comment in the two lines above the import statement says it is kept for
-    compatibility (IPython's escapes, blind round 30)."""
+    compatibility (IPython's escapes, blind round 30), or heads the unbroken run of imports
+    it stands in ("BBB: Re-import symbols to their old location", round 93)."""
     statement = pynames.import_statement(ctx.py, line) if ctx.py is not None else None
     first = statement.lineno if statement is not None else line
-    return any(_COMPAT_MODULE.search(text) for text in ctx.lines[max(0, first - 3) : first - 1]
-               if "#" in text)
+    if any(_COMPAT_MODULE.search(text) for text in ctx.lines[max(0, first - 3) : first - 1]
+           if "#" in text):
+        return True
+    for text in reversed(ctx.lines[: first - 1]):  # ... or heads the run of imports it is in
+        if text.lstrip().startswith("#"):
+            return bool(_COMPAT_MODULE.search(text))
+        if not _IMPORT_LINE.match(text):
+            return False
+    return False
+
+
+_IMPORT_LINE = re.compile(r"\s*(import\s|from\s\S+\s+import\b)")
 
 
 # A module that says it is kept for compatibility exists to pass names on (requests.compat,
 # blind round 21): its imports are its exports.
-_COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export")
+# Zope's "BBB" (backward compatibility) and "re-import symbols to their old location"
+# (zope.traversing, blind round 93) say the same.
+_COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export|\bre-?import|\bold location|"
+                            r"(?-i:\bBBB\b)")
 # A shim that keeps Python 2's names for its package (`PY2 = False`, `import queue as Queue`,
 # pydal's `_compat`, blind round 43; botocore's `compat`, which imports `six`, round 45):
 # every import is there for other modules to take.

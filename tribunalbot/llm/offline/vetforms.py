@@ -6,7 +6,7 @@ import ast
 import re
 from collections.abc import Callable
 
-from tribunalbot.llm.offline import pybranches, pyforms
+from tribunalbot.llm.offline import pybranches, pyforms, pymappings
 from tribunalbot.llm.offline.pyfacts import PyFacts
 from tribunalbot.llm.offline.vet import commented_above
 from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment
@@ -17,11 +17,11 @@ _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:PERF403": pyforms.dict_starts_empty,
     "ruff:SIM114": pybranches.branches_join_plainly,
     "ruff:B010": pyforms.plain_setattr,
-    "ruff:SIM118": pyforms.keys_of_a_dict,
+    "ruff:SIM118": pymappings.keys_of_a_dict,
     "ruff:SIM103": pybranches.not_a_guard_run,
     "ruff:B009": pyforms.plain_getattr,
     "ruff:TRY203": pyforms.reraise_removable,
-    "ruff:SIM401": pyforms.not_the_mapping_itself,
+    "ruff:SIM401": pymappings.not_the_mapping_itself,
     "ruff:SIM201": pyforms.not_inequality_itself,
     "ruff:SIM101": pyforms.types_all_exist,
 }
