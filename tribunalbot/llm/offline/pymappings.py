@@ -24,7 +24,7 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
         return False  # `super(Dict, self).keys()`: a super object has no `in` (round 89)
     if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
         return False
-    if any(_duck_typed(py, c) or _changed_in_the_loop(py, c)
+    if any(_duck_typed(py, c) or _changed_in_the_loop(py, c) or _copied_whole(py, c)
            for c in py.at(line, ast.Call) if isinstance(c, ast.Call)):
         return False
     return not any(isinstance(n, FUNCTIONS) and n.name == "keys" for n in ast.walk(py.tree))
@@ -52,6 +52,17 @@ def _changed_in_the_loop(py: PyFacts, call: ast.Call) -> bool:
                 text_of(node.func.value) == owner:
             return True
     return False
+
+
+def _copied_whole(py: PyFacts, call: ast.Call) -> bool:
+    """`[k for k in d.keys()]`: a comprehension that only copies the keys, whose fix is
+    `list(d)`; dropping the `.keys()` leaves the copy (blind rounds 68 and 96)."""
+    made = py.parents.get(id(call))
+    if not isinstance(made, ast.comprehension) or made.ifs:
+        return False
+    outer = py.parents.get(id(made))
+    return isinstance(outer, (ast.ListComp, ast.SetComp)) and len(outer.generators) == 1 and \
+        text_of(outer.elt) == text_of(made.target)
 
 
 def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
