@@ -68,16 +68,16 @@ KEYS = '''class Openers:
 
 
 def names(openers):
-    return [name for name in openers.keys()]
+    return [name.upper() for name in openers.keys()]
 '''
 
 
 def test_keys_of_an_object_that_may_not_iterate_stays():
     assert said_lines(KEYS, Topic.SIMPLIFY) == set()
-    plain = "def names(table):\n    return [name for name in table.keys()]\n"
+    plain = "def names(table):\n    return [name.upper() for name in table.keys()]\n"
     assert said_lines(plain, Topic.SIMPLIFY) == {2}
     commented = ("def names(table):\n"
-                 "    return [name for name in table.keys()]  # not always a dict\n")
+                 "    return [name.upper() for name in table.keys()]  # not always a dict\n")
     assert said_lines(commented, Topic.SIMPLIFY) == set()
 
 

@@ -59,7 +59,7 @@ def test_a_fixture_is_no_test():
 
 
 KEYS = '''def names(table):
-    return [key for key in table.keys()]
+    return [key.lower() for key in table.keys()]
 '''
 
 

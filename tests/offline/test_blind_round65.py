@@ -84,7 +84,7 @@ def update(target, other):
 
 
 def names(d):
-    return [k for k in d.keys()]
+    return [k.lower() for k in d.keys()]
 '''
 
 
