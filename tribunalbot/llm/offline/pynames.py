@@ -324,7 +324,18 @@ def never_runs(py: PyFacts, line: int, name: str) -> bool:
             if isinstance(body, list) and node in body and any(
                     isinstance(s, _ENDS_A_BLOCK) for s in body[: body.index(node)]):
                 return True
+        if any(isinstance(n, ast.If) and _caught_as_tuple(n.test, outer) for n in outer):
+            return True
     return False
+
+
+def _caught_as_tuple(test: ast.expr, outer: list[ast.AST]) -> bool:
+    """`if type(ex) is tuple:` in `except ... as ex`: an exception is never a tuple on
+    Python 3 (Python 2's `select.error` args read as `ex[0]`: pysmb, blind round 97)."""
+    caught = {h.name for h in outer if isinstance(h, ast.ExceptHandler) and h.name}
+    text = text_of(test)
+    return any(text in (f"type({e}) is tuple", f"type({e}) == tuple",
+                        f"isinstance({e}, tuple)") for e in caught)
 
 
 def _defers_annotations(py: PyFacts) -> bool:
