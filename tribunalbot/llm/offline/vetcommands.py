@@ -29,7 +29,20 @@ def shells_out_input(f: Candidate, ctx: Context) -> bool:
     if ctx.py is None:
         return True
     return not (_explained_above(f, ctx) or _helper_given_literals(ctx.py, f.line) or
-                _fixed_command(ctx.py, f.line) or _own_helper_told_shell(ctx.py, f.line))
+                _fixed_command(ctx.py, f.line) or _own_helper_told_shell(ctx.py, f.line) or
+                _configured_command(ctx.py, f.line))
+
+
+# An object's own command (`self.cmd`, `self.command`, `self.hook`): a hook or task the user
+# wrote in their configuration, run through a shell because pipes and `&&` are its feature
+# (tbump's hooks, blind round 101); an argument list would break every such command.
+_CONFIGURED = re.compile(r"^self\.\w*(cmd|command|hook|script)s?$", re.I)
+
+
+def _configured_command(py: PyFacts, line: int) -> bool:
+    return any(isinstance(c, ast.Call) and c.args and
+               text_of(c.func).split(".")[-1] in _SHELL_CALLS and
+               _CONFIGURED.match(text_of(c.args[0])) for c in py.at(line, ast.Call))
 
 
 def _own_helper_told_shell(py: PyFacts, line: int) -> bool:
