@@ -292,7 +292,11 @@ def bound_for_the_call(py: PyFacts, line: int, name: str) -> bool:
 
 
 def _binds(func: ast.AST, name: str) -> bool:
-    return any((isinstance(n, (*FUNCTIONS, ast.ClassDef)) and n.name == name) or
+    """`func`'s own statements bind `name`: a def, a class, an assignment, or `except ...
+    as name`, which a helper nested in it and called from the handler reads (nxc's
+    `_raise`, blind round 103)."""
+    return any((isinstance(n, (*FUNCTIONS, ast.ClassDef, ast.ExceptHandler)) and
+                n.name == name) or
                (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name)
                for n in walk_own(list(getattr(func, "body", []))))
 
