@@ -151,6 +151,21 @@ def _copies_pairs(loop: ast.For, target: ast.Subscript) -> bool:
         value is not None and ast.unparse(value) == names[1]
 
 
+def fills_a_list_of_its_own(py: PyFacts, line: int) -> bool:
+    """The list a loop copies into is not one the function empties in place first
+    (`d.clear()` then `for el in new: d.append(el)`, pytube's cipher, blind round 104): the
+    caller holds that list, and `d = list(new)` would only rebind the name; only `.extend`
+    or `d[:] = new` keeps it."""
+    call = next((c for c in py.at(line, ast.Call) if isinstance(c, ast.Call) and
+                 _fill_of(c) is not None), None)
+    scope = py.enclosing_function(call) if call is not None else None
+    if call is None or scope is None:
+        return True
+    target = _fill_of(call)
+    return not any(isinstance(n, ast.Call) and text_of(n.func) == f"{target}.clear"
+                   for n in walk_own(scope.body))
+
+
 def plain_setattr(py: PyFacts, line: int) -> bool:
     """`setattr(obj, "name", value)` that plain assignment would say as well: not a dunder
     or a method replaced by a function (type checkers refuse `cls.__init__ = f`, the reason

@@ -148,6 +148,14 @@ def bound_then_deleted(py: PyFacts, name: str) -> bool:
     return bound and deleted
 
 
+def deleted_after(py: PyFacts, name: str, line: int) -> bool:
+    """The module deletes `name` at module level below `line`: a lambda there reads it
+    while the module runs, before the `del` (`filter(lambda x: x.__class__ is EnumMeta,
+    ...)` then `del modules, EnumMeta`: cassiopeia, blind round 105)."""
+    return any(isinstance(n, ast.Delete) and n.lineno > line and
+               any(text_of(t) == name for t in n.targets) for n in _module_level(py))
+
+
 def makes_names_at_run_time(py: PyFacts) -> bool:
     """The module writes its own namespace (`globals()[name] = ...`, `globals().update(...)`,
     `locals()[name] = ...` at module level)

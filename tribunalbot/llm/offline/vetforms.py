@@ -14,6 +14,7 @@ from tribunalbot.llm.offline.vetcontext import Candidate, Context, has_comment
 # The forms that hold only on some code, by ruff rule: a predicate on the syntax tree.
 _HOLDS_WHEN: dict[str, Callable[[PyFacts, int], bool]] = {
     "ruff:PERF401": pyforms.one_loop_fills,
+    "ruff:PERF402": pyforms.fills_a_list_of_its_own,
     "ruff:PERF403": pyforms.dict_starts_empty,
     "ruff:SIM114": pybranches.branches_join_plainly,
     "ruff:B010": pyforms.plain_setattr,

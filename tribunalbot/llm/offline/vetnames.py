@@ -69,5 +69,6 @@ def name_is_undefined(f: Candidate, ctx: Context) -> bool:
             _submodule_imported(ctx.py, f.detail) or pynames.star_imports(ctx.py) or \
             (f.source == "ruff:F821" and not pynames.named_in_code(ctx.py, f.line, f.detail)):
         return False
-    return not (ctx.py.function_at(f.line) is not None and
-                pynames.bound_then_deleted(ctx.py, f.detail))
+    return not (pynames.bound_then_deleted(ctx.py, f.detail) and (
+        ctx.py.function_at(f.line) is not None or
+        pynames.deleted_after(ctx.py, f.detail, f.line)))
