@@ -204,12 +204,12 @@ def _kept_for_compatibility(line: int, ctx: Context) -> bool:
     it stands in ("BBB: Re-import symbols to their old location", round 93)."""
     statement = pynames.import_statement(ctx.py, line) if ctx.py is not None else None
     first = statement.lineno if statement is not None else line
-    if any(_COMPAT_MODULE.search(text) for text in ctx.lines[max(0, first - 3) : first - 1]
+    if any(_KEPT_ON_PURPOSE.search(text) for text in ctx.lines[max(0, first - 3) : first - 1]
            if "#" in text):
         return True
     for text in reversed(ctx.lines[: first - 1]):  # ... or heads the run of imports it is in
         if text.lstrip().startswith("#"):
-            return bool(_COMPAT_MODULE.search(text))
+            return bool(_KEPT_ON_PURPOSE.search(text))
         if not _IMPORT_LINE.match(text):
             return False
     return False
@@ -224,6 +224,11 @@ _IMPORT_LINE = re.compile(r"\s*(import\s|from\s\S+\s+import\b)")
 # (zope.traversing, blind round 93) say the same.
 _COMPAT_MODULE = re.compile(r"(?i)\bcompatib|\bre-?export|\bre-?import|\bold location|"
                             r"(?-i:\bBBB\b)")
+# Over one import, a comment may also say it loads bindings or registers something ("Import
+# the vSAN API python bindings", types the module reads through another name: pyVmomi's
+# samples, round 107).
+_KEPT_ON_PURPOSE = re.compile(rf"{_COMPAT_MODULE.pattern}|(?i:\bbindings\b|\bregisters?\b|"
+                              r"\bside[- ]effects?\b)")
 # A shim that keeps Python 2's names for its package (`PY2 = False`, `import queue as Queue`,
 # pydal's `_compat`, blind round 43; botocore's `compat`, which imports `six`, round 45):
 # every import is there for other modules to take.
