@@ -284,10 +284,16 @@ def _private(name: str) -> bool:
 
 def reraise_removable(py: PyFacts, line: int) -> bool:
     """The `except: raise` at `line` can go: not the only handler of a `try` with an `else`,
-    which needs one (SQLAlchemy's state changes, blind round 31)."""
+    which needs one (SQLAlchemy's state changes, blind round 31), nor of a `try` that is the
+    whole body of another (`try: try: ... except: raise` then `except:`: a second level of
+    exception blocks kept on purpose, to probe PyPy's context managers: jinja2's old
+    `_compat`, blind round 109)."""
     for handler in py.at(line, ast.ExceptHandler):
         block = py.parents.get(id(handler))
         if isinstance(block, ast.Try) and block.orelse and len(block.handlers) == 1:
+            return False
+        outer = py.parents.get(id(block))
+        if isinstance(outer, ast.Try) and outer.body == [block]:
             return False
     return True
 

@@ -65,6 +65,11 @@ def _copied_whole(py: PyFacts, call: ast.Call) -> bool:
         text_of(outer.elt) == text_of(made.target)
 
 
+# `hasattr`, and a library's own test for a method (`hasmethod(item, "keys")`: PyHamcrest's
+# dict matchers, blind round 108).
+_HAS = frozenset({"hasattr", "hasmethod", "has_method"})
+
+
 def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
     """`x.keys()` under a test of `hasattr(x, "keys")`: the branch is for objects that have
     `keys()` and may not be mappings, whose iteration need not give their keys (as
@@ -73,7 +78,7 @@ def _duck_typed(py: PyFacts, call: ast.Call) -> bool:
         return False
     owner = text_of(call.func.value)
     return any(isinstance(up, ast.If) and any(
-        isinstance(n, ast.Call) and text_of(n.func) == "hasattr" and len(n.args) == 2 and
+        isinstance(n, ast.Call) and text_of(n.func).split(".")[-1] in _HAS and len(n.args) == 2 and
         text_of(n.args[0]) == owner and isinstance(n.args[1], ast.Constant) and
         n.args[1].value == "keys" for n in ast.walk(up.test)) for up in py.ancestors(call))
 
