@@ -117,6 +117,19 @@ def only_gathers(py: PyFacts) -> bool:
 NAMESPACE_UNUSED = 10
 
 
+def aliases_for_others(py: PyFacts) -> bool:
+    """The module binds two or more aliases it never reads itself (`makedirs = os.makedirs`,
+    `odict = OrderedDict`): names it keeps for other modules to import, as a utility shim
+    does, so its unused imports may be kept for them too (PyBuilder's `python_utils`, blind
+    round 110)."""
+    read = {n.id for n in ast.walk(py.tree) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Load)}
+    aliases = [s for s in py.tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and s.targets[0].id not in read
+               and isinstance(s.value, (ast.Name, ast.Attribute))]
+    return len(aliases) >= 2
+
+
 def a_namespace(py: PyFacts) -> bool:
     """The module imports NAMESPACE_UNUSED names or more at its top that it never reads."""
     imported = {(a.asname or a.name).split(".")[0] for n in py.tree.body

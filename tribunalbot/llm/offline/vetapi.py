@@ -108,6 +108,7 @@ def _passes_names_on(ctx: Context) -> bool:
     assert ctx.py is not None
     py = ctx.py
     return bool(pynames.only_gathers(py) or pynames.star_imports(py) or pynames.a_namespace(py) or
+                pynames.aliases_for_others(py) or
                 _front_of_its_examples(py) or
                 _COMPAT_MODULE.search(ast.get_docstring(py.tree) or "") or
                 _PY2_SHIM.search("\n".join(ctx.code)) or

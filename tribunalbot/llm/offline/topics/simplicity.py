@@ -100,9 +100,11 @@ RECORDS: dict[Topic, TopicRecord] = {
         forms=(
             ("SIM101", "merge the `isinstance` calls into one with a tuple of types"),
             ("SIM102", "merge the nested `if` statements into one condition joined by `and`"),
-            # bool(): a match object or a count is not the True or False the if returned.
-            ("SIM103", "return the condition, as `bool(...)` where it is not a bool already, "
-                       "instead of True or False from an if"),
+            # bool(): a match object or a count is not the True or False the if returned;
+            # `not`: an if that returns False when it holds (lizard's checks, round 111).
+            ("SIM103", "return the condition (with `not` where the if returns False, as "
+                       "`bool(...)` where it is not a bool already) instead of True or False "
+                       "from an if"),
             ("SIM114", "join the branches that do the same thing with `or`"),
             ("SIM117", "merge the nested `with` statements into one"),
             # One wording for both shapes the rule finds: a loop, and a membership test that
