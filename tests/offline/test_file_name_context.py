@@ -1,6 +1,6 @@
-"""The submitted file's name reaches what the offline reviewer's checks read (`Context`), kept
-on the analysis; an analysis is cached per name as well as per code. No check reads it yet:
-these tests only say it is there to read."""
+"""The submitted file's name reaches what the offline reviewer's checks read (`Context`), and
+an analysis is cached per name as well as per code: the same code is read apart in a
+package's `__init__.py`, whose imports are for its importers."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tribunalbot.llm.base import OfflineHints, Task
 from tribunalbot.llm.offline import OfflineLLM, analysis
 from tribunalbot.llm.offline.analysis import analyze
 from tribunalbot.llm.offline.findings import Analysis, Finding
+from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import Context
 
 CODE = "from .models import User\n\n\ndef find(name):\n    return User.get(name)\n"
@@ -34,20 +35,23 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> list[Context]:
 
 
 def test_the_checks_read_the_file_name(seen: list[Context]) -> None:
-    result = analyze(CODE, "python", use_ruff=False, file_name="__init__.py")
+    analyze(CODE, "python", use_ruff=False, file_name="__init__.py")
     assert [c.file_name for c in seen] == ["__init__.py"]
-    assert result.file_name == "__init__.py"
 
 
 def test_code_from_no_file_is_read_with_no_name(seen: list[Context]) -> None:
-    result = analyze(CODE, "python", use_ruff=False)
-    assert [c.file_name for c in seen] == [""] and result.file_name == ""
+    analyze(CODE, "python", use_ruff=False)
+    assert [c.file_name for c in seen] == [""]
 
 
-def test_the_name_changes_nothing_found() -> None:
-    # Until a check reads it, the same code is found the same under any name.
-    named = analyze(CODE, "python", use_ruff=False, file_name="__init__.py")
-    assert named.findings == analyze(CODE, "python", use_ruff=False).findings
+def test_the_name_changes_what_is_found() -> None:
+    unused = "import os\n\n\ndef find(name):\n    return name\n"
+
+    def said(file_name: str) -> set[int]:
+        read = analyze(unused, "python", file_name=file_name)
+        return {f.line for f in read.findings if f.topic == Topic.UNUSED_IMPORT}
+    assert said("models.py") == said("") == {1}
+    assert said("__init__.py") == set()
 
 
 async def test_the_provider_analyses_once_per_code_and_name() -> None:
@@ -58,11 +62,10 @@ async def test_the_provider_analyses_once_per_code_and_name() -> None:
                                                      file_name=file_name))
 
     first = await llm.analysis_for(task("__init__.py"))
-    assert first.file_name == "__init__.py"
     assert await llm.analysis_for(task("__init__.py")) is first  # cached
     other = await llm.analysis_for(task("models.py"))
     plain = await llm.analysis_for(task(""))
-    assert (other.file_name, plain.file_name) == ("models.py", "")
+    assert len({id(first), id(other), id(plain)}) == 3
     assert llm.analyses_run == 3
 
 

@@ -34,8 +34,7 @@ def analyze(code: str, language: str = "", use_ruff: bool = True, *,
     found = tuple(f for f in found if f.topic != Topic.UNTESTED_BRANCH)
     return Analysis(lang, len(lines), found, from_ruff is not None, lines,
                     imports=tuple(imports), code_view=read.code, structure=read.structure,
-                    generated=generated(lines), maintained=maintained(lines, read.code),
-                    file_name=file_name)
+                    generated=generated(lines), maintained=maintained(lines, read.code))
 
 
 GENERATED_HEAD = 40  # lines at the top of a file where a generator says so

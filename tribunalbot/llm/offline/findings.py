@@ -104,7 +104,6 @@ class Analysis:
     # it (`Finding.guessed`), only what the text proves and the notes whose form names itself.
     # A change (a diff's hunks) is not judged so: no blind round has read one.
     maintained: bool = False
-    file_name: str = ""  # the file's base name, as its checks read it (vetcontext.Context)
     # Readings of texts against this analysis (evidence.contradictions), kept with it: every
     # juror reads every review again each turn, and a reading never changes. Not an init
     # field, so an analysis made from this one (dataclasses.replace) starts with its own.

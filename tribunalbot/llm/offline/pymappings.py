@@ -19,7 +19,7 @@ def keys_of_a_dict(py: PyFacts, line: int) -> bool:
     of a table's columns."""
     if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and
            c.func.attr == "keys" and (_COLUMN_COLLECTION.search(text_of(c.func.value)) or
-                                      _SUPER.match(text_of(c.func.value)))
+                                      text_of(c.func.value).startswith("super("))
            for c in py.at(line, ast.Call)):
         return False  # `super(Dict, self).keys()`: a super object has no `in` (round 89)
     if _DATAFRAMES & {i.name.split(".")[0] for i in imports_of((), "python", py)}:
@@ -90,7 +90,6 @@ _DATAFRAMES = frozenset({"pandas", "polars", "pyspark", "modin", "dask", "lxml",
                          "pyarrow"})  # (an astropy Table's keys are its columns: round 65)
 # Iterating SQLAlchemy's column collection (`mapper.c`, `table.columns`) gives columns, not
 # their names (flask-appbuilder, round 44).
-_SUPER = re.compile(r"super\(")
 _COLUMN_COLLECTION = re.compile(r"(\.c|\.columns|__table__|__mapper__)$")
 
 

@@ -14,7 +14,7 @@ import ast
 import re
 
 from tribunalbot.llm.offline import pyflow, pyhandlers, pyloops, pynames, pypredicates, vetshell
-from tribunalbot.llm.offline.pyfacts import RUNS_CODE, PyFacts
+from tribunalbot.llm.offline.pyfacts import RUNS_CODE, PyFacts, names_in
 from tribunalbot.llm.offline.topic import Topic
 from tribunalbot.llm.offline.vetcontext import (
     Candidate,
@@ -143,14 +143,14 @@ def _tried_as_code(py: PyFacts, line: int) -> bool:
     may be code (`_('Title')` in a config, Kotti's workflow titles, blind round 92) or plain,
     and the handler takes the plain case. A literal parser would raise `ValueError` there,
     which the handler does not catch."""
-    for block in py.at(line, ast.AST):
-        for up in py.ancestors(block):
-            if isinstance(up, ast.Try) and any(
-                    h.type is not None and {"SyntaxError", "NameError"} & set(
-                        re.findall(r"\w+", ast.unparse(h.type))) for h in up.handlers):
-                return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in up.body)
-        return False
-    return False
+    first = next(iter(py.at(line, ast.AST)), None)
+    tries = [up for up in py.ancestors(first) if isinstance(up, ast.Try)] if first else []
+    return any(any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in t.body) and
+               any(h.type is not None and names_in(h.type) & _TEXT_NOT_CODE for h in t.handlers)
+               for t in tries)
+
+
+_TEXT_NOT_CODE = frozenset({"SyntaxError", "NameError"})
 
 
 def _in_a_compiler(f: Candidate, ctx: Context) -> bool:

@@ -40,9 +40,13 @@ _CONFIGURED = re.compile(r"^self\.\w*(cmd|command|hook|script)s?$", re.I)
 
 
 def _configured_command(py: PyFacts, line: int) -> bool:
-    return any(isinstance(c, ast.Call) and c.args and
-               text_of(c.func).split(".")[-1] in _SHELL_CALLS and
-               _CONFIGURED.match(text_of(c.args[0])) for c in py.at(line, ast.Call))
+    return any(_CONFIGURED.match(text_of(c)) for c in _commands_at(py, line))
+
+
+def _commands_at(py: PyFacts, line: int) -> list[ast.expr]:
+    """The command each call at `line` hands a shell-running function (its first argument)."""
+    return [c.args[0] for c in py.at(line, ast.Call) if isinstance(c, ast.Call) and c.args
+            and text_of(c.func).split(".")[-1] in _SHELL_CALLS]
 
 
 def _own_helper_told_shell(py: PyFacts, line: int) -> bool:
@@ -58,8 +62,7 @@ def _own_helper_told_shell(py: PyFacts, line: int) -> bool:
 def _fixed_command(py: PyFacts, line: int) -> bool:
     """The command is a string literal, or a name the file binds once, to one (ncclient's
     `NETCONF_SHELL = 'netconf'`, blind round 35): no text from outside reaches the shell."""
-    commands = [c.args[0] for c in py.at(line, ast.Call) if isinstance(c, ast.Call) and c.args
-                and text_of(c.func).split(".")[-1] in _SHELL_CALLS]
+    commands = _commands_at(py, line)
     if not commands:
         return False
     command = commands[0]
@@ -84,9 +87,7 @@ def _helper_given_literals(py: PyFacts, line: int) -> bool:
     func = py.function_at(line)
     if func is None or not func.name.startswith("_"):
         return False
-    commands = [text_of(c.args[0]) for c in py.at(line, ast.Call)
-                if isinstance(c, ast.Call) and c.args
-                and text_of(c.func).split(".")[-1] in _SHELL_CALLS]
+    commands = [text_of(c) for c in _commands_at(py, line)]
     if not commands or commands[0] not in func.params:
         return False
     position = func.params.index(commands[0])
